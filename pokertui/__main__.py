@@ -1,0 +1,3 @@
+from pokertui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,77 @@
+"""The ``pokertui`` command: one entry point, with a subcommand per module in ``commands/``.
+
+Every subcommand that prints figures accepts ``--json``. A user's mistake (``InputError``) is
+printed to stderr with exit code 2 and never as a traceback; set ``POKERTUI_DEBUG=1`` to see
+tracebacks of unexpected failures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from pokertui.commands import COMMAND_MODULES
+from solvers import __version__
+from solvers.errors import InputError
+
+EXIT_USER_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse exits with 2 on bad usage already; keep its message short and on stderr."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"pokertui: error: {message}\n")
+        raise SystemExit(EXIT_USER_ERROR)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="pokertui",
+        description="Play and study heads-up poker against solved strategies.",
+    )
+    parser.add_argument("--version", action="version", version=f"pokertui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module in COMMAND_MODULES:
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "handler", None) is None:
+        return _no_command(parser)
+    try:
+        return int(args.handler(args) or 0)
+    except InputError as exc:
+        sys.stderr.write(f"pokertui: error: {exc}\n")
+        return EXIT_USER_ERROR
+    except KeyboardInterrupt:
+        sys.stderr.write("pokertui: interrupted\n")
+        return 130
+    except Exception as exc:  # noqa: BLE001 - last line of defence for the user's terminal
+        if os.environ.get("POKERTUI_DEBUG"):
+            raise
+        sys.stderr.write(
+            f"pokertui: internal error: {type(exc).__name__}: {exc}\n"
+            "  (this is a bug; rerun with POKERTUI_DEBUG=1 for a traceback)\n"
+        )
+        return 1
+
+
+def _no_command(parser: argparse.ArgumentParser) -> int:
+    """Without a subcommand, open the TUI when it exists, else print help."""
+    try:
+        from pokertui.app import run_app  # noqa: PLC0415 - the TUI is optional at this stage
+    except ImportError:
+        parser.print_help()
+        return 0
+    return run_app()
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,9 @@
+"""Subcommands of the ``pokertui`` CLI: each module has ``register(subparsers)``.
+
+A module's ``register`` adds its parser and sets ``handler=`` to a function taking the parsed
+args and returning an exit code. Add a new command by adding its module to the list below.
+"""
+
+from pokertui.commands import equity, games
+
+COMMAND_MODULES = [equity, games]
