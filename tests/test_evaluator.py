@@ -1,0 +1,83 @@
+"""The evaluator against exhaustive counts (ORACLES.md) and an independent one (phevaluator)."""
+
+import numpy as np
+import pytest
+from phevaluator import evaluate_cards
+
+from solvers import combinatorics, evaluator
+from solvers.cards import parse_cards
+
+FIVE_CARD = {  # category: (distinct ranks, hands), Goykhman Table 1
+    "straight flush": (10, 40),
+    "quads": (156, 624),
+    "full house": (156, 3744),
+    "flush": (1277, 5108),
+    "straight": (10, 10200),
+    "trips": (858, 54912),
+    "two pair": (858, 123552),
+    "pair": (2860, 1098240),
+    "high card": (1277, 1302540),
+}
+SEVEN_CARD = {
+    "straight flush": 41584,
+    "quads": 224848,
+    "full house": 3473184,
+    "flush": 4047644,
+    "straight": 6180020,
+    "trips": 6461620,
+    "two pair": 31433400,
+    "pair": 58627800,
+    "high card": 23294460,
+}
+
+
+def test_all_five_card_hands_reproduce_table_1():
+    histogram = combinatorics.five_card_histogram()
+    hands, distinct = combinatorics.category_counts(histogram)
+    assert histogram.sum() == 2598960
+    assert (histogram > 0).sum() == 7462
+    for i, name in enumerate(evaluator.CATEGORY_NAMES):
+        assert (distinct[i], hands[i]) == FIVE_CARD[name], name
+
+
+@pytest.mark.slow
+def test_all_seven_card_hands():
+    histogram = combinatorics.seven_card_histogram()
+    hands, _ = combinatorics.category_counts(histogram)
+    assert histogram.sum() == 133784560
+    assert (histogram > 0).sum() == 4824
+    for i, name in enumerate(evaluator.CATEGORY_NAMES):
+        assert hands[i] == SEVEN_CARD[name], name
+
+
+@pytest.mark.parametrize("n_cards", [5, 6, 7])
+def test_matches_phevaluator_on_random_hands(n_cards):
+    rng = np.random.default_rng(n_cards)
+    hands = np.argsort(rng.random((20000, 52)), axis=1)[:, :n_cards]
+    ours = evaluator.evaluate(hands).astype(int)
+    # phevaluator ranks 1 (royal flush) .. 7462: the reverse of ours
+    theirs = np.array([evaluate_cards(*row) for row in hands.tolist()])
+    assert np.array_equal(ours, 7463 - theirs)
+
+
+def test_known_hands_and_categories():
+    def strength(text):
+        return evaluator.evaluate_hand(parse_cards(text))
+
+    assert strength("AsKsQsJsTs") == 7462
+    assert strength("7c5d4h3s2c") == 1
+    assert evaluator.category_name(strength("5c4d3h2sAc")) == "straight"
+    assert strength("5c4d3h2sAc") < strength("6c5d4h3s2c")
+    assert evaluator.category_name(strength("AsAdAhKsKd9c2c")) == "full house"
+    assert evaluator.category_name(strength("2s3s4s6s9sAsAd")) == "flush"
+    assert evaluator.category_name(strength("2s3s4s5s9sAsAd")) == "straight flush"
+    assert strength("AsKdQhJc9s8d2c") == strength("AdKsQcJh9d8c3h")  # same best five
+
+
+def test_batch_shapes_and_bad_input():
+    cards = np.array([[[0, 4, 8, 12, 20, 30, 40]] * 3] * 2)
+    assert evaluator.evaluate(cards).shape == (2, 3)
+    with pytest.raises(ValueError):
+        evaluator.evaluate(np.zeros((2, 4), dtype=int))
+    with pytest.raises(ValueError):
+        evaluator.evaluate(np.array([[0, 1, 2, 3, 52]]))
