@@ -1,0 +1,342 @@
+"""All-in equity of one range against another: exact enumeration or seeded Monte Carlo.
+
+Ranges are 1326-vectors of weights (a single hand is a range with one combo). A matchup is a
+pair of compatible combos weighted by ``w1 * w2``; every runout of the remaining deck is equally
+likely, so exact equity sums over (pair, runout) and Monte Carlo samples the same distribution:
+a pair by rejection (draw each side from its weights, redraw if they share a card), then the
+runout uniformly from the cards left.
+
+Exact enumeration evaluates every supported combo once per runout and compares pairs per runout,
+in chunks of boards, so its cost is ``runouts * (n1 + n2)`` evaluations plus
+``runouts * n1 * n2`` comparisons. ``method="auto"`` enumerates when that is estimated to take
+about a second or less, and samples otherwise.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from math import comb
+
+import numpy as np
+
+from solvers import evaluator
+from solvers.cards import COMBO_CARDS, N_CARDS, N_COMBOS, card_str, combos_conflict
+from solvers.cards import dead_mask as blocked_by
+from solvers.combinatorics import colex_subsets, five_card_keys, subsets_of
+from solvers.errors import InputError
+
+EVALS_PER_SECOND = 2.0e7
+COMPARISONS_PER_SECOND = 2.0e8
+EXACT_SECONDS_BUDGET = 1.0
+DEFAULT_SAMPLES = 200_000
+_CHUNK_ELEMENTS = 1 << 22
+
+
+class EquityError(InputError):
+    """An equity question that has no answer: impossible board, empty or clashing ranges."""
+
+
+@dataclass(frozen=True)
+class EquityResult:
+    """Equity of each side. ``tie`` is the probability of a split pot (the same for both sides).
+
+    ``equity = win + tie / 2``. ``pairs`` is the number of compatible combo pairs with positive
+    weight, ``boards`` the number of runouts enumerated per pair (exact) or sampled (mc), and
+    ``std_error`` the standard error of ``equity[0]`` (0 for exact).
+    """
+
+    equity: tuple[float, float]
+    win: tuple[float, float]
+    tie: float
+    method: str
+    boards: int
+    samples: int
+    std_error: float
+    pairs: int
+    hand_equity: np.ndarray | None = field(default=None, repr=False, compare=False)
+
+    def as_dict(self) -> dict:
+        return {
+            "equity": list(self.equity),
+            "win": list(self.win),
+            "tie": self.tie,
+            "method": self.method,
+            "boards": self.boards,
+            "samples": self.samples,
+            "std_error": self.std_error,
+            "pairs": self.pairs,
+        }
+
+
+@dataclass(frozen=True)
+class _Matchup:
+    w1: np.ndarray
+    w2: np.ndarray
+    board: tuple[int, ...]
+    dead: tuple[int, ...]
+
+    @property
+    def support1(self) -> np.ndarray:
+        return np.flatnonzero(self.w1 > 0)
+
+    @property
+    def support2(self) -> np.ndarray:
+        return np.flatnonzero(self.w2 > 0)
+
+
+def _prepare(range1, range2, board: Sequence[int], dead: Sequence[int]) -> _Matchup:
+    board, dead = tuple(int(c) for c in board), tuple(int(c) for c in dead)
+    if len(board) > 5:
+        raise EquityError(f"a board has at most 5 cards, got {len(board)}")
+    known = board + dead
+    if any(not 0 <= c < N_CARDS for c in known):
+        raise EquityError("card ids must lie in 0..51")
+    clash = sorted({c for c in known if known.count(c) > 1})
+    if clash:
+        raise EquityError(f"card {card_str(clash[0])} is used twice on the board and dead cards")
+    blocked = blocked_by(known)
+    weights = []
+    for side, rng in ((1, range1), (2, range2)):
+        w = np.asarray(rng, dtype=float)
+        if w.shape != (N_COMBOS,) or not np.all(np.isfinite(w)) or w.min() < 0:
+            raise EquityError(f"range {side} must be {N_COMBOS} non-negative weights")
+        w = np.where(blocked, 0.0, w)
+        if not w.any():
+            raise EquityError(f"range {side} is empty once the board and dead cards are removed")
+        weights.append(w)
+    match = _Matchup(weights[0], weights[1], board, dead)
+    s1, s2 = match.support1, match.support2
+    if not (~combos_conflict(s1[:, None], s2[None, :])).any():
+        raise EquityError("the two ranges block each other completely: no pair of hands fits")
+    return match
+
+
+def _runout_deck(match: _Matchup) -> np.ndarray:
+    """Cards a runout can use: the deck minus known cards and cards every combo of a side holds."""
+    excluded = set(match.board) | set(match.dead)
+    for support in (match.support1, match.support2):
+        held = np.bincount(COMBO_CARDS[support].ravel(), minlength=N_CARDS)
+        excluded |= set(np.flatnonzero(held == support.size).tolist())
+    return np.array([c for c in range(N_CARDS) if c not in excluded], dtype=np.int8)
+
+
+def estimate_exact_seconds(range1, range2, board=(), dead=()) -> float:
+    """Rough time exact enumeration would take, used by ``method="auto"``."""
+    match = _prepare(range1, range2, board, dead)
+    runouts = comb(len(_runout_deck(match)), 5 - len(match.board))
+    n1, n2 = match.support1.size, match.support2.size
+    return runouts * (n1 + n2) / EVALS_PER_SECOND + runouts * n1 * n2 / COMPARISONS_PER_SECOND
+
+
+def _strengths(board_keys, board_masks, hole_keys, hole_masks) -> np.ndarray:
+    """Strengths ``[boards, hands]`` of every hole combo on every full board."""
+    keys = board_keys[:, None] + hole_keys[None, :]
+    n_hands = hole_keys.size
+
+    def masks_of(rows: np.ndarray) -> np.ndarray:
+        return board_masks[rows // n_hands] | hole_masks[rows % n_hands]
+
+    return evaluator.evaluate_keys(keys, 7, masks_of)
+
+
+def _exact(match: _Matchup) -> EquityResult:
+    s1, s2 = match.support1, match.support2
+    w1, w2 = match.w1[s1], match.w2[s2]
+    runouts = subsets_of(_runout_deck(match), 5 - len(match.board))
+    board_cards = np.asarray(match.board, dtype=np.int64)
+    known_key = evaluator.CARD_KEY[board_cards].sum() if board_cards.size else 0
+    known_mask = np.bitwise_or.reduce(evaluator.CARD_BIT[board_cards]) if board_cards.size else 0
+    board_keys = evaluator.key_sum(runouts) + known_key if runouts.shape[1] else None
+    if board_keys is None:
+        board_keys = np.full(1, known_key, dtype=np.int64)
+        board_masks = np.full(1, known_mask, dtype=np.uint64)
+    else:
+        board_masks = evaluator.bit_mask(runouts) | np.uint64(known_mask)
+    keys1, masks1 = evaluator.key_sum(COMBO_CARDS[s1]), evaluator.bit_mask(COMBO_CARDS[s1])
+    keys2, masks2 = evaluator.key_sum(COMBO_CARDS[s2]), evaluator.bit_mask(COMBO_CARDS[s2])
+    compatible = ~combos_conflict(s1[:, None], s2[None, :])
+    n1, n2 = s1.size, s2.size
+    win = np.zeros(n1)
+    tie = np.zeros(n1)
+    total = np.zeros(n1)
+    chunk = max(1, _CHUNK_ELEMENTS // max(n1 * n2, n1 + n2))
+    zero = np.uint64(0)
+    for start in range(0, board_keys.size, chunk):
+        bk, bm = board_keys[start : start + chunk], board_masks[start : start + chunk]
+        str1 = _strengths(bk, bm, keys1, masks1)
+        str2 = _strengths(bk, bm, keys2, masks2)
+        live1 = ((bm[:, None] & masks1[None, :]) == zero).astype(float)
+        live2 = ((bm[:, None] & masks2[None, :]) == zero) * w2[None, :]
+        if n1 == 1 and n2 == 1:  # the common hand-vs-hand case, without a 3-d temporary
+            both = live1[:, 0] * live2[:, 0] * compatible[0, 0]
+            win[0] += both @ (str1[:, 0] > str2[:, 0])
+            tie[0] += both @ (str1[:, 0] == str2[:, 0])
+            total[0] += both.sum()
+            continue
+        beats = (str1[:, :, None] > str2[:, None, :]) & compatible[None]
+        splits = (str1[:, :, None] == str2[:, None, :]) & compatible[None]
+        win += np.einsum("bi,bij,bj->i", live1, beats, live2)
+        tie += np.einsum("bi,bij,bj->i", live1, splits, live2)
+        total += np.einsum("bi,bj,ij->i", live1, live2, compatible.astype(float))
+    mass = w1 @ total
+    p_win, p_tie = float(w1 @ win / mass), float(w1 @ tie / mass)
+    hand_equity = np.full(N_COMBOS, np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        hand_equity[s1] = (win + tie / 2) / total
+    pairs = int(compatible.sum())
+    return _result(
+        p_win, p_tie, "exact", runouts.shape[0], pairs * runouts.shape[0], 0.0, pairs, hand_equity
+    )
+
+
+def _result(p_win, p_tie, method, boards, samples, std_error, pairs, hand_equity=None):
+    p_lose = max(0.0, 1.0 - p_win - p_tie)
+    return EquityResult(
+        equity=(p_win + p_tie / 2, p_lose + p_tie / 2),
+        win=(p_win, p_lose),
+        tie=p_tie,
+        method=method,
+        boards=boards,
+        samples=samples,
+        std_error=std_error,
+        pairs=pairs,
+        hand_equity=hand_equity,
+    )
+
+
+_CARD_ID_BIT = np.uint64(1) << np.arange(N_CARDS, dtype=np.uint64)
+_COMBO_ID_BITS = _CARD_ID_BIT[COMBO_CARDS[:, 0]] | _CARD_ID_BIT[COMBO_CARDS[:, 1]]
+_COMBO_KEYS = evaluator.key_sum(COMBO_CARDS)
+_COMBO_MASKS = evaluator.bit_mask(COMBO_CARDS)
+
+
+@cache
+def _runout_tables(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Key sums, evaluator masks and card-id bits of every k-subset of the deck."""
+    subsets = colex_subsets(N_CARDS, k)
+    if k == 0:
+        zero = np.zeros(1, np.int64)
+        return zero, zero.astype(np.uint64), zero.astype(np.uint64)
+    if k == 5:
+        keys, masks = five_card_keys()
+    else:
+        keys, masks = evaluator.key_sum(subsets), evaluator.bit_mask(subsets)
+    ids = _CARD_ID_BIT[subsets[:, 0]].copy()
+    for j in range(1, k):
+        ids |= _CARD_ID_BIT[subsets[:, j]]
+    return keys, masks, ids
+
+
+class _AliasSampler:
+    """Walker's alias method: O(1) weighted draws, exact up to float rounding."""
+
+    def __init__(self, support: np.ndarray, weights: np.ndarray) -> None:
+        n = support.size
+        self.support = support
+        scaled = weights / weights.sum() * n
+        self.prob = np.ones(n)
+        self.alias = np.arange(n)
+        small = [i for i in range(n) if scaled[i] < 1.0]
+        large = [i for i in range(n) if scaled[i] >= 1.0]
+        while small and large:
+            s, g = small.pop(), large.pop()
+            self.prob[s], self.alias[s] = scaled[s], g
+            scaled[g] -= 1.0 - scaled[s]
+            (small if scaled[g] < 1.0 else large).append(g)
+
+    def draw(self, rng: np.random.Generator, n: int) -> np.ndarray:
+        if self.support.size == 1:
+            return np.full(n, self.support[0])
+        slot = rng.integers(0, self.support.size, size=n)
+        keep = rng.random(n) < self.prob[slot]
+        return self.support[np.where(keep, slot, self.alias[slot])]
+
+
+def _sample_batch(match: _Matchup, samplers, rng: np.random.Generator, batch: int):
+    """One batch of candidate samples, filtered to the valid ones.
+
+    Returns combo ids of both sides and the key sums and bit masks of the full boards.
+    """
+    h1, h2 = samplers[0].draw(rng, batch), samplers[1].draw(rng, batch)
+    bits1, bits2 = _COMBO_ID_BITS[h1], _COMBO_ID_BITS[h2]
+    used = bits1 | bits2
+    for card in match.board + match.dead:
+        used |= _CARD_ID_BIT[card]
+    ok = (bits1 & bits2) == 0
+    keys, masks, ids = _runout_tables(5 - len(match.board))
+    pick = rng.integers(0, keys.size, size=batch)
+    ok &= (ids[pick] & used) == 0  # uniform over runouts that avoid every used card
+    board = np.asarray(match.board, dtype=np.int64)
+    keys = keys[pick] + (evaluator.CARD_KEY[board].sum() if board.size else 0)
+    masks = masks[pick]
+    if board.size:
+        masks |= np.bitwise_or.reduce(evaluator.CARD_BIT[board])
+    keep = np.flatnonzero(ok)
+    return h1[keep], h2[keep], keys[keep], masks[keep]
+
+
+def _strength_on(board_keys, board_masks, combos) -> np.ndarray:
+    """Strength of combo i on full board i."""
+    keys = board_keys + _COMBO_KEYS[combos]
+    return evaluator.evaluate_keys(
+        keys, 7, lambda rows: board_masks[rows] | _COMBO_MASKS[combos[rows]]
+    )
+
+
+def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResult:
+    if samples < 1:
+        raise EquityError("Monte Carlo needs at least one sample")
+    rng = np.random.default_rng(seed)
+    samplers = [
+        _AliasSampler(s, w[s]) for s, w in ((match.support1, match.w1), (match.support2, match.w2))
+    ]
+    wins = ties = 0
+    done = 0
+    acceptance = 0.5
+    while done < samples:
+        want = min(samples - done, 1 << 18)
+        batch = int(want / acceptance * 1.05) + 64
+        h1, h2, board_keys, board_masks = _sample_batch(match, samplers, rng, batch)
+        acceptance = max(h1.size / batch, 1e-3)
+        h1, h2 = h1[:want], h2[:want]
+        board_keys, board_masks = board_keys[:want], board_masks[:want]
+        str1 = _strength_on(board_keys, board_masks, h1)
+        str2 = _strength_on(board_keys, board_masks, h2)
+        wins += int(np.count_nonzero(str1 > str2))
+        ties += int(np.count_nonzero(str1 == str2))
+        done += h1.size
+    p_win, p_tie = wins / samples, ties / samples
+    mean = p_win + p_tie / 2
+    # per-sample score is 1, 1/2 or 0, so its second moment is win + tie/4
+    variance = max(p_win + p_tie / 4 - mean * mean, 0.0)
+    std_error = float(np.sqrt(variance / samples))
+    s1, s2 = match.support1, match.support2
+    pairs = int((~combos_conflict(s1[:, None], s2[None, :])).sum())
+    return _result(p_win, p_tie, "mc", samples, samples, std_error, pairs)
+
+
+def equity(
+    range1,
+    range2,
+    board: Sequence[int] = (),
+    dead: Sequence[int] = (),
+    *,
+    method: str = "auto",
+    samples: int = DEFAULT_SAMPLES,
+    seed: int | None = None,
+) -> EquityResult:
+    """Equity of ``range1`` against ``range2`` on a board of 0 to 5 cards, with dead cards.
+
+    ``method`` is ``"exact"``, ``"mc"`` or ``"auto"`` (exact when it is quick).
+    """
+    match = _prepare(range1, range2, board, dead)
+    if method == "auto":
+        quick = estimate_exact_seconds(range1, range2, board, dead) <= EXACT_SECONDS_BUDGET
+        method = "exact" if quick else "mc"
+    if method == "exact":
+        return _exact(match)
+    if method == "mc":
+        return _monte_carlo(match, samples, seed)
+    raise EquityError(f"method must be 'exact', 'mc' or 'auto', not {method!r}")
