@@ -1,0 +1,105 @@
+"""``pokertui games`` lists the games; ``pokertui value GAME`` solves one exactly by LP."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from pokertui.commands.output import add_json_flag, print_json
+from solvers.evaluation import exploitability
+from solvers.games import GAMES, load_game
+from solvers.lp import solve_lp
+
+
+def register(subparsers: Any) -> None:
+    games = subparsers.add_parser("games", help="list the games with their parameters and sizes")
+    add_json_flag(games)
+    games.set_defaults(handler=run_games)
+
+    value = subparsers.add_parser(
+        "value", help="solve a game exactly (sequence-form LP) and print its value"
+    )
+    value.add_argument("game", help="game spec, e.g. kuhn, kuhn(cards=8), leduc(), matrix(rps)")
+    add_json_flag(value)
+    value.set_defaults(handler=run_value)
+
+
+def game_rows() -> list[dict[str, Any]]:
+    rows = []
+    for name in sorted(GAMES):
+        game = load_game(name)
+        rows.append(
+            {
+                "name": name,
+                "spec": game.spec_string(),
+                "description": GAMES[name].description,
+                "params": game.params.model_dump(),
+                "sizes": game.sizes(),
+            }
+        )
+    return rows
+
+
+def run_games(args: argparse.Namespace) -> int:
+    rows = game_rows()
+    if args.json:
+        print_json({"games": rows})
+        return 0
+    from rich.console import Console  # noqa: PLC0415 - only people need rich
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title="Games (sizes at the default parameters)")
+    table.add_column("default spec")
+    for column in ("hands", "public nodes", "info sets"):
+        table.add_column(column, justify="right")
+    for row in rows:
+        sizes = row["sizes"]
+        hands = " x ".join(str(n) for n in sizes["hands"])
+        table.add_row(row["spec"], hands, str(sizes["public_nodes"]), str(sizes["info_sets"]))
+    Console().print(table)
+    return 0
+
+
+def value_report(spec: str) -> dict[str, Any]:
+    game = load_game(spec)
+    solution = solve_lp(game)
+    measured = exploitability(game, solution.strategy)
+    report: dict[str, Any] = {
+        "game": game.spec_string(),
+        "value": solution.value,
+        "value_by_profile": measured.game_value,
+        "exploitability": measured.exploitability,
+        "nash_conv": measured.nash_conv,
+        "exploitability_mbb_per_hand": measured.mbb_per_hand,
+        "solve_seconds": solution.seconds,
+        "lp_sizes": solution.sizes,
+        "sizes": game.sizes(),
+    }
+    if hasattr(game, "closed_form"):
+        report["continuous_value"] = game.closed_form().value
+    if hasattr(game, "bettor_share"):
+        report["bettor_pot_share"] = game.bettor_share(solution.value)
+    return report
+
+
+def run_value(args: argparse.Namespace) -> int:
+    report = value_report(args.game)
+    if args.json:
+        print_json(report)
+        return 0
+    from rich.console import Console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title=f"{report['game']} solved by sequence-form LP", show_header=False)
+    table.add_column("quantity")
+    table.add_column("value", justify="right")
+    table.add_row("game value for player 1", f"{report['value']:.10f}")
+    table.add_row("exploitability of the LP equilibrium", f"{report['exploitability']:.3e}")
+    table.add_row("  in mbb per hand", f"{report['exploitability_mbb_per_hand']:.3e}")
+    if "continuous_value" in report:
+        table.add_row("continuous game value (closed form)", f"{report['continuous_value']:.10f}")
+    if "bettor_pot_share" in report:
+        table.add_row("bettor's share of the pot", f"{report['bettor_pot_share']:.10f}")
+    table.add_row("solve time", f"{report['solve_seconds'] * 1000:.1f} ms")
+    Console().print(table)
+    return 0

@@ -1,0 +1,181 @@
+"""Game spec strings such as ``kuhn(cards=8)`` or ``matrix([[0,-1],[1,0]])``, and the registry.
+
+A spec is a game name, optionally followed by arguments in parentheses: ``name=value`` pairs, or
+bare values for the fields a game lists in ``positional``. Values are numbers, identifiers, or
+bracketed lists of values. Parsing is a small tokenizer and recursive descent (never ``eval``);
+the values are then validated by the game's pydantic parameter model.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import ValidationError
+
+from solvers.games.base import GameParamError, GameParams
+
+_TOKEN = re.compile(
+    r"\s*(?:(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<punct>[()\[\],=]))"
+)
+
+GAMES: dict[str, type] = {}
+"""Registered game classes by name; each has ``params_model`` and ``from_params``."""
+
+
+def register_game(cls: type) -> type:
+    """Class decorator: make a game loadable by name from spec strings."""
+    GAMES[cls.name] = cls
+    return cls
+
+
+def _tokenize(text: str) -> list[tuple[str, str]]:
+    tokens, pos = [], 0
+    stripped = text.rstrip()
+    while pos < len(stripped):
+        match = _TOKEN.match(stripped, pos)
+        if match is None or match.end() == pos:
+            raise GameParamError(f"game spec {text!r}: unexpected {stripped[pos:].strip()[:10]!r}")
+        kind = match.lastgroup or ""
+        tokens.append((kind, match.group(kind)))
+        pos = match.end()
+    return tokens
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens = _tokenize(text)
+        self.pos = 0
+
+    def fail(self, what: str) -> GameParamError:
+        found = self.tokens[self.pos][1] if self.pos < len(self.tokens) else "end of text"
+        return GameParamError(f"game spec {self.text!r}: expected {what}, found {found!r}")
+
+    def peek(self) -> str | None:
+        return self.tokens[self.pos][1] if self.pos < len(self.tokens) else None
+
+    def take(self, kind: str, text: str | None = None) -> str:
+        if self.pos < len(self.tokens):
+            tkind, ttext = self.tokens[self.pos]
+            if tkind == kind and (text is None or ttext == text):
+                self.pos += 1
+                return ttext
+        raise self.fail(repr(text) if text else kind)
+
+    def value(self) -> Any:
+        if self.peek() == "[":
+            self.take("punct", "[")
+            items: list[Any] = []
+            if self.peek() != "]":
+                items.append(self.value())
+                while self.peek() == ",":
+                    self.take("punct", ",")
+                    items.append(self.value())
+            self.take("punct", "]")
+            return items
+        if self.pos < len(self.tokens) and self.tokens[self.pos][0] == "number":
+            text = self.take("number")
+            return int(text) if re.fullmatch(r"[-+]?\d+", text) else float(text)
+        if self.pos < len(self.tokens) and self.tokens[self.pos][0] == "name":
+            return self.take("name")
+        raise self.fail("a value")
+
+    def spec(self) -> tuple[str, list[Any], dict[str, Any]]:
+        name = self.take("name")
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        if self.peek() == "(":
+            self.take("punct", "(")
+            while self.peek() != ")":
+                is_kw = (
+                    self.pos + 1 < len(self.tokens)
+                    and self.tokens[self.pos][0] == "name"
+                    and self.tokens[self.pos + 1][1] == "="
+                )
+                if is_kw:
+                    key = self.take("name")
+                    self.take("punct", "=")
+                    if key in kwargs:
+                        raise GameParamError(f"game spec {self.text!r}: {key!r} given twice")
+                    kwargs[key] = self.value()
+                elif kwargs:
+                    raise GameParamError(
+                        f"game spec {self.text!r}: a bare value cannot follow name=value"
+                    )
+                else:
+                    args.append(self.value())
+                if self.peek() != ")":
+                    self.take("punct", ",")
+            self.take("punct", ")")
+        if self.pos != len(self.tokens):
+            raise self.fail("end of spec")
+        return name, args, kwargs
+
+
+def parse_spec(text: str) -> tuple[str, GameParams]:
+    """Parse and validate a spec string into ``(game name, parameter model)``."""
+    if not isinstance(text, str) or not text.strip():
+        raise GameParamError("empty game spec; try one of: " + ", ".join(sorted(GAMES)))
+    name, args, kwargs = _Parser(text).spec()
+    cls = GAMES.get(name)
+    if cls is None:
+        raise GameParamError(f"unknown game {name!r}; known games: {', '.join(sorted(GAMES))}")
+    model: type[GameParams] = cls.params_model
+    if len(args) > len(model.positional):
+        raise GameParamError(
+            f"{name}: too many bare values; name the parameters ({', '.join(model.model_fields)})"
+        )
+    for field_name, value in zip(model.positional, args, strict=False):
+        if field_name in kwargs:
+            raise GameParamError(f"{name}: {field_name!r} given twice")
+        kwargs[field_name] = value
+    return name, validate_params(name, model, kwargs)
+
+
+def validate_params(name: str, model: type[GameParams], values: dict[str, Any]) -> GameParams:
+    try:
+        return model(**values)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err["loc"]) or "parameters"
+            message = err["msg"].removeprefix("Value error, ")
+            problems.append(f"{where}: {message}")
+        raise GameParamError(f"{name}: " + "; ".join(problems)) from None
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_format_value(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def format_spec(name: str, params: GameParams) -> str:
+    """The canonical spec string: every parameter named, so it round-trips through parsing."""
+    parts = [f"{k}={_format_value(v)}" for k, v in params.model_dump().items()]
+    return f"{name}({','.join(parts)})"
+
+
+_BUILT: dict[str, Any] = {}
+
+
+def load_game(spec: str | Any) -> Any:
+    """A game from a spec string (``kuhn``, ``leduc()``, ``kuhn(cards=8)``) or a game object.
+
+    Built games are cached by canonical spec; treat them as read-only.
+    """
+    if not isinstance(spec, str):
+        return spec
+    name, params = parse_spec(spec)
+    canonical = format_spec(name, params)
+    if canonical not in _BUILT:
+        if len(_BUILT) >= 32:
+            _BUILT.pop(next(iter(_BUILT)))
+        _BUILT[canonical] = GAMES[name].from_params(params)
+    return _BUILT[canonical]

@@ -1,0 +1,83 @@
+"""Strategies in the common format: ``dict[node_id, array[hands, actions]]`` (see ``base.py``).
+
+Helpers to build (uniform, random), check and re-key strategies for any game, including matrix
+games, whose two pseudo decision nodes use the same format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.games.base import Strategy
+
+__all__ = ["Strategy", "StrategyError", "random_strategy", "uniform_strategy", "validate_strategy"]
+
+
+class StrategyError(InputError):
+    """A strategy that does not fit the game: missing node, wrong shape or bad probabilities."""
+
+
+def uniform_strategy(game: Any, players: Iterable[int] = (0, 1)) -> Strategy:
+    """Every action equally likely, for every hand at every decision node of ``players``."""
+    wanted = set(players)
+    return {
+        n.id: np.full((game.n_hands[n.player], len(n.actions)), 1.0 / len(n.actions))
+        for n in game.decision_nodes()
+        if n.player in wanted
+    }
+
+
+def random_strategy(game: Any, rng: np.random.Generator) -> Strategy:
+    """A random profile (rows drawn uniformly from the simplex); for tests and benchmarks."""
+    out: Strategy = {}
+    for n in game.decision_nodes():
+        draws = rng.exponential(size=(game.n_hands[n.player], len(n.actions)))
+        out[n.id] = draws / draws.sum(axis=1, keepdims=True)
+    return out
+
+
+def validate_strategy(
+    game: Any, strategy: Mapping[int, np.ndarray], players: Iterable[int] = (0, 1), atol=1e-6
+) -> None:
+    """Raise ``StrategyError`` naming every problem: missing nodes, shapes, bad rows."""
+    problems: list[str] = []
+    for n in game.decision_nodes():
+        if n.player not in set(players):
+            continue
+        probs = strategy.get(n.id)
+        shape = (game.n_hands[n.player], len(n.actions))
+        if probs is None:
+            problems.append(f"node {n.key!r}: missing")
+            continue
+        probs = np.asarray(probs, dtype=float)
+        if probs.shape != shape:
+            problems.append(f"node {n.key!r}: shape {probs.shape}, expected {shape}")
+            continue
+        bad = ~np.isfinite(probs).all(axis=1) | (probs < 0).any(axis=1)
+        bad |= np.abs(probs.sum(axis=1) - 1) > atol
+        for h in np.flatnonzero(bad)[:5]:
+            label = game.hand_labels[n.player][h]
+            problems.append(f"node {n.key!r} hand {label}: probabilities {probs[h].tolist()}")
+    if problems:
+        raise StrategyError("invalid strategy: " + "; ".join(problems))
+
+
+def strategy_by_key(game: Any, strategy: Mapping[int, np.ndarray]) -> dict[str, np.ndarray]:
+    return {game.nodes[nid].key: probs for nid, probs in strategy.items()}
+
+
+def strategy_from_keys(game: Any, by_key: Mapping[str, np.ndarray]) -> Strategy:
+    return {game.node_by_key(key).id: np.asarray(p, dtype=float) for key, p in by_key.items()}
+
+
+def merge_strategies(player0: Mapping[int, np.ndarray], player1: Mapping[int, np.ndarray]):
+    """One profile from player 0's nodes of ``player0`` and player 1's of ``player1``."""
+    return {**dict(player0), **dict(player1)}
+
+
+def player_part(game: Any, strategy: Mapping[int, np.ndarray], player: int) -> Strategy:
+    return {nid: p for nid, p in strategy.items() if game.nodes[nid].player == player}

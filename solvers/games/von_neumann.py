@@ -1,0 +1,133 @@
+"""Von Neumann poker on M equal bins, and its continuous closed form (Goykhman, seed 000, §2).
+
+Both players ante ``a`` and draw a uniform number in [0, 1]; here the interval is cut into M
+equal bins and equal bins split the pot. The player bets ``B`` or checks (a check goes straight to
+showdown); the dealer calls or folds a bet.
+
+In the continuous game, with P = 2a, the player bets below ``x1`` (bluffs) and above ``x2``
+(value); the dealer's call mass on (x1, x2) is ``c``, and the admissible dealer calls exactly
+above ``y0 = x2 - c``. The player's net value is ``(P/2) * x1``.
+
+The binned game resolves thresholds only to a bin, so its thresholds differ from these by
+O(1/M); its value differs by only O(1/M^2), because the value is stationary at equilibrium
+(measured in ``tests/test_games_von_neumann.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from pydantic import Field
+
+from solvers.games.base import GameParams, NodeKind, Strategy, TreeBuilder, TreeGame
+from solvers.games.spec import register_game
+
+
+class VonNeumannParams(GameParams):
+    ante: float = Field(1.0, gt=0)
+    bet: float = Field(2.0, gt=0)
+    bins: int = Field(100, ge=2, le=1000)
+
+
+@dataclass(frozen=True)
+class ClosedForm:
+    x1: float
+    x2: float
+    c: float
+    y0: float
+    value: float
+
+
+def closed_form(ante: float, bet: float) -> ClosedForm:
+    """Goykhman's continuous solution (§2) for ante ``a`` and bet ``B``."""
+    pot = 2.0 * ante
+    denom = pot * bet + 2.0 * (pot + bet) ** 2
+    x1 = pot * bet / denom
+    return ClosedForm(
+        x1=x1,
+        x2=(2.0 * (pot + bet) ** 2 - pot**2) / denom,
+        c=pot * (pot + bet) / denom,
+        y0=bet * (3.0 * pot + 2.0 * bet) / denom,
+        value=pot / 2.0 * x1,
+    )
+
+
+@register_game
+class VonNeumannGame(TreeGame):
+    name = "von_neumann"
+    params_model = VonNeumannParams
+    description = "von Neumann poker on M bins: bet or check, then call or fold"
+
+    @classmethod
+    def from_params(cls, params: VonNeumannParams) -> VonNeumannGame:
+        a, b, m = params.ante, params.bet, params.bins
+        tree = TreeBuilder()
+        root = tree.add(
+            -1,
+            "",
+            NodeKind.DECISION,
+            contributions=(a, a),
+            player=0,
+            actions=("check", "bet"),
+            tokens=("c", "b"),
+            amounts=(0.0, b),
+        )
+        tree.add(root, "c", NodeKind.TERMINAL, contributions=(a, a), terminal="showdown")
+        facing = tree.add(
+            root,
+            "b",
+            NodeKind.DECISION,
+            contributions=(a + b, a),
+            player=1,
+            actions=("fold", "call"),
+            tokens=("f", "c"),
+            amounts=(0.0, b),
+        )
+        tree.add(
+            facing, "f", NodeKind.TERMINAL, contributions=(a + b, a), terminal="fold", folder=1
+        )
+        tree.add(facing, "c", NodeKind.TERMINAL, contributions=(a + b, a + b), terminal="showdown")
+        labels = tuple(str(i) for i in range(m))
+        prior = np.full((m, m), 1.0 / m**2)
+        return cls(params, (labels, labels), prior, tree.finish(), big_blind=a)
+
+    def showdown_sign(self, node):
+        bins = np.arange(self.n_hands[0])
+        return np.sign(bins[:, None] - bins[None, :])
+
+    def closed_form(self) -> ClosedForm:
+        return closed_form(self.params.ante, self.params.bet)
+
+    def admissible_strategy(self) -> Strategy:
+        """The continuous admissible equilibrium sampled at bin centres."""
+        form = self.closed_form()
+        centres = (np.arange(self.n_hands[0]) + 0.5) / self.n_hands[0]
+        bet = ((centres < form.x1) | (centres > form.x2)).astype(float)
+        call = (centres > form.y0).astype(float)
+        return {
+            self.node_by_key("").id: np.stack([1 - bet, bet], axis=1),
+            self.node_by_key("b").id: np.stack([1 - call, call], axis=1),
+        }
+
+    def thresholds(self, strategy: Strategy) -> ClosedForm:
+        """Measured x1, x2, c, y0 (fractions of [0, 1]) of a binned strategy.
+
+        ``x1`` is the betting mass below the check region, ``x2`` one minus the mass above it,
+        ``c`` the dealer's call mass on (x1, x2) and ``y0 = x2 - c`` (the admissible threshold
+        with the same call mass). ``value`` is player 0's EV of the profile.
+        """
+        from solvers.evaluation import expected_values  # noqa: PLC0415 - avoid an import cycle
+
+        m = self.n_hands[0]
+        bet = strategy[self.node_by_key("").id][:, 1]
+        call = strategy[self.node_by_key("b").id][:, 1]
+        checking = np.flatnonzero(bet < 0.5)
+        split = (checking[0] + checking[-1] + 1) // 2 if len(checking) else m // 2
+        x1 = bet[:split].sum() / m
+        x2 = 1.0 - bet[split:].sum() / m
+        centres = (np.arange(m) + 0.5) / m
+        middle = (centres > x1) & (centres < x2)
+        c = call[middle].sum() / m
+        value = expected_values(self, strategy).totals[0]
+        return ClosedForm(x1=x1, x2=x2, c=c, y0=x2 - c, value=value)
