@@ -85,3 +85,33 @@ def openspiel_exploitability(game: Any, strategy: Mapping[int, np.ndarray], cpp:
             openspiel_game_for(game), os_policy.python_policy_to_pyspiel_policy(tabular)
         )
     return os_exploitability.exploitability(openspiel_game_for(game), tabular)
+
+
+def export_policy(game: Any, strategy: Mapping[int, np.ndarray]) -> dict[str, Any]:
+    """A JSON-ready mapping from OpenSpiel information-state strings to action probabilities.
+
+    ``{"openspiel_game": "leduc_poker", "policy": {info_state: {action_id: prob}}}``; action ids
+    are OpenSpiel's (Kuhn: 0 pass, 1 bet; Leduc: 0 fold, 1 call, 2 raise).
+    """
+    tabular = to_openspiel_policy(game, strategy)
+    policy: dict[str, dict[str, float]] = {}
+    for info, row in tabular.state_lookup.items():
+        probs = tabular.action_probability_array[row]
+        legal = np.flatnonzero(tabular.legal_actions_mask[row])
+        policy[info] = {str(int(a)): float(probs[a]) for a in legal}
+    return {"openspiel_game": openspiel_game_for(game).get_type().short_name, "policy": policy}
+
+
+def policy_from_export(document: Mapping[str, Any]) -> tuple[Any, Any]:
+    """OpenSpiel's game and a ``TabularPolicy`` rebuilt from ``export_policy`` output."""
+    import pyspiel  # noqa: PLC0415
+    from open_spiel.python import policy as os_policy  # noqa: PLC0415
+
+    os_game = pyspiel.load_game(document["openspiel_game"])
+    tabular = os_policy.TabularPolicy(os_game)
+    for info, probs in document["policy"].items():
+        row = tabular.policy_for_key(info)
+        row[:] = 0.0
+        for action, prob in probs.items():
+            row[int(action)] = prob
+    return os_game, tabular

@@ -4,6 +4,6 @@ A module's ``register`` adds its parser and sets ``handler=`` to a function taki
 args and returning an exit code. Add a new command by adding its module to the list below.
 """
 
-from pokertui.commands import equity, games
+from pokertui.commands import bots, equity, games, strategy
 
-COMMAND_MODULES = [equity, games]
+COMMAND_MODULES = [equity, games, strategy, bots]

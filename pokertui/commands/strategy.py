@@ -1,0 +1,278 @@
+"""Strategy-file commands: validate, schema, exploit, convert, show and export-openspiel."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+import numpy as np
+
+from pokertui.commands.output import add_json_flag, print_json
+from solvers.errors import InputError
+from solvers.evaluation import bayes_range, exploitability
+from solvers.strategy_file import (
+    StrategyFileError,
+    StrategyFileModel,
+    atomic_write_text,
+    dumps_document,
+    load_strategy,
+    to_document,
+)
+from solvers.strategy_transforms import purify, threshold
+
+
+def register(subparsers: Any) -> None:
+    validate = subparsers.add_parser(
+        "validate", help="check a strategy file, listing every problem"
+    )
+    validate.add_argument("file")
+    add_json_flag(validate)
+    validate.set_defaults(handler=run_validate)
+
+    schema = subparsers.add_parser("schema", help="print the JSON Schema of strategy files")
+    schema.set_defaults(handler=run_schema)
+
+    exploit = subparsers.add_parser(
+        "exploit", help="exact best responses and exploitability of a strategy file"
+    )
+    exploit.add_argument("file")
+    exploit.add_argument(
+        "--threshold",
+        type=float,
+        default=0.15,
+        help="also price dropping actions below this frequency (default 0.15)",
+    )
+    add_json_flag(exploit)
+    exploit.set_defaults(handler=run_exploit)
+
+    convert = subparsers.add_parser("convert", help="rewrite a strategy file in the other form")
+    convert.add_argument("file")
+    convert.add_argument("--to", choices=("readable", "compact"), required=True)
+    convert.add_argument("--out", help="output path (default: print to stdout)")
+    convert.set_defaults(handler=run_convert)
+
+    show = subparsers.add_parser("show", help="per-hand action frequencies of a strategy file")
+    show.add_argument("file")
+    show.add_argument("--node", help="node key (default: a summary of every decision node)")
+    add_json_flag(show)
+    show.set_defaults(handler=run_show)
+
+    export = subparsers.add_parser(
+        "export-openspiel", help="write a Kuhn or Leduc strategy as an OpenSpiel policy (JSON)"
+    )
+    export.add_argument("file")
+    export.add_argument("--out", required=True)
+    export.set_defaults(handler=run_export)
+
+
+def run_validate(args: argparse.Namespace) -> int:
+    try:
+        loaded = load_strategy(args.file)
+    except StrategyFileError as exc:
+        if args.json:
+            print_json(
+                {"valid": False, "file": args.file, "problems": [p.as_dict() for p in exc.problems]}
+            )
+        else:
+            sys.stderr.write(f"{exc}\n")
+        return 2
+    summary = {
+        "valid": True,
+        "file": args.file,
+        "game": loaded.game.spec_string(),
+        "decision_nodes": len(loaded.strategy),
+        "filled_by_defaults": loaded.filled_nodes,
+        "recorded_exploitability": loaded.measured.exploitability if loaded.measured else None,
+    }
+    if args.json:
+        print_json(summary)
+    else:
+        print(f"{args.file}: valid strategy for {summary['game']} ({len(loaded.strategy)} nodes)")
+        if loaded.filled_nodes:
+            print(f"  {len(loaded.filled_nodes)} nodes filled by defaults={loaded.defaults}")
+    return 0
+
+
+def run_schema(args: argparse.Namespace) -> int:
+    print(json.dumps(StrategyFileModel.model_json_schema(), indent=2))
+    return 0
+
+
+def _report_row(name: str, game, strategy) -> dict[str, Any]:
+    report = exploitability(game, strategy)
+    return {
+        "strategy": name,
+        "best_response_values": [r.value for r in report.best_responses],
+        "exploitability": report.exploitability,
+        "nash_conv": report.nash_conv,
+        "mbb_per_hand": report.mbb_per_hand,
+        "pot_percent": report.pot_percent,
+        "game_value": report.game_value,
+    }
+
+
+def run_exploit(args: argparse.Namespace) -> int:
+    loaded = load_strategy(args.file)
+    game = loaded.game
+    rows = [
+        _report_row("as saved", game, loaded.strategy),
+        _report_row("purified", game, purify(loaded.strategy)),
+        _report_row(
+            f"threshold {args.threshold:g}", game, threshold(loaded.strategy, args.threshold)
+        ),
+    ]
+    base = rows[0]["exploitability"]
+    for row in rows:
+        row["cost"] = row["exploitability"] - base
+    payload = {
+        "file": args.file,
+        "game": game.spec_string(),
+        "unit": "chips",
+        "recorded_exploitability": loaded.measured.exploitability if loaded.measured else None,
+        **{k: v for k, v in rows[0].items() if k != "strategy"},
+        "transformations": rows[1:],
+    }
+    if args.json:
+        print_json(payload)
+        return 0
+    from rich.console import Console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title=f"Exploitability of {args.file}", caption=f"game {payload['game']}")
+    table.add_column("chips unless stated")
+    for row in rows:
+        table.add_column(row["strategy"], justify="right")
+    lines = (
+        ("best response, seat 1", lambda r: f"{r['best_response_values'][0]:+.6f}"),
+        ("best response, seat 2", lambda r: f"{r['best_response_values'][1]:+.6f}"),
+        ("exploitability", lambda r: f"{r['exploitability']:.4g}"),
+        ("  in mbb/hand", lambda r: f"{r['mbb_per_hand']:.4g}"),
+        ("  in % of the pot", lambda r: _pct(r["pot_percent"])),
+        ("game value, seat 1", lambda r: f"{r['game_value']:+.6f}"),
+        ("cost of the change", lambda r: f"{r['cost']:+.4g}"),
+    )
+    for label, cell in lines:
+        table.add_row(label, *(cell(row) for row in rows))
+    Console().print(table)
+    if payload["recorded_exploitability"] is not None:
+        print(f"recorded in the file: {payload['recorded_exploitability']:.3g} chips")
+    return 0
+
+
+def _pct(value: float | None) -> str:
+    return "" if value is None or not np.isfinite(value) else f"{value:.3g}%"
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    loaded = load_strategy(args.file)
+    document = to_document(
+        loaded.game,
+        loaded.strategy,
+        form=args.to,
+        solver=loaded.solver,
+        measured=loaded.measured,
+    )
+    text = dumps_document(document)
+    if args.out:
+        try:
+            atomic_write_text(args.out, text)
+        except OSError as exc:
+            raise InputError(f"cannot write {args.out}: {exc.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    loaded = load_strategy(args.file)
+    game, strategy = loaded.game, loaded.strategy
+    if args.node is None:
+        return _show_summary(args, game, strategy)
+    node = game.node_by_key(args.node)
+    if not node.is_decision:
+        raise InputError(f"node {args.node!r} is not a decision node")
+    reach = bayes_range(game, strategy, node, node.player, normalise=False)
+    rows = strategy[node.id]
+    hands = game.hand_labels[node.player]
+    payload = {
+        "node": node.key,
+        "player": node.player,
+        "actions": list(node.actions),
+        "hands": list(hands),
+        "probs": rows,
+        "reach": reach,
+        "aggregate": _aggregate(reach, rows),
+    }
+    if args.json:
+        print_json(payload)
+        return 0
+    from rich.console import Console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title=f"node {node.key!r}: seat {node.player + 1} to act")
+    table.add_column("hand")
+    table.add_column("reach", justify="right")
+    for action in node.actions:
+        table.add_column(action, justify="right")
+    for hand, weight, row in zip(hands, reach, rows, strict=True):
+        table.add_row(hand, f"{weight:.4g}", *(f"{p:.1%}" for p in row))
+    agg = payload["aggregate"]
+    table.add_row("all", "", *("" if a is None else f"{a:.1%}" for a in agg), style="bold")
+    Console().print(table)
+    return 0
+
+
+def _aggregate(reach: np.ndarray, rows: np.ndarray) -> list[float | None]:
+    total = reach.sum()
+    if total <= 0:
+        return [None] * rows.shape[1]
+    return (reach @ rows / total).tolist()
+
+
+def _show_summary(args, game, strategy) -> int:
+    nodes = []
+    for node in game.decision_nodes():
+        reach = bayes_range(game, strategy, node, node.player, normalise=False)
+        nodes.append(
+            {
+                "node": node.key,
+                "player": node.player,
+                "actions": list(node.actions),
+                "aggregate": _aggregate(reach, strategy[node.id]),
+            }
+        )
+    if args.json:
+        print_json({"game": game.spec_string(), "nodes": nodes})
+        return 0
+    from rich.console import Console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title=f"{game.spec_string()}: how often each action is taken")
+    for column in ("node", "seat", "actions (frequency over the reach range)"):
+        table.add_column(column)
+    for row in nodes:
+        freqs = ", ".join(
+            f"{a} {'-' if f is None else f'{f:.1%}'}"
+            for a, f in zip(row["actions"], row["aggregate"], strict=True)
+        )
+        table.add_row(repr(row["node"]), str(row["player"] + 1), freqs)
+    Console().print(table)
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from solvers.openspiel_bridge import export_policy  # noqa: PLC0415
+
+    loaded = load_strategy(args.file)
+    try:
+        document = export_policy(loaded.game, loaded.strategy)
+    except ImportError:
+        raise InputError("export-openspiel needs open-spiel: pip install open-spiel") from None
+    try:
+        atomic_write_text(args.out, json.dumps(document, indent=1) + "\n")
+    except OSError as exc:
+        raise InputError(f"cannot write {args.out}: {exc.strerror}") from None
+    print(f"wrote {len(document['policy'])} information states to {args.out}")
+    return 0
