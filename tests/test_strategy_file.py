@@ -122,13 +122,14 @@ def test_defaults_fill_missing_nodes_only_when_asked():
 
 
 def test_size_limit(tmp_path, monkeypatch):
-    import solvers.strategy_file as sf
+    import solvers.strategy_file.model as sf_model
+    from solvers.strategy_file import load_strategy as load
 
     path = tmp_path / "big.json"
     path.write_text('{"game": "kuhn", "nodes": {}}' + " " * 100)
-    monkeypatch.setattr(sf, "MAX_FILE_BYTES", 50)
+    monkeypatch.setattr(sf_model, "MAX_FILE_BYTES", 50)
     with pytest.raises(StrategyFileError, match="limit"):
-        sf.load_strategy(path)
+        load(path)
     assert MAX_FILE_BYTES == 200 * 1024 * 1024
 
 

@@ -1,44 +1,15 @@
-"""Strategy files: the JSON that solvers write, bots play and people edit.
-
-A file is one JSON object. Its header names the game (a spec string such as ``kuhn(cards=3)``),
-the solver that made it and the exploitability measured when it was saved; its ``nodes`` map
-each decision node's key to that node's strategy, in one of two forms:
-
-* **compact** (what solvers write)::
-
-      "c/b": {"actions": ["fold", "call"], "hands": ["J", "Q", "K"],
-              "probs": [[1, 0], [0.666667, 0.333333], [0, 1]]}
-
-  ``hands`` is optional (default: all of the acting player's hands in the game's order).
-* **readable** (what people write), per hand::
-
-      "c/b": {"J": {"fold": 1}, "Q": {"fold": 0.67, "call": 0.33}, "K": {"call": 1}}
-
-  or, in hold'em games, per action as a range string; at most one action may be left out and
-  takes what the others leave::
-
-      "": {"shove": "22+,A2s+,K5s+,Q8s+,K9o+"}
-
-``defaults`` (``"uniform"`` or ``"check_fold"``) fills nodes that are absent, but only when the
-file asks for it. Loading never executes anything and reports every problem of a file at once,
-with the node, hand, action and, where it can be found, the line.
-"""
+"""Loading strategy files: every problem in one pass, never executing anything."""
 
 from __future__ import annotations
 
 import json
-import math
 import os
-import tempfile
-from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
-from solvers import __version__
 from solvers.cards import (
     CLASS_LABELS,
     COMBO_CLASS,
@@ -49,113 +20,19 @@ from solvers.cards import (
 from solvers.errors import InputError
 from solvers.games import load_game
 from solvers.games.base import Strategy, TreeGame
-from solvers.ranges import format_range, parse_range
-
-FORMAT_VERSION = 1
-MAX_FILE_BYTES = 200 * 1024 * 1024
-ROW_TOLERANCE = 1e-6
-DEFAULT_PRECISION = 6
-
-
-class SolverInfo(BaseModel):
-    """Where a strategy came from."""
-
-    model_config = ConfigDict(extra="forbid")
-    algorithm: str = Field(description="solver name, e.g. lp, cfr+, dcfr, or 'hand-written'")
-    settings: dict[str, Any] = Field(default_factory=dict)
-    iterations: int | None = None
-    seed: int | None = None
-    package_version: str = __version__
-    created: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
-
-
-class Measured(BaseModel):
-    """Exploitability and value measured by exact best response when the file was saved."""
-
-    model_config = ConfigDict(extra="forbid")
-    exploitability: float = Field(description="(BR_0 + BR_1) / 2 in chips")
-    nash_conv: float
-    best_response_values: tuple[float, float]
-    game_value: float = Field(description="player 1's (seat 0) value of the profile, chips")
-    mbb_per_hand: float | None = None
-    pot_percent: float | None = None
-
-
-class CompactNode(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-    actions: list[str]
-    hands: list[str] | None = None
-    probs: list[list[float]]
-
-
-class StrategyFileModel(BaseModel):
-    """The JSON Schema of a strategy file (``pokertui schema``)."""
-
-    model_config = ConfigDict(extra="forbid", title="pokertui strategy file")
-    format_version: int = FORMAT_VERSION
-    game: str = Field(description="game spec string, e.g. kuhn(cards=3) or push_fold(stack_bb=10)")
-    form: Literal["compact", "readable"] = "compact"
-    defaults: Literal["uniform", "check_fold"] | None = Field(
-        None, description="how to fill decision nodes the file leaves out (none: an error)"
-    )
-    solver: SolverInfo | None = None
-    measured: Measured | None = None
-    nodes: dict[str, CompactNode | dict[str, dict[str, float]] | dict[str, str]]
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a file, located as precisely as possible."""
-
-    message: str
-    node: str | None = None
-    hand: str | None = None
-    action: str | None = None
-    line: int | None = None
-
-    def __str__(self) -> str:
-        where = []
-        if self.line is not None:
-            where.append(f"line {self.line}")
-        if self.node is not None:
-            where.append(f"node {self.node!r}")
-        if self.hand is not None:
-            where.append(f"hand {self.hand}")
-        if self.action is not None:
-            where.append(f"action {self.action}")
-        return (", ".join(where) + ": " if where else "") + self.message
-
-    def as_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
-
-
-class StrategyFileError(InputError):
-    """A strategy file that cannot be used; ``problems`` lists everything found in one pass."""
-
-    def __init__(self, source: str, problems: list[Problem]) -> None:
-        self.source = source
-        self.problems = problems
-        count = f"{len(problems)} problem" + ("s" if len(problems) != 1 else "")
-        lines = "\n".join(f"  - {p}" for p in problems[:50])
-        more = f"\n  ... and {len(problems) - 50} more" if len(problems) > 50 else ""
-        super().__init__(f"{source}: invalid strategy file ({count}):\n{lines}{more}")
-
-
-@dataclass
-class StrategyFile:
-    """A loaded, validated strategy: the game, the profile and the header."""
-
-    game: TreeGame
-    strategy: Strategy
-    solver: SolverInfo | None = None
-    measured: Measured | None = None
-    source: str = ""
-    defaults: str | None = None
-    filled_nodes: list[str] = field(default_factory=list)
-    """Keys of nodes that came from ``defaults`` rather than from the file."""
-
-
-# --- reading ----------------------------------------------------------------------------------
+from solvers.ranges import parse_range
+from solvers.strategy_file import model
+from solvers.strategy_file.model import (
+    FORMAT_VERSION,
+    ROW_TOLERANCE,
+    CompactNode,
+    Measured,
+    Problem,
+    SolverInfo,
+    StrategyFile,
+    StrategyFileError,
+    StrategyFileModel,
+)
 
 
 class _Locator:
@@ -464,12 +341,12 @@ def _parse_header(data: dict[str, Any], source: str, locate: _Locator):
         problems.append(Problem(f'defaults must be "uniform" or "check_fold", not {defaults!r}'))
         defaults = None
     headers: dict[str, Any] = {}
-    for name, model in (("solver", SolverInfo), ("measured", Measured)):
+    for name, header_model in (("solver", SolverInfo), ("measured", Measured)):
         if data.get(name) is None:
             headers[name] = None
             continue
         try:
-            headers[name] = model.model_validate(data[name])
+            headers[name] = header_model.model_validate(data[name])
         except ValidationError as exc:
             headers[name] = None
             for err in exc.errors():
@@ -480,7 +357,7 @@ def _parse_header(data: dict[str, Any], source: str, locate: _Locator):
 
 def loads_strategy(text: str, source: str = "<string>") -> StrategyFile:
     """Parse and validate a strategy file's text; raises ``StrategyFileError`` with all problems."""
-    if len(text.encode("utf-8", errors="replace")) > MAX_FILE_BYTES:
+    if len(text.encode("utf-8", errors="replace")) > model.MAX_FILE_BYTES:
         raise StrategyFileError(source, [Problem(_too_big(len(text)))])
     try:
         data = json.loads(text)
@@ -507,7 +384,7 @@ def loads_strategy(text: str, source: str = "<string>") -> StrategyFile:
 
 
 def _too_big(size: int) -> str:
-    return f"file is {size / 1e6:.0f} MB; the limit is {MAX_FILE_BYTES // (1024 * 1024)} MB"
+    return f"file is {size / 1e6:.0f} MB; the limit is {model.MAX_FILE_BYTES // (1024 * 1024)} MB"
 
 
 def load_strategy(path: str | os.PathLike) -> StrategyFile:
@@ -516,7 +393,7 @@ def load_strategy(path: str | os.PathLike) -> StrategyFile:
     source = str(path)
     try:
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        if size > model.MAX_FILE_BYTES:
             raise StrategyFileError(source, [Problem(_too_big(size))])
         raw = path.read_bytes()
     except OSError as exc:
@@ -527,140 +404,3 @@ def load_strategy(path: str | os.PathLike) -> StrategyFile:
     except UnicodeDecodeError:
         raise StrategyFileError(source, [Problem("the file is not UTF-8 text")]) from None
     return loads_strategy(text, source)
-
-
-# --- writing ----------------------------------------------------------------------------------
-
-
-def round_rows(rows: np.ndarray, precision: int = DEFAULT_PRECISION) -> np.ndarray:
-    """Round to ``precision`` decimals keeping each row a distribution (the largest entry absorbs
-    the rounding error)."""
-    rounded = np.round(np.clip(rows, 0.0, 1.0), precision)
-    residual = 1.0 - rounded.sum(axis=1)
-    biggest = rounded.argmax(axis=1)
-    rounded[np.arange(len(rows)), biggest] += residual
-    return np.round(rounded, precision + 3)
-
-
-def rounded_strategy(game: TreeGame, strategy: Strategy, precision: int = DEFAULT_PRECISION):
-    return {n.id: round_rows(np.asarray(strategy[n.id]), precision) for n in game.decision_nodes()}
-
-
-def measure(game: TreeGame, strategy: Strategy) -> Measured:
-    from solvers.evaluation import exploitability  # noqa: PLC0415 - avoid an import cycle
-
-    report = exploitability(game, strategy)
-    pot = report.pot_percent
-    return Measured(
-        exploitability=report.exploitability,
-        nash_conv=report.nash_conv,
-        best_response_values=(report.best_responses[0].value, report.best_responses[1].value),
-        game_value=report.game_value,
-        mbb_per_hand=report.mbb_per_hand,
-        pot_percent=None if pot is None or not math.isfinite(pot) else pot,
-    )
-
-
-def _number(x: float) -> float | int:
-    return int(x) if float(x).is_integer() else float(x)
-
-
-def to_document(
-    game: TreeGame,
-    strategy: Strategy,
-    *,
-    form: str = "compact",
-    solver: SolverInfo | None = None,
-    measured: Measured | None = None,
-    defaults: str | None = None,
-) -> dict[str, Any]:
-    """The JSON object of a strategy file in either form."""
-    nodes: dict[str, Any] = {}
-    for node in game.decision_nodes():
-        rows = np.asarray(strategy[node.id])
-        hands = game.hand_labels[node.player]
-        if form == "compact":
-            nodes[node.key] = {
-                "actions": list(node.actions),
-                "hands": list(hands),
-                "probs": [[_number(x) for x in row] for row in rows.tolist()],
-            }
-        elif form == "readable" and _holdem_view(game, node.player) is not None:
-            spread = classes_to_combos if _holdem_view(game, node.player) == "classes" else None
-            nodes[node.key] = {  # every action but the last, which takes the rest
-                action: format_range(spread(rows[:, a]) if spread else rows[:, a])
-                for a, action in enumerate(node.actions[:-1])
-            }
-        elif form == "readable":
-            nodes[node.key] = {
-                hand: {a: _number(p) for a, p in zip(node.actions, row, strict=True) if p > 0}
-                for hand, row in zip(hands, rows.tolist(), strict=True)
-            }
-        else:
-            raise InputError(f"form must be 'compact' or 'readable', not {form!r}")
-    doc: dict[str, Any] = {"format_version": FORMAT_VERSION, "game": game.spec_string()}
-    doc["form"] = form
-    if defaults:
-        doc["defaults"] = defaults
-    if solver is not None:
-        doc["solver"] = solver.model_dump()
-    if measured is not None:
-        doc["measured"] = measured.model_dump()
-    doc["nodes"] = nodes
-    return doc
-
-
-def dumps_document(doc: dict[str, Any]) -> str:
-    """Readable JSON: one line per node row, so files diff and read well."""
-    head = {k: v for k, v in doc.items() if k != "nodes"}
-    text = json.dumps(head, indent=1)[:-2] + ',\n "nodes": {\n'
-    parts = []
-    for key, node in doc["nodes"].items():
-        if doc.get("form") != "compact":
-            inner = ",\n   ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in node.items())
-            parts.append(f"  {json.dumps(key)}: {{\n   {inner}}}")
-            continue
-        rows = ",\n    ".join(json.dumps(row) for row in node["probs"])
-        parts.append(
-            f'  {json.dumps(key)}: {{"actions": {json.dumps(node["actions"])}, '
-            f'"hands": {json.dumps(node["hands"])},\n   "probs": [\n    {rows}]}}'
-        )
-    return text + ",\n".join(parts) + "\n }\n}\n"
-
-
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write to a temporary file beside ``path``, fsync, then rename over it: never half a file."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~umask
-        os.chmod(tmp, mode)  # mkstemp makes 0600 files; keep what a plain write would give
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def save_strategy(
-    path: str | os.PathLike,
-    game: TreeGame,
-    strategy: Strategy,
-    *,
-    solver: SolverInfo | None = None,
-    form: str = "compact",
-    precision: int = DEFAULT_PRECISION,
-    measure_it: bool = True,
-) -> StrategyFile:
-    """Round, measure (exact best response of the rounded profile) and write atomically."""
-    rounded = rounded_strategy(game, strategy, precision)
-    measured = measure(game, rounded) if measure_it else None
-    doc = to_document(game, rounded, form=form, solver=solver, measured=measured)
-    atomic_write_text(path, dumps_document(doc))
-    return StrategyFile(game, rounded, solver, measured, str(path))

@@ -1,0 +1,138 @@
+"""Writing strategy files: rounded, measured by exact best response, written atomically."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from typing import Any
+
+import numpy as np
+
+from solvers.atomic import atomic_write_text
+from solvers.cards import classes_to_combos
+from solvers.errors import InputError
+from solvers.games.base import Strategy, TreeGame
+from solvers.ranges import format_range
+from solvers.strategy_file.model import (
+    DEFAULT_PRECISION,
+    FORMAT_VERSION,
+    Measured,
+    SolverInfo,
+    StrategyFile,
+)
+from solvers.strategy_file.read import _holdem_view
+
+
+def round_rows(rows: np.ndarray, precision: int = DEFAULT_PRECISION) -> np.ndarray:
+    """Round to ``precision`` decimals keeping each row a distribution (the largest entry absorbs
+    the rounding error)."""
+    rounded = np.round(np.clip(rows, 0.0, 1.0), precision)
+    residual = 1.0 - rounded.sum(axis=1)
+    biggest = rounded.argmax(axis=1)
+    rounded[np.arange(len(rows)), biggest] += residual
+    return np.round(rounded, precision + 3)
+
+
+def rounded_strategy(game: TreeGame, strategy: Strategy, precision: int = DEFAULT_PRECISION):
+    return {n.id: round_rows(np.asarray(strategy[n.id]), precision) for n in game.decision_nodes()}
+
+
+def measure(game: TreeGame, strategy: Strategy) -> Measured:
+    from solvers.evaluation import exploitability  # noqa: PLC0415 - avoid an import cycle
+
+    report = exploitability(game, strategy)
+    pot = report.pot_percent
+    return Measured(
+        exploitability=report.exploitability,
+        nash_conv=report.nash_conv,
+        best_response_values=(report.best_responses[0].value, report.best_responses[1].value),
+        game_value=report.game_value,
+        mbb_per_hand=report.mbb_per_hand,
+        pot_percent=None if pot is None or not math.isfinite(pot) else pot,
+    )
+
+
+def _number(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+def to_document(
+    game: TreeGame,
+    strategy: Strategy,
+    *,
+    form: str = "compact",
+    solver: SolverInfo | None = None,
+    measured: Measured | None = None,
+    defaults: str | None = None,
+) -> dict[str, Any]:
+    """The JSON object of a strategy file in either form."""
+    nodes: dict[str, Any] = {}
+    for node in game.decision_nodes():
+        rows = np.asarray(strategy[node.id])
+        hands = game.hand_labels[node.player]
+        if form == "compact":
+            nodes[node.key] = {
+                "actions": list(node.actions),
+                "hands": list(hands),
+                "probs": [[_number(x) for x in row] for row in rows.tolist()],
+            }
+        elif form == "readable" and _holdem_view(game, node.player) is not None:
+            spread = classes_to_combos if _holdem_view(game, node.player) == "classes" else None
+            nodes[node.key] = {  # every action but the last, which takes the rest
+                action: format_range(spread(rows[:, a]) if spread else rows[:, a])
+                for a, action in enumerate(node.actions[:-1])
+            }
+        elif form == "readable":
+            nodes[node.key] = {
+                hand: {a: _number(p) for a, p in zip(node.actions, row, strict=True) if p > 0}
+                for hand, row in zip(hands, rows.tolist(), strict=True)
+            }
+        else:
+            raise InputError(f"form must be 'compact' or 'readable', not {form!r}")
+    doc: dict[str, Any] = {"format_version": FORMAT_VERSION, "game": game.spec_string()}
+    doc["form"] = form
+    if defaults:
+        doc["defaults"] = defaults
+    if solver is not None:
+        doc["solver"] = solver.model_dump()
+    if measured is not None:
+        doc["measured"] = measured.model_dump()
+    doc["nodes"] = nodes
+    return doc
+
+
+def dumps_document(doc: dict[str, Any]) -> str:
+    """Readable JSON: one line per node row, so files diff and read well."""
+    head = {k: v for k, v in doc.items() if k != "nodes"}
+    text = json.dumps(head, indent=1)[:-2] + ',\n "nodes": {\n'
+    parts = []
+    for key, node in doc["nodes"].items():
+        if doc.get("form") != "compact":
+            inner = ",\n   ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in node.items())
+            parts.append(f"  {json.dumps(key)}: {{\n   {inner}}}")
+            continue
+        rows = ",\n    ".join(json.dumps(row) for row in node["probs"])
+        parts.append(
+            f'  {json.dumps(key)}: {{"actions": {json.dumps(node["actions"])}, '
+            f'"hands": {json.dumps(node["hands"])},\n   "probs": [\n    {rows}]}}'
+        )
+    return text + ",\n".join(parts) + "\n }\n}\n"
+
+
+def save_strategy(
+    path: str | os.PathLike,
+    game: TreeGame,
+    strategy: Strategy,
+    *,
+    solver: SolverInfo | None = None,
+    form: str = "compact",
+    precision: int = DEFAULT_PRECISION,
+    measure_it: bool = True,
+) -> StrategyFile:
+    """Round, measure (exact best response of the rounded profile) and write atomically."""
+    rounded = rounded_strategy(game, strategy, precision)
+    measured = measure(game, rounded) if measure_it else None
+    doc = to_document(game, rounded, form=form, solver=solver, measured=measured)
+    atomic_write_text(path, dumps_document(doc))
+    return StrategyFile(game, rounded, solver, measured, str(path))
