@@ -253,8 +253,10 @@ def bayes_range(
     """``player``'s hand distribution at ``node`` given the actions taken under ``strategy``.
 
     Unnormalised, entry ``h`` is the probability that the game reaches ``node`` with ``player``
-    holding ``h``. With ``opp_hand``, it is conditioned on the opponent holding that hand (the
-    opponent's own view, with card removal).
+    holding ``h``. With ``opp_hand``, it is conditioned on the opponent holding that hand and on
+    the public actions (the opponent's own view, with card removal): the opponent's probability
+    of having taken their actions does not depend on ``h``, so it is left out, and the range is
+    defined even on a line the opponent's strategy never takes.
     """
     target = game.node(node)
     own = reaches(game, strategy, player)[target.id]
@@ -263,7 +265,7 @@ def bayes_range(
     if opp_hand is None:
         weight = own * (prior @ opp) * game.path_chance[target.id]
     else:
-        weight = own * prior[:, opp_hand] * opp[opp_hand] * game.path_chance[target.id]
+        weight = own * prior[:, opp_hand] * game.path_chance[target.id]
     if not normalise:
         return weight
     total = weight.sum()

@@ -1,0 +1,88 @@
+"""Concrete deals for play: which hands the two seats hold, and how a showdown comes out.
+
+Most games' private hands are atomic (a Kuhn card, a Leduc card, a von Neumann bin), so a deal
+is a draw of ``(h0, h1)`` from the game's joint prior and a showdown pays what the terminal's
+payoff matrix says. Games whose hands are hold'em classes (flop poker, push/fold) instead deal
+four real cards, map them to their classes for the strategies, and settle a showdown by dealing
+the board and evaluating the real hands, so the player sees real cards and real luck.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solvers import evaluator
+from solvers.cards import CLASS_LABELS, COMBO_CLASS, COMBO_INDEX, cards_str
+from solvers.games.base import Node, TreeGame
+
+
+@dataclass
+class Deal:
+    hands: tuple[int, int]
+    """Each seat's private hand, as an index into ``game.hand_labels[seat]``."""
+    hole_cards: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    """Real cards (card ids) in hold'em class games."""
+    board: list[int] = field(default_factory=list)
+    """Real board cards dealt at showdown in hold'em class games."""
+
+    def hand_text(self, game: TreeGame, seat: int) -> str:
+        if self.hole_cards is not None:
+            return cards_str(self.hole_cards[seat])
+        return game.hand_labels[seat][self.hands[seat]]
+
+
+def is_holdem_class_game(game: TreeGame) -> bool:
+    return tuple(game.hand_labels[0]) == CLASS_LABELS and tuple(game.hand_labels[1]) == CLASS_LABELS
+
+
+def showdown_board_size(game: TreeGame) -> int:
+    """Board cards a hold'em class game deals at showdown (3 for flop poker, 5 preflop all-in)."""
+    return int(getattr(game, "board_cards", 5))
+
+
+def deal_hands(game: TreeGame, rng: np.random.Generator) -> Deal:
+    if is_holdem_class_game(game):
+        cards = rng.permutation(52)[:4]
+        hole = (tuple(int(c) for c in cards[:2]), tuple(int(c) for c in cards[2:]))
+        classes = tuple(int(COMBO_CLASS[COMBO_INDEX[a, b]]) for a, b in hole)
+        return Deal(hands=classes, hole_cards=hole)  # type: ignore[arg-type]
+    prior = game.prior / game.prior.sum()
+    flat = rng.choice(prior.size, p=prior.ravel())
+    h0, h1 = np.unravel_index(flat, prior.shape)
+    return Deal(hands=(int(h0), int(h1)))
+
+
+def chance_outcome(game: TreeGame, node: Node, deal: Deal, rng: np.random.Generator) -> int:
+    """Index of the chance outcome, drawn given both hands (card removal)."""
+    assert node.outcome_probs is not None and node.outcome_masks is not None
+    weights = (
+        node.outcome_probs
+        * node.outcome_masks[0][:, deal.hands[0]]
+        * node.outcome_masks[1][:, deal.hands[1]]
+    )
+    return int(rng.choice(len(weights), p=weights / weights.sum()))
+
+
+def showdown_payoff(game: TreeGame, node: Node, deal: Deal, rng: np.random.Generator) -> float:
+    """Seat 0's chips won at a terminal for this concrete deal."""
+    put0, put1 = node.contributions
+    if node.terminal == "fold":
+        return -put0 if node.folder == 0 else put1
+    if is_holdem_class_game(game):
+        assert deal.hole_cards is not None
+        used = set(deal.hole_cards[0]) | set(deal.hole_cards[1])
+        deck = np.array([c for c in range(52) if c not in used])
+        deal.board = [int(c) for c in rng.permutation(deck)[: showdown_board_size(game)]]
+        strengths = [
+            evaluator.evaluate_hand(list(deal.hole_cards[seat]) + deal.board) for seat in (0, 1)
+        ]
+        sign = np.sign(strengths[0] - strengths[1])
+    else:
+        sign = float(game.showdown_sign(node)[deal.hands[0], deal.hands[1]])
+    if sign > 0:
+        return put1
+    if sign < 0:
+        return -put0
+    return (put1 - put0) / 2

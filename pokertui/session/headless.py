@@ -1,0 +1,68 @@
+"""Bot against bot (or a simple policy) with no UI: ``pokertui play --hands N``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from pokertui.session.session import Session
+from solvers.errors import InputError
+from solvers.strategy_file import StrategyFile, load_strategy
+
+Policy = Callable[[Session], str]
+SIMPLE_POLICIES = ("random", "call")
+
+
+def opponent_policy(name: str, bot_file: StrategyFile, rng: np.random.Generator) -> Policy:
+    """A policy for the seat facing the bot: another strategy file, ``random`` or ``call``."""
+    if name == "random":
+        return lambda session: str(rng.choice(session.node.actions))
+
+    if name == "call":
+
+        def calling_station(session: Session) -> str:
+            actions = session.node.actions
+            for label in ("call", "check"):
+                if label in actions:
+                    return label
+            return next(a for a in reversed(actions) if a != "fold")
+
+        return calling_station
+
+    other = load_strategy(name)
+    if other.game.spec_string() != bot_file.game.spec_string():
+        raise InputError(
+            f"{name} is for {other.game.spec_string()}, but the bot plays "
+            f"{bot_file.game.spec_string()}"
+        )
+
+    def from_file(session: Session) -> str:
+        node = session.node
+        probs = other.strategy[node.id][session.hand.deal.hands[session.human_seat]]
+        return node.actions[int(rng.choice(len(probs), p=probs / probs.sum()))]
+
+    return from_file
+
+
+def play_match(bot_file: StrategyFile, opponent: str, hands: int, seed: int) -> dict:
+    """Play ``hands`` hands, alternating seats; the score is the bot's."""
+    if hands < 1:
+        raise InputError("play at least one hand")
+    session = Session(bot_file, seed=seed, review=False)
+    policy = opponent_policy(opponent, bot_file, np.random.default_rng(seed + 1))
+    for _ in range(hands):
+        session.new_hand()
+        while session.human_to_act:
+            session.act(policy(session))
+    summary = session.summary()
+    bot_view = {
+        "hands": summary["hands"],
+        "mean": -summary["mean"],
+        "ci95": summary["ci95"],
+        "ev_adjusted_mean": -summary["ev_adjusted_mean"],
+        "ev_adjusted_ci95": summary["ev_adjusted_ci95"],
+        "net": -summary["net"],
+        "unit": summary["unit"],
+    }
+    return {"bot": bot_file.source, "opponent": opponent, "seed": seed, **bot_view}

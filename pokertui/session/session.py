@@ -1,0 +1,312 @@
+"""A play session: a person (or a policy) against a bot that plays a strategy file.
+
+``Session`` is a plain object that the TUI, the headless ``pokertui play`` and the tests all
+drive. It deals, takes the human's actions, samples the bot's, settles pots and keeps the score;
+for any decision of the human it answers the live questions by asking ``solvers``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from pokertui.session.deal import Deal, chance_outcome, deal_hands, showdown_payoff
+from pokertui.session.scoring import Score
+from solvers.errors import InputError
+from solvers.evaluation import action_values, expected_values
+from solvers.games.base import Node, Strategy, TreeGame
+from solvers.hand_values import pair_values
+from solvers.strategy_file import StrategyFile
+from solvers.strategy_transforms import purify, threshold
+
+BotMode = Literal["mixed", "purified", "thresholded"]
+
+
+class IllegalActionError(InputError):
+    """The human asked for an action that is not legal now."""
+
+
+@dataclass
+class Step:
+    """One public event of a hand: an action by a seat, or a chance card."""
+
+    node_key: str
+    seat: int | None
+    """Acting seat, or None for a chance event."""
+    action: str
+    amount: float = 0.0
+    ev_loss: float | None = None
+    """For the human's decisions: the best action's EV minus the chosen one's."""
+    action_evs: list[float] | None = None
+    equilibrium: list[float] | None = None
+    """The strategy file's frequencies for the human's hand at this node."""
+
+
+@dataclass
+class HandRecord:
+    number: int
+    human_seat: int
+    deal: Deal
+    steps: list[Step] = field(default_factory=list)
+    result: float | None = None
+    """The human's chips won (negative when lost)."""
+    ev_adjusted: float | None = None
+    showdown: bool = False
+
+
+@dataclass
+class Option:
+    """A legal action for the human, with the chips it puts in."""
+
+    label: str
+    amount: float
+    kind: str
+    """``fold``, ``passive`` (check/call) or ``aggressive`` (bet/raise/shove)."""
+
+
+class Session:
+    def __init__(
+        self,
+        strategy_file: StrategyFile,
+        *,
+        human_seat: int | None = None,
+        seed: int = 0,
+        bot_mode: BotMode = "mixed",
+        threshold_cutoff: float = 0.15,
+        review: bool = True,
+    ) -> None:
+        if human_seat not in (None, 0, 1):
+            raise InputError("the human's seat is 0, 1 or alternating (None)")
+        if bot_mode not in ("mixed", "purified", "thresholded"):
+            raise InputError(f"bot mode must be mixed, purified or thresholded, not {bot_mode!r}")
+        self.file = strategy_file
+        self.game: TreeGame = strategy_file.game
+        if getattr(self.game, "simultaneous", False):
+            raise InputError("matrix games are studied in the theory lab, not played hand by hand")
+        self.equilibrium: Strategy = strategy_file.strategy
+        self.bot_mode: BotMode = bot_mode
+        self.threshold_cutoff = threshold_cutoff
+        self.bot_strategy = self._bot_strategy()
+        self.review = review
+        """Record each human decision's action EVs and EV loss (the hand review needs them)."""
+        self.seat_mode = human_seat
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+        self.hands: list[HandRecord] = []
+        self.score = Score(unit=self.unit, per_hand_scale=self.unit_scale)
+        self.node: Node = self.game.root
+        self.rng_at_deal = self.rng.bit_generator.state
+        """The generator's state before the current hand was dealt (saved mid-hand)."""
+        self._pair_values: np.ndarray | None = None
+        self._skill = 0.0
+        """Sum of the human's decision terms in the current hand (see ``scoring``)."""
+        self._seat_value = expected_values(self.game, self.equilibrium_vs_bot(0)).totals
+
+    # --- setup ------------------------------------------------------------------------------
+    def _bot_strategy(self) -> Strategy:
+        if self.bot_mode == "purified":
+            return purify(self.equilibrium)
+        if self.bot_mode == "thresholded":
+            return threshold(self.equilibrium, self.threshold_cutoff)
+        return self.equilibrium
+
+    @property
+    def is_holdem(self) -> bool:
+        return tuple(self.game.hand_labels[0])[:1] == ("AA",)
+
+    @property
+    def unit(self) -> str:
+        return "bb/100" if self.is_holdem else "chips/hand"
+
+    @property
+    def unit_scale(self) -> float:
+        return 100.0 / self.game.big_blind if self.is_holdem else 1.0
+
+    def equilibrium_vs_bot(self, human_seat: int) -> Strategy:
+        """The bot's strategy in the bot's seat and the file's in the human's seat."""
+        bot_seat = 1 - human_seat
+        return {
+            n.id: (self.bot_strategy if n.player == bot_seat else self.equilibrium)[n.id]
+            for n in self.game.decision_nodes()
+        }
+
+    # --- the hand in progress ---------------------------------------------------------------
+    @property
+    def hand(self) -> HandRecord:
+        if not self.hands:
+            raise InputError("no hand has been dealt yet")
+        return self.hands[-1]
+
+    @property
+    def human_seat(self) -> int:
+        return self.hand.human_seat
+
+    @property
+    def bot_seat(self) -> int:
+        return 1 - self.human_seat
+
+    @property
+    def hand_over(self) -> bool:
+        return not self.hands or self.hand.result is not None
+
+    @property
+    def human_to_act(self) -> bool:
+        return not self.hand_over and self.node.is_decision and self.node.player == self.human_seat
+
+    def new_hand(self) -> HandRecord:
+        if not self.hand_over:
+            raise InputError("finish the current hand first")
+        number = len(self.hands) + 1
+        if self.seat_mode is None:
+            seat = (number - 1) % 2
+        else:
+            seat = self.seat_mode
+        self.rng_at_deal = self.rng.bit_generator.state
+        record = HandRecord(number=number, human_seat=seat, deal=deal_hands(self.game, self.rng))
+        self.hands.append(record)
+        self.node = self.game.root
+        self._skill = 0.0
+        self._pair_values = None
+        self._advance()
+        return record
+
+    def legal_options(self) -> list[Option]:
+        node = self.node
+        if not node.is_decision:
+            return []
+        options = []
+        for label, amount in zip(node.actions, node.amounts, strict=True):
+            if label == "fold":
+                kind = "fold"
+            elif label in ("check", "call"):
+                kind = "passive"
+            else:
+                kind = "aggressive"
+            options.append(Option(label, float(amount), kind))
+        return options
+
+    def act(self, action: str) -> None:
+        """Take the human's action (its label, such as ``call`` or ``bet 1``)."""
+        if not self.hands:
+            raise IllegalActionError("no hand is being played; deal one first")
+        if not self.human_to_act:
+            raise IllegalActionError("it is not your turn to act")
+        labels = list(self.node.actions)
+        if action not in labels:
+            legal = ", ".join(labels)
+            raise IllegalActionError(f"{action!r} is not legal here; choose one of {legal}")
+        evs = chosen_loss = frequencies = None
+        if self.review:
+            from pokertui.session.spot import decision_review  # noqa: PLC0415 - spot imports us
+
+            evs, chosen_loss, frequencies = decision_review(self, action)
+        index = labels.index(action)
+        self.hand.steps.append(
+            Step(
+                self.node.key,
+                self.human_seat,
+                action,
+                float(self.node.amounts[index]),
+                ev_loss=chosen_loss,
+                action_evs=evs,
+                equilibrium=frequencies,
+            )
+        )
+        self._ev_step(index)
+        self.node = self.game.nodes[self.node.children[index]]
+        self._advance()
+
+    def act_amount(self, amount: float) -> None:
+        """A custom bet size: it must be one of the sizes this game's tree allows here."""
+        for option in self.legal_options():
+            if option.kind == "aggressive" and abs(option.amount - amount) < 1e-9:
+                self.act(option.label)
+                return
+        sizes = [f"{o.amount:g}" for o in self.legal_options() if o.kind == "aggressive"]
+        allowed = ", ".join(sizes) if sizes else "none"
+        raise IllegalActionError(
+            f"a bet of {amount:g} is not available in this game here (sizes allowed: {allowed})"
+        )
+
+    # --- internals ------------------------------------------------------------------------
+    def _ev_step(self, index: int) -> None:
+        """Add the human decision's skill term to the hand's EV-adjusted result."""
+        deal = self.hand.deal
+        profile = self.equilibrium_vs_bot(self.human_seat)
+        node = self.node
+        own = deal.hands[self.human_seat]
+        if self._pair_values is None:
+            self._pair_values = pair_values(self.game, profile, deal.hands)
+        children = self._pair_values[list(node.children)]
+        sign = 1.0 if self.human_seat == 0 else -1.0
+        baseline = float(np.dot(profile[node.id][own], children))
+        self._skill += sign * (children[index] - baseline)
+
+    def _advance(self) -> None:
+        """Play chance and the bot until the human must act or the hand ends."""
+        record = self.hand
+        while True:
+            node = self.node
+            if node.is_terminal:
+                self._settle(node)
+                return
+            if node.is_chance:
+                outcome = chance_outcome(self.game, node, record.deal, self.rng)
+                record.steps.append(Step(node.key, None, node.actions[outcome]))
+                self.node = self.game.nodes[node.children[outcome]]
+                continue
+            if node.player == self.human_seat:
+                return
+            own = record.deal.hands[node.player]
+            probs = self.bot_strategy[node.id][own]
+            index = int(self.rng.choice(len(probs), p=probs / probs.sum()))
+            record.steps.append(
+                Step(node.key, node.player, node.actions[index], float(node.amounts[index]))
+            )
+            self.node = self.game.nodes[node.children[index]]
+
+    def _settle(self, node: Node) -> None:
+        record = self.hand
+        seat0 = showdown_payoff(self.game, node, record.deal, self.rng)
+        result = seat0 if record.human_seat == 0 else -seat0
+        seat_value = self._seat_value[record.human_seat]
+        record.result = float(result)
+        record.showdown = node.terminal == "showdown"
+        record.ev_adjusted = float(seat_value + self._skill)
+        self._skill = 0.0
+        self.score.add(record.result, record.ev_adjusted)
+
+    # --- views for the UI ------------------------------------------------------------------
+    def pot(self) -> float:
+        return float(sum(self.node.contributions))
+
+    def contributions(self) -> tuple[float, float]:
+        return tuple(float(c) for c in self.node.contributions)  # type: ignore[return-value]
+
+    def to_call(self) -> float:
+        put = self.node.contributions
+        seat = self.human_seat
+        return float(max(put[1 - seat] - put[seat], 0.0))
+
+    def board_text(self) -> str:
+        if self.hands and self.hand.deal.board:
+            from solvers.cards import cards_str  # noqa: PLC0415
+
+            return cards_str(self.hand.deal.board)
+        chance = [s.action for s in self.hand.steps if s.seat is None] if self.hands else []
+        return " ".join(chance)
+
+    def hand_text(self, seat: int) -> str:
+        return self.hand.deal.hand_text(self.game, seat)
+
+    def action_evs(self) -> np.ndarray:
+        """EV in chips of each legal action for the human's hand, against the bot's strategy,
+        with best play afterwards."""
+        profile = self.equilibrium_vs_bot(self.human_seat)
+        own = self.hand.deal.hands[self.human_seat]
+        return action_values(self.game, profile, self.node, own, "best_response")
+
+    def summary(self) -> dict[str, Any]:
+        return self.score.summary()

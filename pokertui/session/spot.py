@@ -1,0 +1,125 @@
+"""The live numbers of the human's current decision, all computed by ``solvers``.
+
+A ``Spot`` is what the live panel shows: pot odds, the minimum defence frequency and the bluff
+share when facing a bet; for each size the human may bet, alpha, the bot's real fold frequency
+and the equilibrium bluff:value ratio; both players' Bayesian ranges; the human's equity against
+the bot's range; and the EV of every legal action against the bot's actual strategy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from solvers import poker_math
+from solvers.evaluation import bayes_range
+from solvers.games.base import TreeError
+from solvers.hand_values import checkdown_odds
+
+
+@dataclass(frozen=True)
+class SizeInfo:
+    """One bet or raise the human can make."""
+
+    label: str
+    amount: float
+    """Chips the human puts in with it (a raise includes the call)."""
+    bet: float
+    """The part the bot must call: the bet or raise size."""
+    alpha: float
+    bot_fold_frequency: float | None
+    """How often the bot's strategy folds to it, over the bot's current range (None if the bot
+    cannot fold there)."""
+    bluff_to_value: float
+
+
+@dataclass(frozen=True)
+class Spot:
+    node_key: str
+    pot: float
+    to_call: float
+    required_equity: float | None
+    """Pot odds: ``call / (pot + call)``; None when there is nothing to call."""
+    mdf: float | None
+    bluff_share: float | None
+    beats_share: float
+    """Share of the bot's range here that the human's hand beats at showdown."""
+    equity: float
+    """The human's share of the pot against the bot's range if the hand were checked down."""
+    sizes: list[SizeInfo]
+    bot_range: np.ndarray
+    human_range: np.ndarray | None
+    """None when the human's line is one the strategy file never takes (no posterior)."""
+    action_labels: list[str]
+    action_evs: list[float]
+    equilibrium: list[float] = field(default_factory=list)
+
+    @property
+    def best_action(self) -> str:
+        return self.action_labels[int(np.nanargmax(self.action_evs))]
+
+
+def current_spot(session) -> Spot:
+    """The numbers for the human's decision now (the session must be waiting for the human)."""
+    game, node = session.game, session.node
+    human, bot = session.human_seat, session.bot_seat
+    own = session.hand.deal.hands[human]
+    profile = session.equilibrium_vs_bot(human)
+    pot, to_call = session.pot(), session.to_call()
+    bot_range = bayes_range(game, profile, node, bot, opp_hand=own)
+    try:
+        human_range = bayes_range(game, session.equilibrium, node, human)
+    except TreeError:  # the human left the equilibrium's lines: Bayes has nothing to update
+        human_range = None
+    win, tie = checkdown_odds(game, node, human, own, bot_range)
+    facing = to_call > 0
+    pot_before = pot - to_call
+    sizes = []
+    for index, (label, amount) in enumerate(zip(node.actions, node.amounts, strict=True)):
+        raise_part = float(amount) - to_call
+        if label in ("fold", "check", "call") or raise_part <= 0:
+            continue
+        child = game.nodes[node.children[index]]
+        fold = None
+        if child.is_decision and "fold" in child.actions:
+            fold_column = session.bot_strategy[child.id][:, child.actions.index("fold")]
+            fold = float(bot_range @ fold_column)
+        pot_then = pot + to_call
+        sizes.append(
+            SizeInfo(
+                label=label,
+                amount=float(amount),
+                bet=raise_part,
+                alpha=poker_math.alpha(pot_then, raise_part),
+                bot_fold_frequency=fold,
+                bluff_to_value=poker_math.bluff_to_value_ratio(pot_then, raise_part),
+            )
+        )
+    evs = session.action_evs()
+    return Spot(
+        node_key=node.key,
+        pot=pot,
+        to_call=to_call,
+        required_equity=poker_math.required_equity(pot_before, to_call) if facing else None,
+        mdf=poker_math.minimum_defence_frequency(pot_before, to_call) if facing else None,
+        bluff_share=poker_math.bluff_share(pot_before, to_call) if facing else None,
+        beats_share=win,
+        equity=win + tie / 2,
+        sizes=sizes,
+        bot_range=bot_range,
+        human_range=human_range,
+        action_labels=list(node.actions),
+        action_evs=[float(v) for v in evs],
+        equilibrium=[float(p) for p in session.equilibrium[node.id][own]],
+    )
+
+
+def decision_review(session, action: str) -> tuple[list[float], float, list[float]]:
+    """EVs of the actions, the EV lost by ``action`` against the best one, and the file's
+    frequencies for the human's hand, recorded when the human acts."""
+    node = session.node
+    evs = [float(v) for v in session.action_evs()]
+    chosen = evs[list(node.actions).index(action)]
+    own = session.hand.deal.hands[session.human_seat]
+    return evs, max(evs) - chosen, [float(p) for p in session.equilibrium[node.id][own]]

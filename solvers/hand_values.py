@@ -1,0 +1,103 @@
+"""Values for one concrete hand in a spot: showdown odds against a range, and full-information
+values of a hand pair under a profile (the baseline of the EV-adjusted score).
+
+``showdown_odds`` gives, for a showdown terminal, each seat-0 hand's chance to win and to tie
+against each seat-1 hand. ``checkdown_odds`` follows the passive line from a node (check, else
+call) through any chance nodes to the showdown, so a hand's equity against a range is defined
+before the board is out too. ``pair_values`` gives the expected payoff of a dealt pair of hands from
+a node when both seats follow a profile; with both hands known it is a plain expectation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+
+from solvers.games.base import Node, TreeGame
+
+
+def showdown_odds(game: TreeGame, node: Node) -> tuple[np.ndarray, np.ndarray]:
+    """``(win, tie)``, each ``[n0, n1]``: seat 0's chance to win / split at this showdown."""
+    table = getattr(game, "table", None)
+    if table is not None:
+        return table.win, table.tie
+    sign = game.showdown_sign(node)
+    return (sign > 0).astype(float), (sign == 0).astype(float)
+
+
+def _passive_child(game: TreeGame, node: Node) -> Node:
+    for label in ("check", "call"):
+        if label in node.actions:
+            return game.nodes[node.children[node.actions.index(label)]]
+    aggressive = [i for i, label in enumerate(node.actions) if label != "fold"]
+    return game.nodes[node.children[aggressive[-1] if aggressive else 0]]
+
+
+def checkdown_odds(
+    game: TreeGame, node: int | str | Node, seat: int, hand: int, opp_range: np.ndarray
+) -> tuple[float, float]:
+    """``(win, tie)`` of ``hand`` against ``opp_range`` if the hand were checked down from here.
+
+    ``opp_range`` is the opponent's hand distribution (it need not be normalised).
+    """
+    node = game.node(node)
+    win, tie, mass = _checkdown(game, node, seat, hand, np.asarray(opp_range, dtype=float))
+    if mass <= 0:
+        return float("nan"), float("nan")
+    return win / mass, tie / mass
+
+
+def _checkdown(game, node: Node, seat: int, hand: int, opp: np.ndarray):
+    if node.is_terminal:
+        if node.terminal != "showdown":
+            return 0.0, 0.0, 0.0
+        win, tie = showdown_odds(game, node)
+        if seat == 0:
+            win_row, tie_row = win[hand], tie[hand]
+        else:  # seat 1 wins where seat 0 loses
+            win_row, tie_row = 1.0 - win[:, hand] - tie[:, hand], tie[:, hand]
+        prior = game.prior[hand] if seat == 0 else game.prior[:, hand]
+        weight = opp * (prior > 0)
+        return float(weight @ win_row), float(weight @ tie_row), float(weight.sum())
+    if node.is_decision:
+        return _checkdown(game, _passive_child(game, node), seat, hand, opp)
+    assert node.outcome_probs is not None and node.outcome_masks is not None
+    totals = np.zeros(3)
+    for o, child in enumerate(node.children):
+        own = node.outcome_masks[seat][o, hand]
+        if own <= 0:
+            continue
+        weighted = opp * node.outcome_masks[1 - seat][o] * node.outcome_probs[o]
+        totals += _checkdown(game, game.nodes[child], seat, hand, weighted)
+    return tuple(totals)
+
+
+def pair_values(
+    game: TreeGame, profile: Mapping[int, np.ndarray], hands: tuple[int, int]
+) -> np.ndarray:
+    """Seat 0's expected payoff from every node when seat 0 holds ``hands[0]`` and seat 1
+    ``hands[1]`` and both follow ``profile`` (chance uses the card-removal weights).
+
+    One bottom-up pass over the nodes; entries of nodes this pair cannot reach are 0.
+    """
+    h0, h1 = hands
+    pair_prior = game.prior[h0, h1]
+    if pair_prior <= 0:
+        raise ValueError("these two hands cannot be dealt together")
+    values = np.zeros(len(game.nodes))
+    for node in reversed(game.nodes):
+        children = list(node.children)
+        if node.is_terminal:
+            values[node.id] = game.terminal_matrix(node)[h0, h1] / pair_prior
+        elif node.is_decision:
+            own = h0 if node.player == 0 else h1
+            values[node.id] = float(profile[node.id][own] @ values[children])
+        else:
+            assert node.outcome_probs is not None and node.outcome_masks is not None
+            weights = (
+                node.outcome_probs * node.outcome_masks[0][:, h0] * node.outcome_masks[1][:, h1]
+            )
+            total = weights.sum()
+            values[node.id] = float(weights @ values[children] / total) if total > 0 else 0.0
+    return values

@@ -1,0 +1,192 @@
+"""The play session without any UI: rules, bot sampling, live numbers, scoring and saves."""
+
+import json
+
+import numpy as np
+import pytest
+
+from pokertui.session import IllegalActionError, Session, current_spot
+from pokertui.session.headless import play_match
+from pokertui.session.saves import SaveError, load_session, save_path, save_session
+from solvers.evaluation import best_response, reaches
+from solvers.strategy_file import load_strategy
+from tests.conftest import STRATEGIES
+
+GAMES = ["kuhn.json", "leduc.json", "von_neumann.json", "river_toy.json"]
+
+
+def session_for(name, **kwargs):
+    return Session(load_strategy(STRATEGIES / name), **kwargs)
+
+
+def play_random(session, hands, rng):
+    for _ in range(hands):
+        session.new_hand()
+        while session.human_to_act:
+            session.act(str(rng.choice(session.node.actions)))
+        yield session.hand
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_chips_are_conserved(name):
+    session = session_for(name, seed=3, review=False)
+    rng = np.random.default_rng(0)
+    hands = 1500 if name != "leduc.json" else 800
+    for hand in play_random(session, hands, rng):
+        terminal = session.node
+        assert terminal.is_terminal
+        put = terminal.contributions
+        mine, theirs = put[hand.human_seat], put[1 - hand.human_seat]
+        # the human wins the bot's chips, loses their own, or splits
+        assert hand.result in (
+            pytest.approx(theirs),
+            pytest.approx(-mine),
+            pytest.approx((theirs - mine) / 2),
+        )
+    assert session.score.hands == hands
+    assert session.summary()["net"] == pytest.approx(sum(session.score.results))
+
+
+def test_illegal_actions_are_rejected_clearly():
+    session = session_for("kuhn.json", seed=1, human_seat=0)
+    with pytest.raises(IllegalActionError, match="no hand"):
+        session.act("bet")
+    session.new_hand()
+    with pytest.raises(IllegalActionError, match="not legal here; choose one of check, bet"):
+        session.act("raise")
+    with pytest.raises(IllegalActionError, match="sizes allowed: 1"):
+        session.act_amount(3)
+    session.act("check")
+    if session.human_to_act:
+        session.act(session.node.actions[0])
+    with pytest.raises(IllegalActionError, match="not your turn"):
+        session.act("check")
+
+
+def test_bot_frequencies_match_its_file():
+    session = session_for("kuhn.json", seed=5, human_seat=1, review=False)
+    file = session.file
+    root = session.game.root
+    counts = np.zeros((3, 2))
+    for _ in range(6000):
+        session.new_hand()
+        first = session.hand.steps[0]
+        counts[session.hand.deal.hands[0], root.actions.index(first.action)] += 1
+        while session.human_to_act:
+            session.act("check" if "check" in session.node.actions else "fold")
+    expected = file.strategy[root.id]
+    observed = counts / counts.sum(axis=1, keepdims=True)
+    n = counts.sum(axis=1, keepdims=True)
+    tolerance = 4 * np.sqrt(expected * (1 - expected) / n) + 1e-9
+    assert np.all(np.abs(observed - expected) <= tolerance)
+
+
+def _walk_to_human_decision(session, rng, depth):
+    while session.human_to_act:  # finish the previous hand
+        session.act(str(rng.choice(session.node.actions)))
+    session.new_hand()
+    for _ in range(depth):
+        if not session.human_to_act:
+            return
+        session.act(str(rng.choice(session.node.actions)))
+
+
+@pytest.mark.parametrize("name", ["kuhn.json", "leduc.json", "von_neumann.json"])
+def test_ranges_and_action_evs_equal_the_exact_tools(name):
+    session = session_for(name, seed=11)
+    game = session.game
+    rng = np.random.default_rng(2)
+    checked = 0
+    for _ in range(120):
+        if checked >= 25:
+            break
+        _walk_to_human_decision(session, rng, int(rng.integers(0, 3)))
+        if not session.human_to_act:
+            continue
+        spot = current_spot(session)
+        human, bot = session.human_seat, session.bot_seat
+        own = session.hand.deal.hands[human]
+        profile = session.equilibrium_vs_bot(human)
+        node = session.node
+        # Bayes: the bot's reach times the prior given the human's hand, normalised
+        bot_reach = reaches(game, profile, bot)[node.id]
+        prior = game.prior[own] if human == 0 else game.prior[:, own]
+        manual = bot_reach * prior
+        assert np.allclose(spot.bot_range, manual / manual.sum())
+        # the best action's EV is the human's best-response value at this node
+        response = best_response(game, profile, human)
+        assert max(spot.action_evs) == pytest.approx(
+            _br_value_at(game, profile, response, node, human, own), abs=1e-9
+        )
+        checked += 1
+    assert checked >= 10
+
+
+def _br_value_at(game, profile, response, node, seat, hand):
+    """Best-response value of ``hand`` at ``node``, from the BR strategy by direct evaluation."""
+    from solvers.evaluation import action_values
+
+    mixed = {**profile, **response.strategy}
+    values = action_values(game, mixed, node, hand, continuation="strategy")
+    return float(values[np.argmax(response.strategy[node.id][hand])])
+
+
+def test_river_toy_indifference_numbers_match_oracles():
+    caller = session_for("river_toy.json", seed=0, human_seat=1)
+    while True:
+        caller.new_hand()
+        if caller.human_to_act:
+            break
+    spot = current_spot(caller)
+    assert spot.mdf == pytest.approx(0.8)
+    assert spot.bluff_share == pytest.approx(1 / 6)
+    assert spot.required_equity == pytest.approx(1 / 6)
+    assert spot.bot_range[1] == pytest.approx(1 / 6, abs=1e-5)  # air share of the betting range
+    bettor = session_for("river_toy.json", seed=0, human_seat=0)
+    bettor.new_hand()
+    size = current_spot(bettor).sizes[0]
+    assert size.alpha == pytest.approx(0.2)
+    assert size.bluff_to_value == pytest.approx(0.2)
+    assert size.bot_fold_frequency == pytest.approx(0.2, abs=1e-5)
+
+
+def test_ev_adjusted_result_is_unbiased_and_tighter():
+    report = play_match(load_strategy(STRATEGIES / "kuhn.json"), "random", 4000, seed=9)
+    assert (
+        abs(report["mean"] - report["ev_adjusted_mean"])
+        < report["ci95"] + report["ev_adjusted_ci95"]
+    )
+    assert report["ev_adjusted_ci95"] < report["ci95"]
+
+
+def test_save_and_resume_deal_the_same_cards(tmp_path):
+    session = session_for("leduc.json", seed=4)
+    rng = np.random.default_rng(1)
+    list(play_random(session, 5, rng))
+    path = save_session(session, save_path(tmp_path, "mine"))
+    resumed, warning = load_session(path)
+    assert warning is None
+    assert resumed.summary() == session.summary()
+    assert [h.deal.hands for h in resumed.hands] == [h.deal.hands for h in session.hands]
+    assert resumed.new_hand().deal.hands == session.new_hand().deal.hands
+
+
+def test_corrupt_or_newer_save_falls_back_to_the_backup(tmp_path):
+    session = session_for("kuhn.json", seed=2)
+    rng = np.random.default_rng(3)
+    path = save_path(tmp_path, "s1")
+    list(play_random(session, 2, rng))
+    save_session(session, path)
+    list(play_random(session, 1, rng))
+    save_session(session, path)  # the 2-hand save is now the backup
+    path.write_text("{ half a file")
+    resumed, warning = load_session(path)
+    assert resumed.score.hands == 2 and "backup" in warning
+    newer = json.loads(path.with_suffix(".json.bak").read_text())
+    newer["format_version"] = 99
+    path.write_text(json.dumps(newer))
+    path.with_suffix(".json.bak").write_text(json.dumps(newer))
+    with pytest.raises(SaveError, match="newer"):
+        load_session(path)
+    with pytest.raises(SaveError, match="save names"):
+        save_path(tmp_path, "../escape")
