@@ -79,6 +79,8 @@ def value_report(spec: str) -> dict[str, Any]:
         report["continuous_value"] = game.closed_form().value
     if hasattr(game, "bettor_share"):
         report["bettor_pot_share"] = game.bettor_share(solution.value)
+    if hasattr(game, "range_percentages"):  # push/fold: SB shove % and BB call % of 1326 combos
+        report.update(game.range_percentages(solution.strategy))
     return report
 
 
@@ -100,6 +102,9 @@ def run_value(args: argparse.Namespace) -> int:
         table.add_row("continuous game value (closed form)", f"{report['continuous_value']:.10f}")
     if "bettor_pot_share" in report:
         table.add_row("bettor's share of the pot", f"{report['bettor_pot_share']:.10f}")
+    if "sb_shove_percent" in report:
+        table.add_row("SB shoves (% of 1326 combos)", f"{report['sb_shove_percent']:.2f}%")
+        table.add_row("BB calls a shove (% of 1326 combos)", f"{report['bb_call_percent']:.2f}%")
     table.add_row("solve time", f"{report['solve_seconds'] * 1000:.1f} ms")
     Console().print(table)
     return 0

@@ -4,9 +4,11 @@ Importing this package registers every game; ``load_game("kuhn(cards=8)")`` buil
 """
 
 from solvers.games import (  # noqa: F401 - registers
+    flop_poker,
     kuhn,
     leduc,
     matrix,
+    push_fold,
     river_toy,
     von_neumann,
 )
