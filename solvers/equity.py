@@ -131,8 +131,14 @@ def estimate_exact_seconds(range1, range2, board=(), dead=()) -> float:
 
 
 def _strengths(board_keys, board_masks, hole_keys, hole_masks) -> np.ndarray:
-    """Strengths ``[boards, hands]`` of every hole combo on every full board."""
+    """Strengths ``[boards, hands]`` of every hole combo on every full board.
+
+    Where a combo shares a card with the board the pair is impossible: its key would not be a
+    real hand, so it is evaluated as key 0 (strength 0) and the caller gives it no weight.
+    """
     keys = board_keys[:, None] + hole_keys[None, :]
+    clash = (board_masks[:, None] & hole_masks[None, :]) != 0
+    keys[clash] = 0
     n_hands = hole_keys.size
 
     def masks_of(rows: np.ndarray) -> np.ndarray:

@@ -154,3 +154,15 @@ def test_preflop_exact_equals_a_full_phevaluator_enumeration():
     assert ours.boards == 1712304
     expected = _phevaluator_equity(hero, villain, [])
     assert abs(ours.equity[0] - expected) < 1e-12
+
+
+@pytest.mark.slow
+def test_exact_range_vs_range_preflop_matches_the_class_table():
+    """Boards that hit a combo's cards must be skipped, not evaluated (regression)."""
+    from solvers.cards import class_index
+    from solvers.preflop_tables import preflop_allin_table
+
+    table = preflop_allin_table()
+    ours = equity(parse_range("AA"), parse_range("KK"), method="exact")
+    expected = table.equity[class_index("AA"), class_index("KK")]
+    assert ours.equity[0] == pytest.approx(expected, abs=1e-9)
