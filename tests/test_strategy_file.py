@@ -23,6 +23,7 @@ from solvers.strategy_file import (
     to_document,
 )
 from solvers.strategy_transforms import purify, threshold
+from tests.conftest import STRATEGIES
 
 
 @pytest.fixture(scope="module")
@@ -239,3 +240,45 @@ def test_exploit_convert_show_schema(tmp_path, capsys):
     assert main(["schema"]) == 0
     schema = json.loads(capsys.readouterr().out)
     assert "nodes" in schema["properties"]
+
+
+SHOVE_RANGE = "22+, A2s+, K2s+, Q2s+, J4s+, T6s+, 96s+, 86s+, 75s+, 65s, 54s, A2o+, K5o+, Q8o+"
+HAND_WRITTEN_PUSH_FOLD = f"""{{
+ "game": "push_fold(stack_bb=10)",
+ "form": "readable",
+ "solver": {{"algorithm": "hand-written"}},
+ "nodes": {{
+  "": {{"shove": "{SHOVE_RANGE}"}},
+  "shove": {{"call": "22+, A2s+, K2s+, Q8s+, J9s+, T9s, A2o+, K9o+, QTo+, JTo:0.5"}}
+ }}
+}}"""
+
+
+def test_hand_written_push_fold_file_with_ranges(tmp_path, capsys):
+    path = tmp_path / "my_pushfold.json"
+    path.write_text(HAND_WRITTEN_PUSH_FOLD)
+    loaded = load_strategy(path)
+    game = loaded.game
+    root = game.root
+    shove = loaded.strategy[root.id][:, root.actions.index("shove")]
+    labels = list(game.hand_labels[0])
+    assert shove[labels.index("AA")] == 1 and shove[labels.index("72o")] == 0
+    call_node = game.node_by_key("shove")
+    call = loaded.strategy[call_node.id][:, call_node.actions.index("call")]
+    assert call[labels.index("JTo")] == 0.5
+    assert main(["exploit", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert 0 < report["exploitability"] < 1.0
+    # the readable form of a solved file round-trips through range strings
+    solved = load_strategy(STRATEGIES / "push_fold_10bb.json")
+    again = loads_strategy(
+        dumps_document(to_document(solved.game, solved.strategy, form="readable"))
+    )
+    for node_id, rows in solved.strategy.items():
+        assert np.abs(again.strategy[node_id] - rows).max() < 1e-6
+
+
+def test_mixed_weights_inside_a_class_are_refused():
+    text = '{"game": "push_fold", "nodes": {"": {"shove": "AsKs"}, "shove": {"call": "AA"}}}'
+    with pytest.raises(StrategyFileError, match="per class"):
+        loads_strategy(text)

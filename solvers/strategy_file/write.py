@@ -53,6 +53,14 @@ def measure(game: TreeGame, strategy: Strategy) -> Measured:
     )
 
 
+def _implied_action(actions) -> str:
+    """The action a readable hold'em node leaves out: fold, else check, else the last one."""
+    for passive in ("fold", "check"):
+        if passive in actions:
+            return passive
+    return actions[-1]
+
+
 def _number(x: float) -> float | int:
     return int(x) if float(x).is_integer() else float(x)
 
@@ -79,9 +87,11 @@ def to_document(
             }
         elif form == "readable" and _holdem_view(game, node.player) is not None:
             spread = classes_to_combos if _holdem_view(game, node.player) == "classes" else None
-            nodes[node.key] = {  # every action but the last, which takes the rest
+            implied = _implied_action(node.actions)
+            nodes[node.key] = {  # the passive action is left out: it takes the rest
                 action: format_range(spread(rows[:, a]) if spread else rows[:, a])
-                for a, action in enumerate(node.actions[:-1])
+                for a, action in enumerate(node.actions)
+                if action != implied
             }
         elif form == "readable":
             nodes[node.key] = {
