@@ -1,0 +1,36 @@
+"""Iterative equilibrium solvers behind one interface (see ``base.py``).
+
+Importing the package registers every algorithm; ``solve(game, "cfr+", target_exploitability=...)``
+or ``make_solver(game, "dcfr").run(iterations=1000)`` runs one.
+"""
+
+from solvers.cfr.base import (
+    ALGORITHMS,
+    Metrics,
+    Solver,
+    SolverError,
+    make_solver,
+    register_algorithm,
+    solve,
+)
+from solvers.cfr.double_oracle import DoubleOracle
+from solvers.cfr.fictitious_play import FictitiousPlay
+from solvers.cfr.full_width import VARIANTS, CFRConfig, FullWidthCFR
+from solvers.cfr.regret_matching import RegretMatching, regret_matching
+
+__all__ = [
+    "ALGORITHMS",
+    "VARIANTS",
+    "CFRConfig",
+    "DoubleOracle",
+    "FictitiousPlay",
+    "FullWidthCFR",
+    "Metrics",
+    "RegretMatching",
+    "Solver",
+    "SolverError",
+    "make_solver",
+    "register_algorithm",
+    "regret_matching",
+    "solve",
+]

@@ -1,0 +1,242 @@
+"""The one solver interface (ARCHITECTURE.md, "Solvers"), checkpoints and the ``solve`` helper.
+
+Every iterative solver is built from a game and options and has one step verb,
+``run(iterations=None, seconds=None)``, which works in chunks and can be called again to continue
+(unlike OpenSpiel, whose CFR steps with ``evaluate_and_update_policy`` and MCCFR with
+``iteration``). The strategies and metrics are read at any time:
+
+- ``average_strategy()`` / ``current_strategy()`` in the common ``{node_id: [hands, actions]}``
+  format, and ``strategy()``, the one the solver's ``output`` option picks;
+- ``metrics()``: iterations, elapsed seconds, exploitability and game value of ``strategy()``,
+  measured exactly by ``solvers.evaluation``.
+
+A solver's state is a flat dict of numpy arrays and ints (``state_dict``), saved as ``.npz`` with
+no pickle, so that resuming from a checkpoint continues bit for bit like an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.evaluation import exploitability as measure_exploitability
+from solvers.games.base import Strategy, TreeGame
+
+
+class SolverError(InputError):
+    """Bad solver options, an unknown algorithm, or a checkpoint that does not fit."""
+
+
+@dataclass(frozen=True)
+class Metrics:
+    iterations: int
+    elapsed_seconds: float
+    """Seconds spent inside ``run`` (summed over chunks and resumed runs)."""
+    exploitability: float
+    """``(BR_0 + BR_1) / 2`` in chips of the output strategy (NashConv / 2)."""
+    game_value: float
+    """Player 0's expected payoff in chips under the output strategy."""
+
+    @property
+    def ms_per_iteration(self) -> float:
+        return 1000.0 * self.elapsed_seconds / self.iterations if self.iterations else math.nan
+
+    def as_dict(self) -> dict[str, float]:
+        return {
+            "iterations": self.iterations,
+            "seconds": self.elapsed_seconds,
+            "ms_per_iteration": self.ms_per_iteration,
+            "exploitability": self.exploitability,
+            "game_value": self.game_value,
+        }
+
+
+class Solver:
+    """Base of every iterative solver: subclasses implement ``_step`` and the strategies.
+
+    ``chunk`` is how many iterations run between clock checks in ``run(seconds=...)``.
+    """
+
+    algorithm: ClassVar[str] = ""
+    chunk: ClassVar[int] = 10
+    fixed_shapes: ClassVar[bool] = True
+    """Whether state arrays keep their shapes (False for growing populations)."""
+
+    def __init__(self, game: TreeGame, output: str = "average") -> None:
+        if output not in ("average", "current"):
+            raise SolverError(f"output must be 'average' or 'current', not {output!r}")
+        self.game = game
+        self.output = output
+        self.iterations = 0
+        self.elapsed_seconds = 0.0
+        self._metrics_cache: tuple[int, Metrics] | None = None
+
+    # --- to implement ---------------------------------------------------------------------
+    def _step(self) -> None:
+        """One iteration; increments ``self.iterations``."""
+        raise NotImplementedError
+
+    def average_strategy(self) -> Strategy:
+        raise NotImplementedError
+
+    def current_strategy(self) -> Strategy:
+        raise NotImplementedError
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        """The solver-specific arrays of the state (regrets, sums...)."""
+        raise NotImplementedError
+
+    def _load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
+        raise NotImplementedError
+
+    def settings(self) -> dict[str, Any]:
+        """The options that define the run; a checkpoint must match them to be resumed."""
+        return {"algorithm": self.algorithm, "output": self.output}
+
+    # --- the step verb --------------------------------------------------------------------
+    def run(self, iterations: int | None = None, seconds: float | None = None) -> Solver:
+        """Run ``iterations`` more iterations, or until ``seconds`` have passed, whichever first.
+
+        With neither, run one chunk. Time is checked between chunks of ``chunk`` iterations.
+        """
+        if iterations is not None and iterations < 0:
+            raise SolverError("iterations must be >= 0")
+        if iterations is None and seconds is None:
+            iterations = self.chunk
+        started = time.perf_counter()
+        done = 0
+        try:
+            while iterations is None or done < iterations:
+                if seconds is not None and time.perf_counter() - started >= seconds:
+                    break
+                batch = self.chunk if iterations is None else min(self.chunk, iterations - done)
+                for _ in range(batch):
+                    self._step()
+                done += batch
+        finally:
+            self.elapsed_seconds += time.perf_counter() - started
+        return self
+
+    def strategy(self) -> Strategy:
+        """The output strategy: the average (default) or the current one."""
+        return self.average_strategy() if self.output == "average" else self.current_strategy()
+
+    def metrics(self) -> Metrics:
+        """Iterations, elapsed time, and the exact exploitability and value of ``strategy()``."""
+        if self._metrics_cache is not None and self._metrics_cache[0] == self.iterations:
+            cached = self._metrics_cache[1]
+            return Metrics(
+                self.iterations, self.elapsed_seconds, cached.exploitability, cached.game_value
+            )
+        measured = measure_exploitability(self.game, self.strategy())
+        result = Metrics(
+            self.iterations, self.elapsed_seconds, measured.exploitability, measured.game_value
+        )
+        self._metrics_cache = (self.iterations, result)
+        return result
+
+    # --- checkpoints ----------------------------------------------------------------------
+    def state_dict(self) -> dict[str, np.ndarray]:
+        """Everything needed to resume: arrays plus ``iterations`` and ``elapsed_seconds``."""
+        state = {f"state/{k}": np.array(v, copy=True) for k, v in self._arrays().items()}
+        state["iterations"] = np.array(self.iterations, dtype=np.int64)
+        state["elapsed_seconds"] = np.array(self.elapsed_seconds)
+        state["settings"] = np.array(repr(sorted(self.settings().items())))
+        state["game"] = np.array(self.game.spec_string())
+        return state
+
+    def load_state_dict(self, state: dict[str, np.ndarray]) -> None:
+        game, settings = str(state["game"]), str(state["settings"])
+        if game != self.game.spec_string():
+            raise SolverError(f"checkpoint is for {game}, not {self.game.spec_string()}")
+        if settings != repr(sorted(self.settings().items())):
+            raise SolverError(f"checkpoint settings {settings} differ from this solver's")
+        current = self._arrays()
+        arrays = {k[len("state/") :]: np.asarray(v) for k, v in state.items() if k[:6] == "state/"}
+        if set(arrays) != set(current):
+            raise SolverError(f"checkpoint arrays {sorted(arrays)} do not fit {sorted(current)}")
+        for name, value in arrays.items():
+            if self.fixed_shapes and value.shape != np.shape(current[name]):
+                raise SolverError(f"checkpoint array {name!r} has shape {value.shape}")
+        self._load_arrays(arrays)
+        self.iterations = int(state["iterations"])
+        self.elapsed_seconds = float(state["elapsed_seconds"])
+        self._metrics_cache = None
+
+    def save_checkpoint(self, path: str | os.PathLike[str]) -> Path:
+        """Write ``state_dict()`` to ``path`` (``.npz``) atomically: temp file, then rename."""
+        target = Path(path)
+        temp = target.with_name(target.name + ".tmp.npz")
+        with open(temp, "wb") as handle:
+            np.savez(handle, **self.state_dict())
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+        return target
+
+    def load_checkpoint(self, path: str | os.PathLike[str]) -> None:
+        with np.load(path, allow_pickle=False) as data:
+            self.load_state_dict({key: data[key] for key in data.files})
+
+
+# --- registry and the solve helper ---------------------------------------------------------
+
+SolverFactory = Callable[..., Solver]
+ALGORITHMS: dict[str, SolverFactory] = {}
+
+
+def register_algorithm(name: str, factory: SolverFactory) -> None:
+    ALGORITHMS[name] = factory
+
+
+def make_solver(game: TreeGame, algo: str, **options: Any) -> Solver:
+    """Build solver ``algo`` (a name in ``ALGORITHMS``) for ``game`` with ``options``."""
+    try:
+        factory = ALGORITHMS[algo]
+    except KeyError:
+        known = ", ".join(sorted(ALGORITHMS))
+        raise SolverError(f"unknown algorithm {algo!r}; known: {known}") from None
+    try:
+        return factory(game, **options)
+    except TypeError as error:
+        raise SolverError(f"bad options for {algo}: {error}") from None
+
+
+def solve(
+    game: TreeGame,
+    algo: str = "dcfr",
+    target_exploitability: float | None = None,
+    max_iterations: int | None = None,
+    seconds: float | None = None,
+    check_every: int = 100,
+    **options: Any,
+) -> tuple[Solver, Metrics]:
+    """Run ``algo`` until the exploitability is at most the target, or a budget runs out.
+
+    Exploitability is measured every ``check_every`` iterations (and at the end). At least one
+    of the three stopping rules must be given.
+    """
+    if target_exploitability is None and max_iterations is None and seconds is None:
+        raise SolverError("give a target exploitability, an iteration budget or seconds")
+    solver = make_solver(game, algo, **options)
+    started = time.perf_counter()
+    while True:
+        budget = check_every
+        if max_iterations is not None:
+            budget = min(budget, max_iterations - solver.iterations)
+        remaining = None if seconds is None else seconds - (time.perf_counter() - started)
+        if budget <= 0 or (remaining is not None and remaining <= 0):
+            break
+        solver.run(iterations=budget, seconds=remaining)
+        if target_exploitability is not None:
+            if solver.metrics().exploitability <= target_exploitability:
+                break
+    return solver, solver.metrics()

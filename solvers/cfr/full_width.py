@@ -1,0 +1,202 @@
+"""Full-width counterfactual regret minimisation on the public tree, vectorised over hands.
+
+One walk serves every variant; they differ only in how regrets and averages are weighted, as
+OpenSpiel's ``CFRPlusSolver`` only flips flags of its ``CFRSolver``:
+
+- **CFR** (Zinkevich, Johanson, Bowling & Piccione, "Regret Minimization in Games with Incomplete
+  Information", NIPS 2007): regret matching on cumulative counterfactual regrets; the uniform
+  average of the iterates converges to a Nash equilibrium.
+- **CFR+** (Tammelin, "Solving Large Imperfect Information Games Using CFR+", 2014; Tammelin,
+  Burch, Johanson & Bowling, IJCAI 2015): regret-matching+ (cumulative regrets floored at 0),
+  alternating updates and a linearly weighted average.
+- **Linear CFR** and **Discounted CFR** (Brown & Sandholm, "Solving Imperfect-Information Games
+  via Discounted Regret Minimization", AAAI 2019): after iteration t, positive cumulative regrets
+  are multiplied by ``t^alpha / (t^alpha + 1)``, negative ones by ``t^beta / (t^beta + 1)``, and
+  iteration t enters the average with weight ``t^gamma``. LCFR is (1, 1, 1); DCFR defaults to
+  (1.5, 0, 2).
+
+Each iteration carries every player's reach for all hands at once down the tree and their
+counterfactual values back up (``plan.py``), and updates the regrets of all (node, hand)
+information sets with a handful of array operations. Updates are simultaneous (both players
+against the same iterate, as in Zinkevich et al.) or alternating (player 0, then player 1 against
+player 0's new strategy, as in CFR+ and in all of OpenSpiel's CFR solvers). With alternating
+updates the schedule is exactly OpenSpiel's, so ``cfr`` here reproduces ``pyspiel.CFRSolver``.
+
+State layout: per player, ``regrets`` and ``strategy_sums`` are ``[n_edges, n_hands]``; action
+``a`` of decision node ``plan.edges[p].decision_nodes[k]`` for hand ``h`` is row
+``first_edge[k] + a``, column ``h`` (the node's ``[n_actions, n_hands]`` block, the transpose of
+the strategy format).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from solvers.cfr.base import Solver, SolverError, register_algorithm
+from solvers.cfr.plan import build_plan, reach_pass, value_pass
+from solvers.games.base import Strategy, TreeGame
+
+
+@dataclass(frozen=True)
+class CFRConfig:
+    """How one walk's regrets and averages are weighted; presets are in ``VARIANTS``."""
+
+    regret_floor: bool = False
+    """Regret-matching+: floor cumulative regrets at 0 after every update (CFR+)."""
+    alpha: float | None = None
+    """Discount exponent of positive regrets; None for no discounting."""
+    beta: float | None = None
+    """Discount exponent of negative regrets; None for no discounting."""
+    gamma: float = 0.0
+    """Iteration t enters the average with weight ``max(t - delay, 0)^gamma``; 0 is uniform."""
+    delay: int = 0
+    """Averaging delay of CFR+ (Tammelin 2015 uses d > 0; OpenSpiel uses 0)."""
+    alternating: bool = True
+    """Update player 0, then player 1 against the new strategy (else both at once)."""
+
+    def __post_init__(self) -> None:
+        if (self.alpha is None) != (self.beta is None):
+            raise SolverError("give both alpha and beta, or neither")
+        if self.gamma < 0 or self.delay < 0:
+            raise SolverError("gamma and delay must be >= 0")
+
+
+VARIANTS: dict[str, dict[str, Any]] = {
+    "cfr": {},
+    "cfr+": {"regret_floor": True, "gamma": 1.0},
+    "lcfr": {"alpha": 1.0, "beta": 1.0, "gamma": 1.0},
+    "dcfr": {"alpha": 1.5, "beta": 0.0, "gamma": 2.0},
+}
+"""The named variants as ``CFRConfig`` fields (all alternating by default)."""
+
+
+class FullWidthCFR(Solver):
+    """Full-width CFR on a ``TreeGame``; see the module docstring for the variants."""
+
+    chunk = 25
+
+    def __init__(
+        self,
+        game: TreeGame,
+        variant: str = "cfr",
+        output: str = "average",
+        **config: Any,
+    ) -> None:
+        if game.simultaneous:
+            raise SolverError(f"{game.name} is a matrix game: use the 'rm' solver")
+        if variant not in VARIANTS:
+            raise SolverError(f"unknown CFR variant {variant!r}; known: {', '.join(VARIANTS)}")
+        super().__init__(game, output)
+        self.variant = variant
+        self.config = CFRConfig(**{**VARIANTS[variant], **config})
+        self.algorithm = variant
+        self.plan = build_plan(game)
+        plan = self.plan
+        self.regrets = [np.zeros((e.n_edges, plan.n_hands[p])) for p, e in enumerate(plan.edges)]
+        self.strategy_sums = [np.zeros_like(r) for r in self.regrets]
+        self._factor = plan.fixed_factor.copy()
+        self._reach = np.zeros_like(self._factor)
+        self._values = np.zeros((plan.n_rows, plan.max_hands))
+        self._uniform = [
+            np.repeat(1.0 / e.n_actions, e.n_actions)[:, None] * np.ones(plan.n_hands[p])
+            for p, e in enumerate(plan.edges)
+        ]
+        self._current = [np.empty(0), np.empty(0)]
+        for p in (0, 1):
+            self._set_current(p)
+
+    def settings(self) -> dict[str, Any]:
+        return {**super().settings(), "variant": self.variant, **asdict(self.config)}
+
+    # --- the iteration --------------------------------------------------------------------
+    def _set_current(self, player: int) -> None:
+        """Regret matching: positive regrets normalised per (node, hand), uniform if none."""
+        plan = self.plan
+        positive = np.maximum(self.regrets[player], 0.0)
+        totals = plan.segment_sums(player, positive)
+        no_regret = totals <= 0  # then every action's positive regret is 0: play uniform
+        current = (positive + no_regret * self._uniform[player]) / (totals + no_regret)
+        self._current[player] = current
+        self._factor[plan.edges[player].rows, player, : plan.n_hands[player]] = current
+
+    def _update(self, player: int, iteration: int) -> None:
+        """Add ``player``'s instantaneous regrets and average contribution for this iterate."""
+        plan, config = self.plan, self.config
+        edges = plan.edges[player]
+        n_hands = plan.n_hands[player]
+        values = value_pass(self.game, plan, player, self._factor, self._reach, self._values)
+        regrets = self.regrets[player]
+        regrets += values[edges.rows, :n_hands]
+        regrets -= values[edges.parent_rows, :n_hands]
+        if config.regret_floor:
+            np.maximum(regrets, 0.0, out=regrets)
+        if config.alpha is not None:
+            positive = iteration**config.alpha / (iteration**config.alpha + 1.0)
+            negative = iteration**config.beta / (iteration**config.beta + 1.0)
+            regrets *= np.where(regrets >= 0, positive, negative)
+        weight = float(max(iteration - config.delay, 0)) ** config.gamma
+        if weight > 0:
+            own_reach = self._reach[edges.parent_rows, player, :n_hands]
+            self.strategy_sums[player] += weight * own_reach * self._current[player]
+
+    def _step(self) -> None:
+        iteration = self.iterations + 1
+        reach_pass(self.plan, self._factor, self._reach)
+        if self.config.alternating:
+            self._update(0, iteration)
+            self._set_current(0)
+            reach_pass(self.plan, self._factor, self._reach)
+            self._update(1, iteration)
+            self._set_current(1)
+        else:
+            self._update(0, iteration)
+            self._update(1, iteration)
+            self._set_current(0)
+            self._set_current(1)
+        self.iterations = iteration
+
+    # --- strategies and state -------------------------------------------------------------
+    def current_strategy(self) -> Strategy:
+        return {
+            **self.plan.strategy_dict(0, self._current[0].copy()),
+            **self.plan.strategy_dict(1, self._current[1].copy()),
+        }
+
+    def average_strategy(self) -> Strategy:
+        """Strategy sums normalised per (node, hand); uniform where a hand never got there."""
+        out: Strategy = {}
+        for p in (0, 1):
+            sums = self.strategy_sums[p]
+            totals = self.plan.segment_sums(p, sums)
+            reached = totals > 0
+            average = np.where(reached, sums / np.where(reached, totals, 1.0), self._uniform[p])
+            out.update(self.plan.strategy_dict(p, average))
+        return out
+
+    def _arrays(self) -> dict[str, np.ndarray]:
+        return {
+            "regrets_0": self.regrets[0],
+            "regrets_1": self.regrets[1],
+            "strategy_sums_0": self.strategy_sums[0],
+            "strategy_sums_1": self.strategy_sums[1],
+        }
+
+    def _load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
+        for p in (0, 1):
+            self.regrets[p] = arrays[f"regrets_{p}"].astype(float, copy=True)
+            self.strategy_sums[p] = arrays[f"strategy_sums_{p}"].astype(float, copy=True)
+            self._set_current(p)
+
+
+def _variant_factory(variant: str):
+    def factory(game: TreeGame, **options: Any) -> FullWidthCFR:
+        return FullWidthCFR(game, variant=variant, **options)
+
+    return factory
+
+
+for _name in VARIANTS:
+    register_algorithm(_name, _variant_factory(_name))
