@@ -85,7 +85,13 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
 
 def _progress(solver, started: float, event: str = "progress") -> dict[str, Any]:
     metrics = solver.metrics()
-    return {"event": event, **metrics.as_dict(), "wall_seconds": time.perf_counter() - started}
+    extra = solver.progress_info() if hasattr(solver, "progress_info") else {}
+    return {
+        "event": event,
+        **metrics.as_dict(),
+        "wall_seconds": time.perf_counter() - started,
+        **extra,
+    }
 
 
 def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: bool = False):

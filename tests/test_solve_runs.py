@@ -125,3 +125,13 @@ def test_a_killed_run_leaves_the_old_output_untouched(tmp_path):
 def test_errors_from_a_background_run_are_reported():
     result = start_run(SolveRequest("leduc", "bogus", Path("/tmp/x.json"), iterations=3)).wait(60)
     assert result["event"] == "error" and "unknown algorithm" in result["message"]
+
+
+def test_double_oracle_reports_support_sizes(tmp_path, capsys):
+    out = tmp_path / "do.json"
+    assert main(["solve", "kuhn", "--algo", "double-oracle", "--target", "1e-9", "--out",
+                 str(out), "--json", "--every", "0"]) == 0  # fmt: skip
+    final, events = _final(capsys)
+    supports = [e["support"] for e in events if e["event"] == "progress"]
+    assert supports and supports[-1] == [3, 3]
+    assert final["game_value"] == pytest.approx(-1 / 18, abs=1e-9)

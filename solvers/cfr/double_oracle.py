@@ -117,6 +117,13 @@ class DoubleOracle(Solver):
             }
         )
 
+    def progress_info(self) -> dict[str, Any]:
+        """Population and support sizes, merged into ``pokertui solve`` progress events."""
+        if not self.history:
+            return {}
+        last = self.history[-1]
+        return {"population": last["population"], "support": last["support"]}
+
     def support_sizes(self) -> list[int]:
         return [int((mix > SUPPORT_THRESHOLD).sum()) for mix in self.mixes]
 
