@@ -16,6 +16,7 @@ from solvers.cfr.base import (
 from solvers.cfr.double_oracle import DoubleOracle
 from solvers.cfr.fictitious_play import FictitiousPlay
 from solvers.cfr.full_width import VARIANTS, CFRConfig, FullWidthCFR
+from solvers.cfr.genetic import GeneticAlgorithm
 from solvers.cfr.regret_matching import RegretMatching, regret_matching
 
 __all__ = [
@@ -24,6 +25,7 @@ __all__ = [
     "CFRConfig",
     "DoubleOracle",
     "FictitiousPlay",
+    "GeneticAlgorithm",
     "FullWidthCFR",
     "Metrics",
     "RegretMatching",
