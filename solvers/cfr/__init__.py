@@ -4,6 +4,7 @@ Importing the package registers every algorithm; ``solve(game, "cfr+", target_ex
 or ``make_solver(game, "dcfr").run(iterations=1000)`` runs one.
 """
 
+from solvers.cfr import paper_cfr, sampling  # noqa: F401, E402 - register their algorithms
 from solvers.cfr.base import (
     ALGORITHMS,
     Metrics,
