@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from solvers.shipped import DEFAULT_BOT
-
 _REPO = Path(__file__).resolve().parent.parent
 
 
@@ -21,4 +19,6 @@ def saves_dir() -> Path:
 
 
 def default_strategy_path() -> Path:
+    from solvers.shipped import DEFAULT_BOT  # noqa: PLC0415 - loads every game; only when needed
+
     return strategies_dir() / DEFAULT_BOT

@@ -190,3 +190,16 @@ def test_corrupt_or_newer_save_falls_back_to_the_backup(tmp_path):
         load_session(path)
     with pytest.raises(SaveError, match="save names"):
         save_path(tmp_path, "../escape")
+
+
+@pytest.mark.parametrize(("name", "board"), [("flop_poker.json", 3), ("push_fold_10bb.json", 5)])
+def test_holdem_showdowns_deal_the_games_board(name, board):
+    session = session_for(name, seed=1, human_seat=0)
+    rng = np.random.default_rng(0)
+    showdowns = 0
+    for hand in play_random(session, 60, rng):
+        if hand.showdown:
+            showdowns += 1
+            assert len(hand.deal.board) == board
+            assert not set(hand.deal.board) & set(hand.deal.hole_cards[0] + hand.deal.hole_cards[1])
+    assert showdowns > 0

@@ -8,7 +8,6 @@ from typing import Any
 
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
-from solvers.shipped import SHIPPED_BOTS, build_bot, readme_table
 
 README_HEAD = """# Shipped strategies
 
@@ -37,6 +36,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from solvers.shipped import SHIPPED_BOTS, build_bot, readme_table  # noqa: PLC0415 - slow
+
     out_dir = Path(args.out) if args.out else default_strategies_dir()
     if not out_dir.is_dir():
         raise InputError(f"{out_dir} is not a folder")

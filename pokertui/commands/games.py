@@ -6,9 +6,6 @@ import argparse
 from typing import Any
 
 from pokertui.commands.output import add_json_flag, print_json
-from solvers.evaluation import exploitability
-from solvers.games import GAMES, load_game
-from solvers.lp import solve_lp
 
 
 def register(subparsers: Any) -> None:
@@ -25,6 +22,8 @@ def register(subparsers: Any) -> None:
 
 
 def game_rows() -> list[dict[str, Any]]:
+    from solvers.games import GAMES, load_game  # noqa: PLC0415 - keep the CLI quick to start
+
     rows = []
     for name in sorted(GAMES):
         game = load_game(name)
@@ -61,6 +60,10 @@ def run_games(args: argparse.Namespace) -> int:
 
 
 def value_report(spec: str) -> dict[str, Any]:
+    from solvers.evaluation import exploitability  # noqa: PLC0415 - keep the CLI quick to start
+    from solvers.games import load_game  # noqa: PLC0415
+    from solvers.lp import solve_lp  # noqa: PLC0415
+
     game = load_game(spec)
     solution = solve_lp(game)
     measured = exploitability(game, solution.strategy)

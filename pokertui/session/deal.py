@@ -39,7 +39,8 @@ def is_holdem_class_game(game: TreeGame) -> bool:
 
 def showdown_board_size(game: TreeGame) -> int:
     """Board cards a hold'em class game deals at showdown (3 for flop poker, 5 preflop all-in)."""
-    return int(getattr(game, "board_cards", 5))
+    table = getattr(game, "table", None)
+    return int(getattr(table, "board_cards", 5))
 
 
 def deal_hands(game: TreeGame, rng: np.random.Generator) -> Deal:

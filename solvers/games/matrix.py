@@ -12,7 +12,6 @@ from collections.abc import Mapping
 
 import numpy as np
 from pydantic import Field, field_validator
-from scipy.optimize import linprog
 
 from solvers.games.base import GameParams, Node, NodeKind, TreeGame
 from solvers.games.spec import register_game
@@ -127,6 +126,8 @@ def matrix_best_response(game: MatrixGame, strategy: Mapping[int, np.ndarray], p
 
 def _maximin(payoff: np.ndarray) -> tuple[float, np.ndarray]:
     """Max over row mixes of the min over columns: variables (mix, v), maximise v."""
+    from scipy.optimize import linprog  # noqa: PLC0415 - scipy is slow to import; only LP needs it
+
     n_rows, n_cols = payoff.shape
     cost = np.zeros(n_rows + 1)
     cost[-1] = -1.0

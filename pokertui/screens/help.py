@@ -1,0 +1,81 @@
+"""The help screen: every key of every screen, from the same bindings the screens use."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+
+SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    (
+        "Play: actions",
+        (
+            ("f", "fold"),
+            ("c", "check or call"),
+            ("b / r", "bet or raise the first (smallest) size"),
+            ("1 2 3 4", "bet or raise with size preset 1-4 (the sizes in order)"),
+            ("a", "the largest bet or raise (all-in where stacks are set)"),
+            ("x / $", "bet or raise a custom amount"),
+            ("n", "next hand"),
+        ),
+    ),
+    (
+        "Play: live panel",
+        (
+            ("h", "hide or show all hints (practice mode)"),
+            ("o", "odds: pot odds, MDF, bluff share, alpha per size"),
+            ("v", "action EVs for your hand (best in green)"),
+            ("g", "ranges: the bot's and yours as the bot sees it"),
+            ("e", "equity against the bot's range"),
+        ),
+    ),
+    (
+        "Play: session",
+        (
+            ("s", "review the last hand and session statistics"),
+            ("w", "write the hand history to saves/NAME-history.txt"),
+            ("escape", "back to the home screen (the session is saved)"),
+        ),
+    ),
+    (
+        "Review",
+        (
+            ("up / down", "step through the hand's decisions"),
+            ("w", "write the hand history"),
+            ("escape", "back to the table"),
+        ),
+    ),
+    (
+        "Home and everywhere",
+        (
+            ("p r s", "play, resume, strategies (home)"),
+            ("?", "this help"),
+            ("q / ctrl+q", "quit (home) / quit from anywhere"),
+        ),
+    ),
+)
+
+
+def help_table() -> Text:
+    text = Text()
+    for title, keys in SECTIONS:
+        text.append(f"{title}\n", style="bold underline")
+        for key, what in keys:
+            text.append(f"  {key:<12}", style="bold cyan")
+            text.append(f"{what}\n")
+        text.append("\n")
+    text.rstrip()
+    return text
+
+
+class HelpScreen(Screen[None]):
+    BINDINGS = [Binding("escape,q,question_mark", "app.pop_screen", "Back")]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll(id="help-scroll"):
+            yield Static(help_table(), id="help-text")
+        yield Footer()

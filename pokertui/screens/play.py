@@ -1,0 +1,226 @@
+"""The play screen: the table, the action bar, the hand log and the live panel.
+
+The ``Session`` owns every poker fact; this screen turns keys into ``Session.act`` calls and
+re-renders. The live numbers (``current_spot``) take up to tens of milliseconds, so a thread
+worker computes them on a snapshot of the session and posts ``SpotReady``; the handler drops a
+result whose decision has already passed. The session is saved after every hand.
+"""
+
+from __future__ import annotations
+
+import copy
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header
+
+from pokertui.screens.amount import AmountDialog
+from pokertui.session import IllegalActionError, Session, current_spot
+from pokertui.session.saves import SaveError, save_path, save_session
+from pokertui.widgets.action_bar import ActionBar, option_for_key
+from pokertui.widgets.format import chips
+from pokertui.widgets.hand_log import HandLog, history_text
+from pokertui.widgets.live_panel import LivePanel
+from pokertui.widgets.messages import SpotFailed, SpotReady
+from pokertui.widgets.table_view import TableView
+from solvers.atomic import atomic_write_text
+
+
+def snapshot(session: Session) -> Session:
+    """A shallow copy that keeps the current node and hand even if the player acts meanwhile
+    (``act`` replaces ``node`` and ``new_hand`` appends to ``hands``; neither is mutated in
+    place), so a worker can read it safely."""
+    frozen = copy.copy(session)
+    frozen.hands = session.hands[-1:]
+    return frozen
+
+
+class PlayScreen(Screen[None]):
+    BINDINGS = [
+        Binding("f", "act('f')", "Fold"),
+        Binding("c", "act('c')", "Check/Call"),
+        Binding("b,r", "act('b')", "Bet/Raise"),
+        *(Binding(k, f"act('{k}')", f"Size {k}", show=False) for k in "1234"),
+        Binding("a", "act('a')", "Max", show=False),
+        Binding("x,dollar_sign", "custom_amount", "Amount"),
+        Binding("n", "next_hand", "Next"),
+        Binding("h", "toggle_hints", "Hints"),
+        Binding("o", "toggle_part('odds')", "Odds", show=False),
+        Binding("v", "toggle_part('evs')", "EVs", show=False),
+        Binding("g", "toggle_part('ranges')", "Ranges", show=False),
+        Binding("e", "toggle_part('equity')", "Equity", show=False),
+        Binding("s", "review", "Review"),
+        Binding("w", "export", "Export", show=False),
+        Binding("question_mark", "app.show_help", "Help", key_display="?"),
+        Binding("escape", "leave", "Home"),
+    ]
+
+    def __init__(self, session: Session, save_name: str, saves_dir: Path, hints: bool = True):
+        super().__init__()
+        self.session = session
+        self.save_name = save_name
+        """Autosave name: ``saves_dir/NAME.json``."""
+        self.saves_dir = Path(saves_dir)
+        self.hints = hints
+        self.saved_hands = sum(1 for h in session.hands if h.result is not None)
+        """Finished hands already on disk (a hand is saved once, when it ends)."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="play-main"):
+            with Vertical(id="play-left"):
+                yield TableView(id="table")
+                yield ActionBar(id="actions")
+                yield HandLog(id="log")
+            yield LivePanel(id="live")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(LivePanel).display = self.hints
+        if self.session.hand_over:
+            self.session.new_hand()
+        self.refresh_all()
+
+    # --- rendering --------------------------------------------------------------------------
+    def refresh_all(self) -> None:
+        session = self.session
+        self.sub_title = f"{Path(session.file.source).name} · {self.score_line()}"
+        self.query_one(TableView).show(session)
+        self.query_one(ActionBar).show(session.legal_options(), session.hand_over)
+        self.query_one(HandLog).show(session)
+        panel = self.query_one(LivePanel)
+        if session.human_to_act:
+            panel.show_note("computing…")
+            self.compute_spot(snapshot(session), session.hand.number, session.node.key)
+        else:
+            panel.show_note("Hand over: n for the next hand, s to review it.")
+            self.autosave()
+
+    def score_line(self) -> str:
+        summary = self.session.summary()
+        if not summary["hands"]:
+            return "no hands yet"
+        return f"{summary['hands']} hands · net {chips(summary['net'])}"
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="spot")
+    def compute_spot(self, frozen: Session, hand_number: int, node_key: str) -> None:
+        try:
+            spot = current_spot(frozen)
+        except Exception as exc:  # noqa: BLE001 - shown in the panel; the game goes on
+            self.post_message(SpotFailed(f"{type(exc).__name__}: {exc}", hand_number, node_key))
+            return
+        self.post_message(SpotReady(spot, hand_number, node_key))
+
+    def is_current(self, hand_number: int, node_key: str) -> bool:
+        session = self.session
+        return (
+            session.human_to_act
+            and session.hand.number == hand_number
+            and session.node.key == node_key
+        )
+
+    @on(SpotReady)
+    def show_spot(self, message: SpotReady) -> None:
+        if self.is_current(message.hand_number, message.node_key):
+            game, seat = self.session.game, self.session.human_seat
+            labels = game.hand_labels
+            self.query_one(LivePanel).show_spot(message.spot, labels[1 - seat], labels[seat])
+
+    @on(SpotFailed)
+    def show_failure(self, message: SpotFailed) -> None:
+        if self.is_current(message.hand_number, message.node_key):
+            self.query_one(LivePanel).show_note(f"live numbers unavailable: {message.error}")
+
+    # --- the player's intents -----------------------------------------------------------------
+    def action_act(self, key: str) -> None:
+        session = self.session
+        if not session.human_to_act:
+            self.notify("The hand is over: press n for the next one.", timeout=2)
+            return
+        option = option_for_key(session.legal_options(), key)
+        if option is None:
+            self.notify(f"'{key}' is not available here.", severity="warning", timeout=2)
+            return
+        session.act(option.label)
+        self.refresh_all()
+
+    def action_custom_amount(self) -> None:
+        if not self.session.human_to_act:
+            return
+        options = self.session.legal_options()
+        sizes = [chips(o.amount) for o in options if o.kind == "aggressive"]
+        self.app.push_screen(AmountDialog(sizes), self.bet_amount)
+
+    def bet_amount(self, amount: float | None) -> None:
+        if amount is None or not self.session.human_to_act:
+            return
+        try:
+            self.session.act_amount(amount)
+        except IllegalActionError as exc:
+            self.notify(str(exc), severity="error", timeout=6)
+            return
+        self.refresh_all()
+
+    def action_next_hand(self) -> None:
+        if not self.session.hand_over:
+            self.notify("Finish this hand first.", timeout=2)
+            return
+        self.session.new_hand()
+        self.refresh_all()
+
+    def action_toggle_hints(self) -> None:
+        self.hints = not self.hints
+        self.query_one(LivePanel).display = self.hints
+        self.app.remember_hints(self.hints)  # type: ignore[attr-defined]
+        self.notify("Hints on" if self.hints else "Hints off: practice mode", timeout=2)
+
+    def action_toggle_part(self, part: str) -> None:
+        panel = self.query_one(LivePanel)
+        if not self.hints:
+            self.action_toggle_hints()
+        shown = panel.toggle_part(part)
+        self.notify(f"{part}: {'shown' if shown else 'hidden'}", timeout=1.5)
+
+    def action_review(self) -> None:
+        if not any(h.result is not None for h in self.session.hands):
+            self.notify("No finished hand to review yet.", timeout=2)
+            return
+        from pokertui.screens.review import ReviewScreen  # noqa: PLC0415
+
+        self.app.push_screen(ReviewScreen(self.session, self.history_path()))
+
+    def action_export(self) -> None:
+        export_history(self, self.session, self.history_path())
+
+    def action_leave(self) -> None:
+        self.autosave()
+        self.dismiss(None)
+
+    # --- saving -------------------------------------------------------------------------------
+    def history_path(self) -> Path:
+        return self.saves_dir / f"{self.save_name}-history.txt"
+
+    def autosave(self) -> None:
+        finished = sum(1 for h in self.session.hands if h.result is not None)
+        if finished == self.saved_hands:
+            return
+        try:
+            save_session(self.session, save_path(self.saves_dir, self.save_name))
+        except SaveError as exc:
+            self.notify(f"Not saved: {exc}", severity="error", timeout=8)
+            return
+        self.saved_hands = finished
+
+
+def export_history(screen: Screen, session: Session, path: Path) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write_text(path, history_text(session) + "\n")
+    except OSError as exc:
+        screen.notify(f"Cannot write {path}: {exc.strerror or exc}", severity="error")
+        return
+    screen.notify(f"Hand history written to {path}", timeout=4)

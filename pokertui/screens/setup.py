@@ -1,0 +1,126 @@
+"""The new-game dialog: strategy file, seat, bot mode, seed and an optional save name.
+
+The path is validated by loading the file here: a broken file shows its full validation
+report inside the dialog, and the dialog stays open so the user can fix the path. On Start it
+returns a ``PlaySetup`` holding the loaded strategy, so the play screen never loads it twice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.validation import Integer
+from textual.widgets import Button, Input, Label, Select, Static
+
+from pokertui.settings import BOT_MODES, SEAT_CHOICES
+
+
+@dataclass
+class PlaySetup:
+    path: str
+    strategy: Any
+    """The loaded ``StrategyFile``."""
+    seat: str
+    bot_mode: str
+    seed: int
+    name: str | None
+
+
+SEAT_LABELS = {"alternate": "alternate each hand", "1": "seat 1 (acts first)", "2": "seat 2"}
+
+
+class SetupDialog(ModalScreen[PlaySetup | None]):
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, path: str, seat: str, bot_mode: str, seed: int) -> None:
+        super().__init__()
+        self.initial = (path, seat, bot_mode, seed)
+
+    def compose(self) -> ComposeResult:
+        path, seat, bot_mode, seed = self.initial
+        with Vertical(id="setup-box"):
+            yield Static("New game", id="setup-title")
+            yield Label("Strategy file (the bot)")
+            yield Input(path, id="setup-path")
+            with Horizontal(classes="setup-row"):
+                yield Select(
+                    [(SEAT_LABELS[key], key) for key in SEAT_CHOICES],
+                    value=seat,
+                    allow_blank=False,
+                    id="setup-seat",
+                    compact=True,
+                )
+                yield Select(
+                    [(f"bot: {mode}", mode) for mode in BOT_MODES],
+                    value=bot_mode,
+                    allow_blank=False,
+                    id="setup-mode",
+                    compact=True,
+                )
+            with Horizontal(classes="setup-row"):
+                yield Input(str(seed), id="setup-seed", validators=[Integer()], placeholder="seed")
+                yield Input(id="setup-name", placeholder="save name (optional)")
+            with VerticalScroll(id="setup-report"):
+                yield Static("", id="setup-problems", markup=False)
+            with Horizontal(id="setup-buttons"):
+                yield Button("Start", id="setup-start", variant="primary")
+                yield Button("Cancel", id="setup-cancel")
+
+    def on_mount(self) -> None:
+        self.query_one("#setup-report").display = False
+        self.query_one("#setup-start", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "setup-start":
+            self.start()
+        else:
+            self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.start()
+
+    def show_problem(self, message: str) -> None:
+        self.query_one("#setup-problems", Static).update(message)
+        self.query_one("#setup-report").display = True
+
+    def start(self) -> None:
+        from solvers.errors import InputError  # noqa: PLC0415 - solvers load after the home screen
+        from solvers.strategy_file import load_strategy  # noqa: PLC0415
+
+        path = self.query_one("#setup-path", Input).value.strip()
+        seed_text = self.query_one("#setup-seed", Input).value.strip() or "0"
+        name = self.query_one("#setup-name", Input).value.strip() or None
+        try:
+            seed = int(seed_text)
+        except ValueError:
+            self.show_problem(f"the seed must be a whole number, not {seed_text!r}")
+            return
+        if name is not None:
+            from pokertui.session.saves import SaveError, save_path  # noqa: PLC0415
+
+            try:
+                save_path(self.app.saves_dir, name)  # type: ignore[attr-defined]
+            except SaveError as exc:
+                self.show_problem(str(exc))
+                return
+        try:
+            strategy = load_strategy(path)
+        except InputError as exc:
+            self.show_problem(str(exc))
+            return
+        except OSError as exc:
+            self.show_problem(f"cannot read {path}: {exc.strerror or exc}")
+            return
+        seat = str(self.query_one("#setup-seat", Select).value)
+        mode = str(self.query_one("#setup-mode", Select).value)
+        self.dismiss(PlaySetup(path, strategy, seat, mode, seed, name))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)

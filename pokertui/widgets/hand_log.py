@@ -1,0 +1,105 @@
+"""The hand log: each public event of a hand as a line, used on screen and in exported text.
+
+The same wording serves the play screen's log and the hand-history export, so what the player
+saw is what the file says.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from pokertui.widgets.format import chips
+from solvers.cards import cards_str
+
+if TYPE_CHECKING:
+    from pokertui.session import HandRecord, Session, Step
+
+_RESULT_STARTS = ("You win", "You lose", "Bot shows", "Bot had", "Board ")
+
+
+def step_line(hand: HandRecord, step: Step) -> str:
+    if step.seat is None:
+        return f"Board: {step.action}"
+    who = "You" if step.seat == hand.human_seat else "Bot"
+    amount = f" {chips(step.amount)}" if step.amount else ""
+    return f"{who}: {step.action}{amount}"
+
+
+def result_line(session: Session, hand: HandRecord) -> str:
+    if hand.result is None:
+        return ""
+    bot_cards = hand.deal.hand_text(session.game, 1 - hand.human_seat)
+    board = f"Board {cards_str(hand.deal.board)}. " if hand.deal.board else ""
+    verb = "shows" if hand.showdown else "had"
+    shown = f"{board}Bot {verb} {bot_cards}. "
+    if hand.result > 0:
+        return shown + f"You win {chips(hand.result)}."
+    if hand.result < 0:
+        return shown + f"You lose {chips(-hand.result)}."
+    return shown + "Split pot."
+
+
+def hand_lines(session: Session, hand: HandRecord) -> list[str]:
+    lines = [step_line(hand, step) for step in hand.steps]
+    if hand.result is not None:
+        lines.append(result_line(session, hand))
+    return lines
+
+
+class HandLog(VerticalScroll):
+    DEFAULT_CSS = """
+    HandLog {
+        border: round $secondary;
+        border-title-color: $text-secondary;
+        padding: 0 1;
+        height: 1fr;
+        min-height: 3;
+        & > Static { height: auto; }
+    }
+    """
+
+    def compose(self):
+        yield Static(id="hand-log-text")
+
+    def on_mount(self) -> None:
+        self.border_title = "Hand log"
+
+    def show(self, session: Session) -> None:
+        hand = session.hand
+        text = Text()
+        you = f"You are seat {hand.human_seat + 1} with {session.hand_text(hand.human_seat)}"
+        text.append(you + "\n", style="dim")
+        for line in hand_lines(session, hand):
+            style = "bold" if line.startswith(_RESULT_STARTS) else ""
+            text.append(line + "\n", style=style)
+        self.query_one("#hand-log-text", Static).update(text)
+        self.scroll_end(animate=False)
+
+
+def history_text(session: Session) -> str:
+    """Every finished hand of the session as readable text, with each decision's EV loss."""
+    summary = session.summary()
+    lines = [
+        f"pokertui hand history: {session.game.spec_string()}",
+        f"bot: {session.file.source} ({session.bot_mode}), seed {session.seed}",
+        f"hands {summary['hands']}, net {chips(summary['net'])} chips",
+        "",
+    ]
+    for hand in session.hands:
+        if hand.result is None:
+            continue
+        you = hand.deal.hand_text(session.game, hand.human_seat)
+        lines.append(f"Hand {hand.number}: you are seat {hand.human_seat + 1} with {you}")
+        for step in hand.steps:
+            line = "  " + step_line(hand, step)
+            if step.ev_loss is not None:
+                line += f"   (EV loss {step.ev_loss:.3f})"
+            lines.append(line)
+        lines.append("  " + result_line(session, hand))
+        lines.append(f"  EV-adjusted {hand.ev_adjusted:+.3f}")
+        lines.append("")
+    return "\n".join(lines)

@@ -1,0 +1,68 @@
+"""A real-terminal smoke test: the installed ``pokertui`` under tmux, a Kuhn hand played with
+``send-keys``, the screen read back with ``capture-pane``, then quit with ctrl+q.
+
+It catches what pilot tests cannot: the console script, terminal I/O and real key input.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
+SCRIPT = Path(sys.executable).parent / "pokertui"
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+
+
+def tmux(*args: str) -> str:
+    done = subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=10)
+    return done.stdout
+
+
+def wait_for(session: str, predicate, timeout: float = 15.0) -> str:
+    deadline = time.monotonic() + timeout
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = tmux("capture-pane", "-p", "-t", session)
+        if predicate(screen):
+            return screen
+        time.sleep(0.2)
+    raise AssertionError(f"timed out; the screen was:\n{screen}")
+
+
+def test_kuhn_hand_in_tmux(tmp_path):
+    assert SCRIPT.exists(), f"the pokertui console script is not installed next to {sys.executable}"
+    session = f"pokertui-smoke-{uuid.uuid4().hex[:8]}"
+    command = (
+        f"POKERTUI_SAVES={tmp_path} {SCRIPT} play --bot {STRATEGIES / 'kuhn.json'} --seed 1; "
+        f"echo EXITED $? > {tmp_path / 'exit.txt'}; sleep 30"
+    )
+    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
+    try:
+        screen = wait_for(session, lambda s: "Hand 1" in s and "to act" in s)
+        assert "kuhn" in screen
+        for _ in range(4):
+            if "next hand" in screen:
+                break
+            tmux("send-keys", "-t", session, "c")
+            time.sleep(0.5)
+            screen = tmux("capture-pane", "-p", "-t", session)
+        screen = wait_for(session, lambda s: "next hand" in s)
+        assert any(word in screen for word in ("You win", "You lose", "Split"))
+        assert "1 hands" in screen
+        tmux("send-keys", "-t", session, "C-q")
+        exit_file = tmp_path / "exit.txt"
+        deadline = time.monotonic() + 10
+        while not exit_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert exit_file.read_text().strip() == "EXITED 0"
+        assert list(tmp_path.glob("session-*.json")), "the hand was not autosaved"
+    finally:
+        tmux("kill-session", "-t", session)
