@@ -10,25 +10,18 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
-import time
+import sys
+from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _timing import median_seconds  # noqa: E402
 
 from solvers.evaluation import exploitability
 from solvers.games import load_game, random_strategy
 from solvers.lp import solve_lp
 from solvers.openspiel_bridge import openspiel_game_for, to_openspiel_policy
-
-
-def median_seconds(run, repeats: int) -> tuple[float, object]:
-    result = run()  # warm-up
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        result = run()
-        times.append(time.perf_counter() - started)
-    return statistics.median(times), result
 
 
 def bench(repeats: int) -> list[dict]:

@@ -84,6 +84,11 @@ class Solver:
         """One iteration; increments ``self.iterations``."""
         raise NotImplementedError
 
+    def _steps(self, count: int) -> None:
+        """``count`` iterations; a solver with a tight inner loop overrides this."""
+        for _ in range(count):
+            self._step()
+
     def average_strategy(self) -> Strategy:
         raise NotImplementedError
 
@@ -118,8 +123,7 @@ class Solver:
                 if seconds is not None and time.perf_counter() - started >= seconds:
                     break
                 batch = self.chunk if iterations is None else min(self.chunk, iterations - done)
-                for _ in range(batch):
-                    self._step()
+                self._steps(batch)
                 done += batch
         finally:
             self.elapsed_seconds += time.perf_counter() - started

@@ -32,7 +32,6 @@ and likewise ``bet=4`` and ``ante=8,bet=1``; flop poker used 2*10^9 rounds for (
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import numpy as np
@@ -209,25 +208,6 @@ class PaperSelfPlayCFR(Solver):
                     sum_call[j] += call
                     sum_fold[j] += 1.0 - call
         self.iterations += count
-
-    def run(self, iterations: int | None = None, seconds: float | None = None) -> Solver:
-        """As ``Solver.run``, but each chunk is one tight loop (``_steps``), not ``_step`` calls."""
-        if iterations is not None and iterations < 0:
-            raise SolverError("iterations must be >= 0")
-        if iterations is None and seconds is None:
-            iterations = self.chunk
-        started = time.perf_counter()
-        done = 0
-        try:
-            while iterations is None or done < iterations:
-                if seconds is not None and time.perf_counter() - started >= seconds:
-                    break
-                batch = self.chunk if iterations is None else min(self.chunk, iterations - done)
-                self._steps(batch)
-                done += batch
-        finally:
-            self.elapsed_seconds += time.perf_counter() - started
-        return self
 
     # --- strategies and state -------------------------------------------------------------
     def _as_strategy(self, player_rows: np.ndarray, dealer_rows: np.ndarray) -> Strategy:

@@ -24,8 +24,9 @@ import numpy as np
 from pydantic import Field
 
 from solvers.cards import CLASS_LABELS
-from solvers.games.base import GameParams, Node, NodeKind, TreeBuilder, TreeGame
+from solvers.games.base import GameParams, Node, TreeGame
 from solvers.games.spec import register_game
+from solvers.games.von_neumann import bet_or_check_tree
 from solvers.preflop_tables import ClassTable, flop_table
 
 
@@ -63,32 +64,7 @@ class FlopPokerGame(ClassTableGame):
     @classmethod
     def from_params(cls, params: FlopPokerParams) -> FlopPokerGame:
         a, b = params.ante, params.bet
-        tree = TreeBuilder()
-        root = tree.add(
-            -1,
-            "",
-            NodeKind.DECISION,
-            contributions=(a, a),
-            player=0,
-            actions=("check", "bet"),
-            tokens=("c", "b"),
-            amounts=(0.0, b),
-        )
-        tree.add(root, "c", NodeKind.TERMINAL, contributions=(a, a), terminal="showdown")
-        facing = tree.add(
-            root,
-            "b",
-            NodeKind.DECISION,
-            contributions=(a + b, a),
-            player=1,
-            actions=("fold", "call"),
-            tokens=("f", "c"),
-            amounts=(0.0, b),
-        )
-        tree.add(
-            facing, "f", NodeKind.TERMINAL, contributions=(a + b, a), terminal="fold", folder=1
-        )
-        tree.add(facing, "c", NodeKind.TERMINAL, contributions=(a + b, a + b), terminal="showdown")
+        tree = bet_or_check_tree(a, b)
         table = flop_table()
         game = cls(params, (CLASS_LABELS, CLASS_LABELS), table.prior, tree.finish(), big_blind=a)
         game.table = table

@@ -53,6 +53,40 @@ def closed_form(ante: float, bet: float) -> ClosedForm:
     )
 
 
+def bet_or_check_tree(ante: float, bet: float) -> TreeBuilder:
+    """Von Neumann's betting: the player checks (showdown) or bets; the dealer calls or folds.
+
+    Shared by every game with this shape (von Neumann, flop poker).
+    """
+    tree = TreeBuilder()
+    root = tree.add(
+        -1,
+        "",
+        NodeKind.DECISION,
+        contributions=(ante, ante),
+        player=0,
+        actions=("check", "bet"),
+        tokens=("c", "b"),
+        amounts=(0.0, bet),
+    )
+    tree.add(root, "c", NodeKind.TERMINAL, contributions=(ante, ante), terminal="showdown")
+    bet_in = (ante + bet, ante)
+    facing = tree.add(
+        root,
+        "b",
+        NodeKind.DECISION,
+        contributions=bet_in,
+        player=1,
+        actions=("fold", "call"),
+        tokens=("f", "c"),
+        amounts=(0.0, bet),
+    )
+    tree.add(facing, "f", NodeKind.TERMINAL, contributions=bet_in, terminal="fold", folder=1)
+    called = (ante + bet, ante + bet)
+    tree.add(facing, "c", NodeKind.TERMINAL, contributions=called, terminal="showdown")
+    return tree
+
+
 @register_game
 class VonNeumannGame(TreeGame):
     name = "von_neumann"
@@ -62,32 +96,7 @@ class VonNeumannGame(TreeGame):
     @classmethod
     def from_params(cls, params: VonNeumannParams) -> VonNeumannGame:
         a, b, m = params.ante, params.bet, params.bins
-        tree = TreeBuilder()
-        root = tree.add(
-            -1,
-            "",
-            NodeKind.DECISION,
-            contributions=(a, a),
-            player=0,
-            actions=("check", "bet"),
-            tokens=("c", "b"),
-            amounts=(0.0, b),
-        )
-        tree.add(root, "c", NodeKind.TERMINAL, contributions=(a, a), terminal="showdown")
-        facing = tree.add(
-            root,
-            "b",
-            NodeKind.DECISION,
-            contributions=(a + b, a),
-            player=1,
-            actions=("fold", "call"),
-            tokens=("f", "c"),
-            amounts=(0.0, b),
-        )
-        tree.add(
-            facing, "f", NodeKind.TERMINAL, contributions=(a + b, a), terminal="fold", folder=1
-        )
-        tree.add(facing, "c", NodeKind.TERMINAL, contributions=(a + b, a + b), terminal="showdown")
+        tree = bet_or_check_tree(a, b)
         labels = tuple(str(i) for i in range(m))
         prior = np.full((m, m), 1.0 / m**2)
         return cls(params, (labels, labels), prior, tree.finish(), big_blind=a)
