@@ -225,10 +225,10 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _aggregate(reach: np.ndarray, rows: np.ndarray) -> list[float | None]:
-    total = reach.sum()
-    if total <= 0:
-        return [None] * rows.shape[1]
-    return (reach @ rows / total).tolist()
+    from solvers.strategy_report import aggregate_frequencies  # noqa: PLC0415
+
+    freqs = aggregate_frequencies(reach, rows)
+    return [None] * rows.shape[1] if freqs is None else freqs.tolist()
 
 
 def _show_summary(args, game, strategy) -> int:

@@ -1,0 +1,304 @@
+"""The strategy explorer: open a strategy file and walk its public tree.
+
+For the highlighted node it shows the actions, their frequency over the actor's reach range,
+per-hand frequencies (13x13 grids for hold'em) and EVs, and both ranges; a hand filter shows one
+hand's path; the exploitability tab shows where a best response gains; the compare tab measures
+a second file for the same game against the open one.
+
+Every number comes from ``solvers.strategy_report`` in a thread worker that posts a message;
+the handlers below own all state. Each message carries the ``generation`` of the file it was
+computed for, so a result for a file that has since been replaced is dropped.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import (
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Select,
+    Static,
+    TabbedContent,
+    TabPane,
+    Tree,
+)
+
+from pokertui.widgets.explorer import NodeView, StrategyTree
+from pokertui.widgets.explorer.messages import Computed, Failed, Opened
+from pokertui.widgets.explorer.panes import ComparePane, ExploitPane, HandPane
+from solvers.errors import InputError
+
+
+class ExplorerScreen(Screen[None]):
+    CSS_PATH = "explorer.tcss"
+    BINDINGS = [
+        Binding("escape", "back", "Back"),
+        Binding("ctrl+g", "focus_goto", "Go to node"),
+    ]
+
+    def __init__(self, path: str | None = None, strategies_dir: Path | None = None) -> None:
+        super().__init__()
+        self.initial_path = path
+        self.strategies_dir = strategies_dir
+        self.loaded: Any = None
+        """The open ``StrategyFile``, or None."""
+        self.path = ""
+        """The open file's path."""
+        self.requested = ""
+        """The path asked for last; other files that finish loading are ignored."""
+        self.generation = 0
+        """Bumped whenever a file opens; results of older generations are ignored."""
+        self.node_id = 0
+        self.highlight: set[str] = set()
+        """Hand labels chosen in the hand filter."""
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="explorer-bar"):
+            yield Select[str]([], prompt="shipped strategies", id="explorer-shipped")
+            yield Input(placeholder="strategy file path; Enter opens it", id="explorer-path")
+        yield Static("No strategy open.", id="explorer-status", markup=False)
+        with VerticalScroll(id="explorer-problems"):
+            yield Static("", id="explorer-problem-text", markup=False)
+        with Horizontal(id="explorer-main"):
+            with Vertical(id="explorer-left"):
+                yield StrategyTree(id="explorer-tree")
+                yield Input(placeholder="node key, e.g. c/r", id="explorer-goto")
+            with TabbedContent(id="explorer-tabs"):
+                with TabPane("Node", id="tab-node"):
+                    yield NodeView(id="explorer-node")
+                with TabPane("Hand", id="tab-hand"):
+                    yield HandPane(classes="explorer-pane")
+                with TabPane("Exploit", id="tab-exploit"):
+                    yield ExploitPane(classes="explorer-pane")
+                with TabPane("Compare", id="tab-compare"):
+                    yield ComparePane(classes="explorer-pane")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#explorer-problems").display = False
+        folder = self.strategies_dir or getattr(self.app, "strategies_dir", None)
+        if folder is None:
+            from pokertui.paths import strategies_dir  # noqa: PLC0415
+
+            folder = strategies_dir()
+        files = sorted(Path(folder).glob("*.json"))
+        self.query_one("#explorer-shipped", Select).set_options((f.name, str(f)) for f in files)
+        if self.initial_path:
+            self.open(self.initial_path)
+
+    # --- opening a file ---------------------------------------------------------------------
+    def open(self, path: str) -> None:
+        self.requested = path
+        self.query_one("#explorer-path", Input).value = path
+        self.query_one("#explorer-status", Static).update(f"Opening {path} ...")
+        self.load_file(path)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-open")
+    def load_file(self, path: str) -> None:
+        from solvers.strategy_file import load_strategy  # noqa: PLC0415
+
+        try:
+            self.post_message(Opened(path, load_strategy(path)))
+        except InputError as exc:
+            self.post_message(Failed(-1, "open", str(exc)))
+        except OSError as exc:
+            self.post_message(Failed(-1, "open", f"cannot read {path}: {exc.strerror or exc}"))
+
+    @on(Select.Changed, "#explorer-shipped")
+    def shipped_chosen(self, event: Select.Changed) -> None:
+        if event.value is not Select.NULL and event.value != self.path:
+            self.open(str(event.value))
+
+    @on(Input.Submitted, "#explorer-path")
+    def path_entered(self, event: Input.Submitted) -> None:
+        if event.value.strip():
+            self.open(event.value.strip())
+
+    @on(Opened)
+    def file_opened(self, event: Opened) -> None:
+        if event.path != self.requested:
+            return  # a slower load of a file the user has since replaced
+        self.loaded, self.path = event.loaded, event.path
+        self.generation += 1
+        game = self.loaded.game
+        self.query_one("#explorer-problems").display = False
+        measured = self.loaded.measured
+        recorded = f" · recorded exploitability {measured.exploitability:.3g}" if measured else ""
+        status = f"{Path(event.path).name} · {game.spec_string()}{recorded}"
+        self.query_one("#explorer-status", Static).update(status)
+        self.query_one(NodeView).hand_labels = game.hand_labels
+        tree = self.query_one(StrategyTree)
+        tree.show_game(game)
+        tree.focus()
+        self.node_id = 0
+        self.compute("node", self.loaded, 0)
+        self.compute("exploit", self.loaded)
+        self.query_one(ComparePane).show_message("")
+        hand = self.query_one("#explorer-hand", Input).value.strip()
+        if hand:
+            self.filter_hand(hand)
+
+    # --- computations -----------------------------------------------------------------------
+    def compute(self, part: str, *args: Any) -> None:
+        {"node": self.node_worker, "exploit": self.exploit_worker, "hand": self.hand_worker}[part](
+            self.generation, *args
+        )
+
+    def _run(self, generation: int, part: str, job) -> None:
+        try:
+            result = job()
+        except InputError as exc:  # a bad file B, a game mismatch: the message is for people
+            self.post_message(Failed(generation, part, str(exc)))
+        except Exception as exc:  # noqa: BLE001 - shown in the pane; the screen goes on
+            self.post_message(Failed(generation, part, f"{type(exc).__name__}: {exc}"))
+        else:
+            self.post_message(Computed(generation, part, result))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-node")
+    def node_worker(self, generation: int, loaded, node_id: int) -> None:
+        from solvers import strategy_report  # noqa: PLC0415
+
+        game, strategy = loaded.game, loaded.strategy
+        node = game.nodes[node_id]
+
+        def job():
+            if node.is_decision:
+                return node, strategy_report.node_report(game, strategy, node)
+            return node, strategy_report.node_ranges(game, strategy, node)
+
+        self._run(generation, "node", job)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-exploit")
+    def exploit_worker(self, generation: int, loaded) -> None:
+        from solvers.strategy_report import exploit_report  # noqa: PLC0415
+
+        self._run(generation, "exploit", lambda: exploit_report(loaded.game, loaded.strategy))
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-hand")
+    def hand_worker(self, generation: int, loaded, label: str, seats) -> None:
+        from solvers.strategy_report import hand_path  # noqa: PLC0415
+
+        def job():
+            paths = [(p, hand_path(loaded.game, loaded.strategy, p, h)) for p, h in seats]
+            return label, paths
+
+        self._run(generation, "hand", job)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-compare")
+    def compare_worker(self, generation: int, loaded, path_b: str) -> None:
+        from solvers.strategy_file import load_strategy  # noqa: PLC0415
+        from solvers.strategy_report import compare_strategies  # noqa: PLC0415
+
+        def job():
+            other = load_strategy(path_b)
+            comparison = compare_strategies(
+                loaded.game, loaded.strategy, other.game, other.strategy
+            )
+            return path_b, comparison
+
+        self._run(generation, "compare", job)
+
+    @on(Computed)
+    def show_result(self, event: Computed) -> None:
+        if event.generation != self.generation:
+            return
+        if event.part == "node":
+            node, result = event.result
+            if node.id != self.node_id:
+                return
+            view = self.query_one(NodeView)
+            if node.is_decision:
+                view.show_decision(result, self.highlight)
+            else:
+                view.show_other(node, result)
+        elif event.part == "exploit":
+            self.query_one(ExploitPane).show_report(event.result)
+        elif event.part == "hand":
+            self.query_one(HandPane).show_paths(*event.result)
+        elif event.part == "compare":
+            path_b, comparison = event.result
+            self.query_one(ComparePane).show_comparison(self.path, path_b, comparison)
+
+    @on(Failed)
+    def show_failure(self, event: Failed) -> None:
+        if event.part == "open":
+            self.query_one("#explorer-problem-text", Static).update(event.message)
+            self.query_one("#explorer-problems").display = True
+            self.query_one("#explorer-status", Static).update(
+                "This file cannot be opened; see the report below."
+                + (f" Still showing {Path(self.path).name}." if self.loaded else "")
+            )
+            return
+        if event.generation != self.generation:
+            return
+        panes = {"exploit": ExploitPane, "hand": HandPane, "compare": ComparePane}
+        if event.part in panes:
+            self.query_one(panes[event.part]).show_message(event.message)
+        else:
+            self.query_one("#explorer-status", Static).update(f"node: {event.message}")
+
+    # --- navigation -------------------------------------------------------------------------
+    @on(Tree.NodeHighlighted, "#explorer-tree")
+    def node_highlighted(self, event: Tree.NodeHighlighted) -> None:
+        if self.loaded is None or event.node.data is None:
+            return
+        self.node_id = event.node.data
+        self.compute("node", self.loaded, self.node_id)
+
+    @on(Input.Submitted, "#explorer-goto")
+    def goto_entered(self, event: Input.Submitted) -> None:
+        self.go_to(event.value.strip())
+
+    def go_to(self, key: str) -> None:
+        if self.loaded is None:
+            return
+        if not self.query_one(StrategyTree).go_to(key):
+            self.notify(f"no node {key!r} in this game's tree", severity="warning", timeout=4)
+            return
+        self.query_one(TabbedContent).active = "tab-node"
+
+    @on(DataTable.RowSelected, "#explorer-gains, #explorer-diffs")
+    def row_chosen(self, event: DataTable.RowSelected) -> None:
+        key = str(event.row_key.value)
+        self.go_to(key.split(":", 1)[1] if event.data_table.id == "explorer-gains" else key)
+
+    @on(Input.Submitted, "#explorer-hand")
+    def hand_entered(self, event: Input.Submitted) -> None:
+        self.filter_hand(event.value.strip())
+
+    def filter_hand(self, label: str) -> None:
+        if self.loaded is None:
+            return
+        from solvers.strategy_report import find_hand  # noqa: PLC0415
+
+        seats = find_hand(self.loaded.game, label)
+        self.highlight = {label} if seats else set()
+        if not seats:
+            examples = ", ".join(self.loaded.game.hand_labels[0][:6])
+            self.query_one(HandPane).show_message(
+                f"{label!r} is not a hand of this game (hands look like: {examples})"
+            )
+        else:
+            self.compute("hand", self.loaded, label, seats)
+        self.compute("node", self.loaded, self.node_id)
+
+    @on(Input.Submitted, "#explorer-other")
+    def other_entered(self, event: Input.Submitted) -> None:
+        if self.loaded is not None and event.value.strip():
+            self.compare_worker(self.generation, self.loaded, event.value.strip())
+
+    def action_focus_goto(self) -> None:
+        self.query_one("#explorer-goto", Input).focus()
+
+    def action_back(self) -> None:
+        self.dismiss(None)
