@@ -78,6 +78,14 @@ class PokerApp(App[int]):
                 self.strategies_dir, self.settings.custom_strategies, self.current_bot_path()
             )
             self.push_screen(screen, self.bot_chosen)
+        elif choice == "study":
+            from pokertui.screens.study import StudyScreen  # noqa: PLC0415
+
+            self.push_screen(StudyScreen())
+        elif choice == "solve":
+            from pokertui.screens.solve import SolveScreen  # noqa: PLC0415
+
+            self.push_screen(SolveScreen(self.saves_dir / "runs"))
         elif choice == "help":
             self.action_show_help()
         elif choice == "quit":

@@ -17,13 +17,13 @@ LOGO = "♠ ♥  pokertui  ♦ ♣"
 MENU = (
     ("play", "Play          new game against a bot"),
     ("resume", "Resume        continue a saved session"),
-    ("study", "Study         ranges, equity, toy games  (coming in a later release)"),
-    ("solve", "Solve         run solvers from the TUI   (coming in a later release)"),
+    ("study", "Study         range lab, strategy explorer, theory lab"),
+    ("solve", "Solve         run solvers in the background"),
     ("strategies", "Strategies    shipped and custom bots"),
     ("help", "Help          every key"),
     ("quit", "Quit"),
 )
-DISABLED = {"study", "solve"}
+DISABLED: set[str] = set()
 
 
 class HomeScreen(Screen[None]):
@@ -31,6 +31,8 @@ class HomeScreen(Screen[None]):
         Binding("p", "choose('play')", "Play"),
         Binding("r", "choose('resume')", "Resume"),
         Binding("s", "choose('strategies')", "Strategies"),
+        Binding("t", "choose('study')", "Study"),
+        Binding("v", "choose('solve')", "Solve"),
         Binding("question_mark", "choose('help')", "Help", key_display="?"),
         Binding("q", "choose('quit')", "Quit"),
     ]

@@ -1,0 +1,54 @@
+"""The launcher's choices: games, algorithms and stopping rules, and where finished files go.
+
+Names are listed here rather than read from the engine so that opening the launcher does not
+import every solver (about a second); ``tests/test_app_solve.py`` checks they agree.
+"""
+
+from __future__ import annotations
+
+GAME_SPECS = {
+    "kuhn": "kuhn(cards=3,ante=1,bet=1)",
+    "leduc": "leduc(ante=1,raises=[2,4],max_raises=2)",
+    "river_toy": "river_toy(pot=4,bets=[1],nuts=0.2)",
+    "von_neumann": "von_neumann(ante=1,bet=2,bins=100)",
+    "matrix": "matrix(payoff=rps)",
+    "push_fold": "push_fold(stack_bb=10)",
+    "flop_poker": "flop_poker(ante=1,bet=2)",
+}
+"""Each game's spec with its default parameters, as a starting point to edit (a test checks
+these against ``solvers.games``; the screen does not import the engine until a run starts)."""
+
+ALGORITHM_NAMES = (
+    "cfr+", "cfr", "dcfr", "lcfr", "cs-cfr", "es-mccfr", "os-mccfr",
+    "paper-cfr", "fp", "rm", "rm+", "double-oracle", "ga", "lp",
+)  # fmt: skip
+"""``solvers.cfr.ALGORITHMS`` plus the exact ``lp`` (checked by a test)."""
+
+STOP_RULES = ("target", "iterations", "seconds")
+STOP_DEFAULTS = {"target": "0.001", "iterations": "1000", "seconds": "10"}
+
+
+def parse_stop(rule: str, text: str) -> float:
+    """The stopping value; ValueError with a message for the inline error line."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"the {rule} limit must be a number, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise ValueError(f"the {rule} limit must be positive")
+    if rule == "iterations" and not value.is_integer():
+        raise ValueError("iterations must be a whole number")
+    return int(value) if rule == "iterations" else value
+
+
+def remember_strategy(app, path: str) -> None:
+    """Add a validated file to the app's custom strategies, so the bot picker lists it."""
+    settings = getattr(app, "settings", None)
+    saves = getattr(app, "saves_dir", None)
+    if settings is None or saves is None:
+        return
+    from pokertui.settings import save_settings  # noqa: PLC0415
+
+    settings.custom_strategies = [path] + [p for p in settings.custom_strategies if p != path]
+    del settings.custom_strategies[20:]
+    save_settings(saves, settings)
