@@ -58,7 +58,7 @@ async def test_home_setup_plays_leduc_first_time(tmp_path):
             for i in range(menu.option_count)
             if menu.get_option_at_index(i).disabled
         }
-        assert disabled == {"study", "solve"}
+        assert disabled == set()
         await pilot.press("p")
         assert isinstance(app.screen, SetupDialog)
         assert app.screen.query_one("#setup-path", Input).value.endswith("leduc.json")
