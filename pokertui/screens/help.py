@@ -49,9 +49,38 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
+        "Study: range lab",
+        (
+            ("arrows", "move on the 13x13 grid"),
+            ("space / click", "toggle a class"),
+            ("1-9, 0", "set the class weight to 10-90%, 0 sets 100%"),
+            ("del", "clear the class"),
+            ("enter", "edit the class's single combos"),
+            ("f2", "switch between hero and villain"),
+            ("f3", "per-class equity heat map"),
+            ("f5 / ctrl+e", "compute equity (exact when quick, else Monte Carlo)"),
+        ),
+    ),
+    (
+        "Study: explorer and theory",
+        (
+            ("ctrl+g", "explorer: go to a node key"),
+            ("[ ]", "theory lab, Kuhn tab: step alpha"),
+            ("escape", "back"),
+        ),
+    ),
+    (
+        "Solve",
+        (
+            ("ctrl+s", "start a run"),
+            ("ctrl+t", "cancel the highlighted run (checkpoint kept)"),
+            ("ctrl+r", "resume it"),
+        ),
+    ),
+    (
         "Home and everywhere",
         (
-            ("p r s", "play, resume, strategies (home)"),
+            ("p r s t v", "play, resume, strategies, study, solve (home)"),
             ("?", "this help"),
             ("q / ctrl+q", "quit (home) / quit from anywhere"),
         ),
