@@ -66,3 +66,30 @@ def test_kuhn_hand_in_tmux(tmp_path):
         assert list(tmp_path.glob("session-*.json")), "the hand was not autosaved"
     finally:
         tmux("kill-session", "-t", session)
+
+
+def test_study_equity_and_back_in_tmux(tmp_path):
+    session = f"pokertui-study-{uuid.uuid4().hex[:8]}"
+    command = f"POKERTUI_SAVES={tmp_path} {SCRIPT}; echo EXITED $? > {tmp_path / 'exit.txt'}"
+    tmux("new-session", "-d", "-s", session, "-x", "100", "-y", "30", command + "; sleep 30")
+    try:
+        wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
+        tmux("send-keys", "-t", session, "t")
+        wait_for(session, lambda s: "Range lab" in s and "Explorer" in s)
+        tmux("send-keys", "-t", session, "l")
+        wait_for(session, lambda s: "Hero range" in s and "F5" in s)
+        tmux("send-keys", "-t", session, "F5")
+        screen = wait_for(session, lambda s: " win " in s and " tie" in s, 60)
+        assert "Hero " in screen and "Villain " in screen
+        tmux("send-keys", "-t", session, "Escape")
+        wait_for(session, lambda s: "Theory lab" in s)
+        tmux("send-keys", "-t", session, "Escape")
+        wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
+        tmux("send-keys", "-t", session, "C-q")
+        exit_file = tmp_path / "exit.txt"
+        deadline = time.monotonic() + 10
+        while not exit_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert exit_file.read_text().strip() == "EXITED 0"
+    finally:
+        tmux("kill-session", "-t", session)
