@@ -3,12 +3,10 @@ exploitability report, comparing files and broken files, at 100x30 and 80x24."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
 import numpy as np
-from rich.console import Console
 from textual.widgets import DataTable, Input, Select, Static
 
 from pokertui.app import make_app
@@ -18,14 +16,13 @@ from pokertui.widgets.format import pct
 from solvers.evaluation import bayes_range, exploitability
 from solvers.strategy_file import load_strategy, save_strategy
 from solvers.strategy_report import best_response_gains, compare_strategies
+from tests.conftest import plain_text
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
 
 def plain(widget: Static, width: int = 120) -> str:
-    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
-    console.print(widget.content)
-    return console.export_text()
+    return plain_text(widget, width)
 
 
 def cells(table: DataTable) -> list[list[str]]:

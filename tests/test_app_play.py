@@ -3,10 +3,8 @@ exactly the numbers ``current_spot`` computes."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
-from rich.console import Console
 from textual.widgets import Static
 
 from pokertui.app import make_app
@@ -15,14 +13,13 @@ from pokertui.session import current_spot
 from pokertui.widgets.format import ev, pct
 from pokertui.widgets.live_panel import LivePanel
 from pokertui.widgets.messages import SpotReady
+from tests.conftest import plain_text
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
 
 def plain(widget: Static, width: int = 60) -> str:
-    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
-    console.print(widget.content)
-    return console.export_text()
+    return plain_text(widget, width)
 
 
 async def settle(pilot) -> None:

@@ -3,12 +3,10 @@ dialog; equity matching the engine; hand categories; bad input shown inline."""
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import numpy as np
 import pytest
-from rich.console import Console
 from textual.widgets import Input, Select, SelectionList, Static
 
 from pokertui.app import make_app
@@ -23,14 +21,13 @@ from solvers.cards import CLASS_COMBOS, CLASS_SIZES, class_index, parse_cards
 from solvers.equity import equity
 from solvers.range_tools import category_counts, class_equity, monte_carlo_chunks, top_percent_range
 from solvers.ranges import class_combo_counts, combo_count, format_range, parse_range
+from tests.conftest import plain_text
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
 
 def plain(widget: Static, width: int = 80) -> str:
-    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
-    console.print(widget.content)
-    return console.export_text()
+    return plain_text(widget, width)
 
 
 async def open_lab(pilot, **kwargs) -> RangeLabScreen:

@@ -3,11 +3,9 @@ review and export, strategies and help."""
 
 from __future__ import annotations
 
-import io
 import json
 from pathlib import Path
 
-from rich.console import Console
 from textual.widgets import Input, OptionList, Sparkline, Static
 
 from pokertui.app import DEFAULT_BOT_FILE, make_app
@@ -19,14 +17,13 @@ from pokertui.screens.review import ReviewScreen
 from pokertui.screens.setup import SetupDialog
 from pokertui.screens.strategies import StrategiesScreen
 from solvers.shipped import DEFAULT_BOT
+from tests.conftest import plain_text
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
 
 def plain(widget: Static, width: int = 200) -> str:
-    console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
-    console.print(widget.content)
-    return console.export_text()
+    return plain_text(widget, width)
 
 
 async def settle(pilot) -> None:
