@@ -191,6 +191,16 @@ class Solver:
             self.load_state_dict({key: data[key] for key in data.files})
 
 
+def per_player(name: str, pair) -> dict[str, np.ndarray]:
+    """Checkpoint entries ``name_0`` and ``name_1`` for a per-player pair of arrays."""
+    return {f"{name}_{p}": pair[p] for p in (0, 1)}
+
+
+def restore_per_player(arrays: dict[str, np.ndarray], name: str) -> list[np.ndarray]:
+    """The pair saved by ``per_player``, as fresh float arrays."""
+    return [arrays[f"{name}_{p}"].astype(float, copy=True) for p in (0, 1)]
+
+
 # --- registry and the solve helper ---------------------------------------------------------
 
 SolverFactory = Callable[..., Solver]

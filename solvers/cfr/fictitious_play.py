@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cfr.base import Solver, SolverError, register_algorithm
+from solvers.cfr.base import Solver, SolverError, per_player, register_algorithm, restore_per_player
 from solvers.cfr.plan import build_plan, reach_pass
 from solvers.evaluation import best_response
 from solvers.games.base import Strategy, TreeGame
@@ -95,16 +95,13 @@ class FictitiousPlay(Solver):
 
     def _arrays(self) -> dict[str, np.ndarray]:
         return {
-            "strategy_sums_0": self.strategy_sums[0],
-            "strategy_sums_1": self.strategy_sums[1],
-            "last_response_0": self.last_response[0],
-            "last_response_1": self.last_response[1],
+            **per_player("strategy_sums", self.strategy_sums),
+            **per_player("last_response", self.last_response),
         }
 
     def _load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
-        for p in (0, 1):
-            self.strategy_sums[p] = arrays[f"strategy_sums_{p}"].astype(float, copy=True)
-            self.last_response[p] = arrays[f"last_response_{p}"].astype(float, copy=True)
+        self.strategy_sums = restore_per_player(arrays, "strategy_sums")
+        self.last_response = restore_per_player(arrays, "last_response")
 
 
 register_algorithm("fp", lambda game, **options: FictitiousPlay(game, **options))

@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cfr.base import Solver, SolverError, register_algorithm
+from solvers.cfr.base import Solver, SolverError, per_player, register_algorithm, restore_per_player
 from solvers.cfr.plan import build_plan, reach_pass, value_pass
 from solvers.games.base import Strategy, TreeGame
 
@@ -178,16 +178,14 @@ class FullWidthCFR(Solver):
 
     def _arrays(self) -> dict[str, np.ndarray]:
         return {
-            "regrets_0": self.regrets[0],
-            "regrets_1": self.regrets[1],
-            "strategy_sums_0": self.strategy_sums[0],
-            "strategy_sums_1": self.strategy_sums[1],
+            **per_player("regrets", self.regrets),
+            **per_player("strategy_sums", self.strategy_sums),
         }
 
     def _load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
+        self.regrets = restore_per_player(arrays, "regrets")
+        self.strategy_sums = restore_per_player(arrays, "strategy_sums")
         for p in (0, 1):
-            self.regrets[p] = arrays[f"regrets_{p}"].astype(float, copy=True)
-            self.strategy_sums[p] = arrays[f"strategy_sums_{p}"].astype(float, copy=True)
             self._set_current(p)
 
 
