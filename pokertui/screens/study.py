@@ -57,7 +57,11 @@ def study_screen(choice: str, app) -> Screen:
     if choice == "explorer":
         from pokertui.screens.explorer import ExplorerScreen  # noqa: PLC0415
 
-        return ExplorerScreen(strategies_dir=getattr(app, "strategies_dir", None))
+        current = getattr(app, "current_bot_path", None)  # open the bot in play by default
+        return ExplorerScreen(
+            path=current() if current else None,
+            strategies_dir=getattr(app, "strategies_dir", None),
+        )
     if choice == "theory":
         from pokertui.screens.theory import TheoryScreen  # noqa: PLC0415
 
