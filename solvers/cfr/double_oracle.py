@@ -30,7 +30,7 @@ from solvers.cfr.base import Solver, SolverError, register_algorithm
 from solvers.cfr.plan import build_plan, normalise_per_node, realization_weights
 from solvers.evaluation import best_response, expected_values
 from solvers.games.base import Strategy, TreeGame
-from solvers.games.matrix import _maximin
+from solvers.games.matrix import maximin
 
 SUPPORT_THRESHOLD = 1e-9
 """A pure strategy is in the support when the LP gives it more weight than this."""
@@ -79,8 +79,8 @@ class DoubleOracle(Solver):
         return mixed
 
     def _solve_restricted(self) -> None:
-        self.restricted_value, row = _maximin(self.payoff)
-        _, column = _maximin(-self.payoff.T)
+        self.restricted_value, row = maximin(self.payoff)
+        _, column = maximin(-self.payoff.T)
         self.mixes = [row, column]
 
     def _step(self) -> None:

@@ -124,7 +124,7 @@ def matrix_best_response(game: MatrixGame, strategy: Mapping[int, np.ndarray], p
     return BestResponse(player, value, np.array([value]), {player: pure})
 
 
-def _maximin(payoff: np.ndarray) -> tuple[float, np.ndarray]:
+def maximin(payoff: np.ndarray) -> tuple[float, np.ndarray]:
     """Max over row mixes of the min over columns: variables (mix, v), maximise v."""
     from scipy.optimize import linprog  # noqa: PLC0415 - scipy is slow to import; only LP needs it
 
@@ -144,6 +144,6 @@ def _maximin(payoff: np.ndarray) -> tuple[float, np.ndarray]:
 
 
 def solve_matrix_lp(game: MatrixGame) -> tuple[float, dict[int, np.ndarray]]:
-    value, rows = _maximin(game.payoff)
-    _, cols = _maximin(-game.payoff.T)
+    value, rows = maximin(game.payoff)
+    _, cols = maximin(-game.payoff.T)
     return value + 0.0, {0: rows[None, :], 1: cols[None, :]}  # + 0.0 turns -0.0 into 0.0
