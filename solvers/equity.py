@@ -15,7 +15,7 @@ about a second or less, and samples otherwise.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from math import comb
 
@@ -56,6 +56,10 @@ class EquityResult:
     std_error: float
     pairs: int
     hand_equity: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """Side 1's equity per combo (NaN outside its range). Exact, or for Monte Carlo the mean
+    score of the samples that dealt that combo (NaN if none did)."""
+    hand_samples: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """Monte Carlo only: how many samples dealt each combo to side 1."""
 
     def as_dict(self) -> dict:
         return {
@@ -301,6 +305,8 @@ def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResul
     wins = ties = 0
     done = 0
     acceptance = 0.5
+    hand_scores = np.zeros(N_COMBOS)
+    hand_samples = np.zeros(N_COMBOS, dtype=np.int64)
     while done < samples:
         want = min(samples - done, 1 << 18)
         batch = int(want / acceptance * 1.05) + 64
@@ -310,8 +316,11 @@ def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResul
         board_keys, board_masks = board_keys[:want], board_masks[:want]
         str1 = _strength_on(board_keys, board_masks, h1)
         str2 = _strength_on(board_keys, board_masks, h2)
-        wins += int(np.count_nonzero(str1 > str2))
-        ties += int(np.count_nonzero(str1 == str2))
+        beats, splits = str1 > str2, str1 == str2
+        wins += int(np.count_nonzero(beats))
+        ties += int(np.count_nonzero(splits))
+        hand_scores += np.bincount(h1, weights=beats + 0.5 * splits, minlength=N_COMBOS)
+        hand_samples += np.bincount(h1, minlength=N_COMBOS)
         done += h1.size
     p_win, p_tie = wins / samples, ties / samples
     mean = p_win + p_tie / 2
@@ -320,7 +329,10 @@ def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResul
     std_error = float(np.sqrt(variance / samples))
     s1, s2 = match.support1, match.support2
     pairs = int((~combos_conflict(s1[:, None], s2[None, :])).sum())
-    return _result(p_win, p_tie, "mc", samples, samples, std_error, pairs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        hand_equity = np.where(hand_samples > 0, hand_scores / hand_samples, np.nan)
+    result = _result(p_win, p_tie, "mc", samples, samples, std_error, pairs, hand_equity)
+    return replace(result, hand_samples=hand_samples)
 
 
 def equity(

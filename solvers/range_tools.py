@@ -100,6 +100,10 @@ def _combined(parts: list[EquityResult]) -> EquityResult:
     p_lose = max(0.0, 1.0 - p_win - p_tie)
     mean = p_win + p_tie / 2
     std_error = float(np.sqrt(max(p_win + p_tie / 4 - mean * mean, 0.0) / samples))
+    counts = sum(p.hand_samples for p in parts)
+    scores = sum(np.nan_to_num(p.hand_equity) * p.hand_samples for p in parts)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        hand_equity = np.where(counts > 0, scores / counts, np.nan)
     return EquityResult(
         equity=(mean, p_lose + p_tie / 2),
         win=(p_win, p_lose),
@@ -109,6 +113,8 @@ def _combined(parts: list[EquityResult]) -> EquityResult:
         samples=samples,
         std_error=std_error,
         pairs=parts[0].pairs,
+        hand_equity=hand_equity,
+        hand_samples=counts,
     )
 
 

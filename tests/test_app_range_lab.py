@@ -178,14 +178,17 @@ async def test_monte_carlo_with_progress(tmp_path):
         )
         assert screen.result.method == "mc"
         assert screen.result.equity == pytest.approx(pooled.equity, abs=1e-12)
-        assert screen.heat is None
+        np.testing.assert_allclose(
+            screen.heat, class_equity(pooled.hand_equity, parse_range("random"))
+        )
         text = plain(screen.query_one("#lab-result", Static))
         assert "Monte Carlo" in text and pct(pooled.equity[0]) in text
         assert any(isinstance(m, EquityProgress) for m in seen)
         assert not screen.query_one("#lab-progress").display
         await pilot.press("f3")
         await pilot.pause()
-        assert "unavailable" in plain(screen.query_one("#lab-cell", Static))
+        aces = class_equity(pooled.hand_equity, parse_range("random"))[class_index("AA")]
+        assert f"AA: equity {pct(aces)}" in plain(screen.query_one("#lab-cell", Static))
 
 
 @pytest.mark.parametrize(

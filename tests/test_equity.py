@@ -166,3 +166,16 @@ def test_exact_range_vs_range_preflop_matches_the_class_table():
     ours = equity(parse_range("AA"), parse_range("KK"), method="exact")
     expected = table.equity[class_index("AA"), class_index("KK")]
     assert ours.equity[0] == pytest.approx(expected, abs=1e-9)
+
+
+def test_monte_carlo_per_combo_estimates_match_exact():
+    hero, villain = parse_range("AA,KK,AKs"), parse_range("QQ+,AQs+")
+    board = parse_cards("Qh7c2d")
+    exact = equity(hero, villain, board, method="exact")
+    mc = equity(hero, villain, board, method="mc", samples=300_000, seed=2)
+    assert mc.hand_samples.sum() == 300_000
+    dealt = mc.hand_samples > 0
+    assert np.array_equal(dealt, ~np.isnan(exact.hand_equity))
+    p = exact.hand_equity[dealt]
+    error = np.sqrt(np.maximum(p * (1 - p), 0.01) / mc.hand_samples[dealt])
+    assert np.all(np.abs(mc.hand_equity[dealt] - p) < 5 * error)

@@ -2,8 +2,9 @@
 
 Exact enumeration when ``solvers.equity`` would choose it (its ``auto`` rule); otherwise Monte
 Carlo in chunks, so the progress bar follows the run and the estimate sharpens live. An exact
-run also gives the hero's per-class equity (the heat map); after a Monte Carlo run a class's
-equity is computed on demand with :meth:`EquityPanel.run_class`.
+run gives the hero's exact per-class equity (the heat map); a Monte Carlo run gives per-class
+estimates from the same samples, and :meth:`EquityPanel.run_class` refines one class with a run
+of its own (Enter on the heat map).
 """
 
 from __future__ import annotations
@@ -108,7 +109,7 @@ class EquityPanel(Vertical):
                 if worker.is_cancelled:
                     return
                 self.post_message(EquityProgress(request, partial.samples / self.samples, partial))
-            self.post_message(EquityDone(request, partial, None))
+            self.post_message(EquityDone(request, partial, class_equity(partial.hand_equity, hero)))
         except InputError as exc:
             self.post_message(EquityFailed(request, str(exc)))
         except Exception as exc:  # noqa: BLE001 - shown inline; the lab stays usable
