@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from solvers.cfr.base import Solver, SolverError, per_player, register_algorithm, restore_per_player
-from solvers.cfr.plan import build_plan, reach_pass
+from solvers.cfr.plan import build_plan, reach_pass, strategy_from_weights, uniform_per_edge
 from solvers.evaluation import best_response
 from solvers.games.base import Strategy, TreeGame
 
@@ -47,10 +47,7 @@ class FictitiousPlay(Solver):
         plan = self.plan
         self._factor = plan.fixed_factor.copy()
         self._reach = np.zeros_like(self._factor)
-        self._uniform = [
-            np.repeat(1.0 / e.n_actions, e.n_actions)[:, None] * np.ones(plan.n_hands[p])
-            for p, e in enumerate(plan.edges)
-        ]
+        self._uniform = [uniform_per_edge(plan, p) for p in (0, 1)]
         self.strategy_sums = [np.zeros_like(u) for u in self._uniform]
         self.last_response = [u.copy() for u in self._uniform]
         self._add(self._uniform, 1.0)
@@ -78,14 +75,7 @@ class FictitiousPlay(Solver):
         self.last_response = responses
 
     def average_strategy(self) -> Strategy:
-        out: Strategy = {}
-        for p in (0, 1):
-            sums = self.strategy_sums[p]
-            totals = self.plan.segment_sums(p, sums)
-            reached = totals > 0
-            average = np.where(reached, sums / np.where(reached, totals, 1.0), self._uniform[p])
-            out.update(self.plan.strategy_dict(p, average))
-        return out
+        return strategy_from_weights(self.plan, self.strategy_sums)
 
     def current_strategy(self) -> Strategy:
         return {

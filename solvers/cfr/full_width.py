@@ -36,7 +36,13 @@ from typing import Any
 import numpy as np
 
 from solvers.cfr.base import Solver, SolverError, per_player, register_algorithm, restore_per_player
-from solvers.cfr.plan import build_plan, reach_pass, value_pass
+from solvers.cfr.plan import (
+    build_plan,
+    reach_pass,
+    strategy_from_weights,
+    uniform_per_edge,
+    value_pass,
+)
 from solvers.games.base import Strategy, TreeGame
 
 
@@ -100,10 +106,7 @@ class FullWidthCFR(Solver):
         self._factor = plan.fixed_factor.copy()
         self._reach = np.zeros_like(self._factor)
         self._values = np.zeros((plan.n_rows, plan.max_hands))
-        self._uniform = [
-            np.repeat(1.0 / e.n_actions, e.n_actions)[:, None] * np.ones(plan.n_hands[p])
-            for p, e in enumerate(plan.edges)
-        ]
+        self._uniform = [uniform_per_edge(plan, p) for p in (0, 1)]
         self._current = [np.empty(0), np.empty(0)]
         for p in (0, 1):
             self._set_current(p)
@@ -167,14 +170,7 @@ class FullWidthCFR(Solver):
 
     def average_strategy(self) -> Strategy:
         """Strategy sums normalised per (node, hand); uniform where a hand never got there."""
-        out: Strategy = {}
-        for p in (0, 1):
-            sums = self.strategy_sums[p]
-            totals = self.plan.segment_sums(p, sums)
-            reached = totals > 0
-            average = np.where(reached, sums / np.where(reached, totals, 1.0), self._uniform[p])
-            out.update(self.plan.strategy_dict(p, average))
-        return out
+        return strategy_from_weights(self.plan, self.strategy_sums)
 
     def _arrays(self) -> dict[str, np.ndarray]:
         return {

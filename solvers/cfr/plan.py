@@ -268,10 +268,24 @@ def realization_weights(plan: TreePlan, profile: list[np.ndarray]) -> list[np.nd
     ]
 
 
+def uniform_per_edge(plan: TreePlan, player: int) -> np.ndarray:
+    """``[n_edges, n_hands]``: every action of a node equally likely, for every hand."""
+    edges = plan.edges[player]
+    per_action = np.repeat(1.0 / edges.n_actions, edges.n_actions)[:, None]
+    return per_action * np.ones(plan.n_hands[player])
+
+
 def normalise_per_node(plan: TreePlan, player: int, weights: np.ndarray) -> np.ndarray:
     """Behavioural strategy from per-edge weights; uniform where a node has no weight."""
     totals = plan.segment_sums(player, weights)
-    edges = plan.edges[player]
-    uniform = np.repeat(1.0 / edges.n_actions, edges.n_actions)[:, None]
     reached = totals > 0
-    return np.where(reached, weights / np.where(reached, totals, 1.0), uniform)
+    normalised = weights / np.where(reached, totals, 1.0)
+    return np.where(reached, normalised, uniform_per_edge(plan, player))
+
+
+def strategy_from_weights(plan: TreePlan, weights: list[np.ndarray]) -> Strategy:
+    """Both players' per-edge weights (strategy sums, realization weights) as one profile."""
+    out: Strategy = {}
+    for p in (0, 1):
+        out.update(plan.strategy_dict(p, normalise_per_node(plan, p, weights[p])))
+    return out

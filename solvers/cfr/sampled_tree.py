@@ -182,6 +182,12 @@ class SampledSolver(Solver):
     def settings(self) -> dict[str, Any]:
         return {**super().settings(), "seed": self.seed}
 
+    def _deal(self, traverser: int = 0) -> None:
+        """Sample a deal: set ``_hands`` and each terminal's ``_values`` for ``traverser``."""
+        self._hands = self.tree.sample_deal(self.stream.next())
+        values = self.tree.deal_values(*self._hands)
+        self._values = values if traverser == 0 else [-v for v in values]
+
     # --- strategies -------------------------------------------------------------------------
     def current_strategy(self) -> Strategy:
         return {

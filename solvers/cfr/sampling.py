@@ -44,9 +44,7 @@ class ChanceSampledCFR(SampledSolver):
     algorithm = "cs-cfr"
 
     def _step(self) -> None:
-        tree = self.tree
-        self._hands = tree.sample_deal(self.stream.next())
-        self._values = tree.deal_values(*self._hands)
+        self._deal()
         self._walk(0, 1.0, 1.0)
         self.iterations += 1
 
@@ -100,11 +98,8 @@ class ExternalSamplingMCCFR(SampledSolver):
     algorithm = "es-mccfr"
 
     def _step(self) -> None:
-        tree = self.tree
         for traverser in (0, 1):
-            self._hands = tree.sample_deal(self.stream.next())
-            values = tree.deal_values(*self._hands)
-            self._values = values if traverser == 0 else [-v for v in values]
+            self._deal(traverser)
             self._walk(0, traverser)
         self.iterations += 1
 
@@ -158,11 +153,8 @@ class OutcomeSamplingMCCFR(SampledSolver):
         return {**super().settings(), "epsilon": self.epsilon}
 
     def _step(self) -> None:
-        tree = self.tree
         for traverser in (0, 1):
-            self._hands = tree.sample_deal(self.stream.next())
-            values = tree.deal_values(*self._hands)
-            self._values = values if traverser == 0 else [-v for v in values]
+            self._deal(traverser)
             self._walk(0, traverser, 1.0, 1.0, 1.0)
         self.iterations += 1
 
