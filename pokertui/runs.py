@@ -15,6 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+ALGORITHM_NAMES = (
+    "cfr+", "cfr", "dcfr", "lcfr", "cs-cfr", "es-mccfr", "os-mccfr",
+    "paper-cfr", "fp", "rm", "rm+", "double-oracle", "ga", "lp",
+)  # fmt: skip
+"""What ``--algo`` accepts: ``solvers.cfr.ALGORITHMS`` plus the exact ``lp``, listed here so the
+CLI and the launcher need not import every solver (``tests/test_app_solve.py`` checks it)."""
+
 
 @dataclass
 class SolveRequest:

@@ -15,12 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pokertui.runs import ALGORITHM_NAMES
 from solvers.solve_run import RunSpec, execute, parse_options
-
-ALGORITHM_NAMES = (
-    "cfr", "cfr+", "lcfr", "dcfr", "cs-cfr", "es-mccfr", "os-mccfr",
-    "paper-cfr", "ga", "fp", "double-oracle", "lp", "rm",
-)  # fmt: skip
 
 
 def register(subparsers: Any) -> None:

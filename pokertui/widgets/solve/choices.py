@@ -6,6 +6,17 @@ import every solver (about a second); ``tests/test_app_solve.py`` checks they ag
 
 from __future__ import annotations
 
+from pokertui.runs import ALGORITHM_NAMES
+
+__all__ = [
+    "ALGORITHM_NAMES",
+    "GAME_SPECS",
+    "STOP_DEFAULTS",
+    "STOP_RULES",
+    "parse_stop",
+    "remember_strategy",
+]
+
 GAME_SPECS = {
     "kuhn": "kuhn(cards=3,ante=1,bet=1)",
     "leduc": "leduc(ante=1,raises=[2,4],max_raises=2)",
@@ -17,12 +28,6 @@ GAME_SPECS = {
 }
 """Each game's spec with its default parameters, as a starting point to edit (a test checks
 these against ``solvers.games``; the screen does not import the engine until a run starts)."""
-
-ALGORITHM_NAMES = (
-    "cfr+", "cfr", "dcfr", "lcfr", "cs-cfr", "es-mccfr", "os-mccfr",
-    "paper-cfr", "fp", "rm", "rm+", "double-oracle", "ga", "lp",
-)  # fmt: skip
-"""``solvers.cfr.ALGORITHMS`` plus the exact ``lp`` (checked by a test)."""
 
 STOP_RULES = ("target", "iterations", "seconds")
 STOP_DEFAULTS = {"target": "0.001", "iterations": "1000", "seconds": "10"}
