@@ -12,7 +12,13 @@ from typing import Any, Literal
 
 import numpy as np
 
-from pokertui.session.deal import Deal, chance_outcome, deal_hands, showdown_payoff
+from pokertui.session.deal import (
+    Deal,
+    chance_outcome,
+    deal_hands,
+    is_holdem_class_game,
+    showdown_payoff,
+)
 from pokertui.session.scoring import Score
 from solvers.errors import InputError
 from solvers.evaluation import action_values, expected_values
@@ -114,7 +120,7 @@ class Session:
 
     @property
     def is_holdem(self) -> bool:
-        return tuple(self.game.hand_labels[0])[:1] == ("AA",)
+        return is_holdem_class_game(self.game)
 
     @property
     def unit(self) -> str:
