@@ -237,7 +237,7 @@ class ExploitReport:
 
 def exploit_report(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> ExploitReport:
     report = exploitability(game, strategy)
-    totals = expected_values(game, strategy).totals
+    totals = (report.game_value, -report.game_value)  # zero-sum: the walk already gave it
     if game.simultaneous:
         gains: tuple[list[NodeGain], list[NodeGain]] = ([], [])
     else:
