@@ -37,6 +37,16 @@ def wait_for(session: str, predicate, timeout: float = 15.0) -> str:
     raise AssertionError(f"timed out; the screen was:\n{screen}")
 
 
+def quit_cleanly(session: str, tmp_path: Path) -> None:
+    """ctrl+q, then the shell wrapper's record of the exit code must say 0."""
+    tmux("send-keys", "-t", session, "C-q")
+    exit_file = tmp_path / "exit.txt"
+    deadline = time.monotonic() + 10
+    while not exit_file.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert exit_file.read_text().strip() == "EXITED 0"
+
+
 def test_kuhn_hand_in_tmux(tmp_path):
     assert SCRIPT.exists(), f"the pokertui console script is not installed next to {sys.executable}"
     session = f"pokertui-smoke-{uuid.uuid4().hex[:8]}"
@@ -57,12 +67,7 @@ def test_kuhn_hand_in_tmux(tmp_path):
         screen = wait_for(session, lambda s: "next hand" in s)
         assert any(word in screen for word in ("You win", "You lose", "Split"))
         assert "1 hands" in screen
-        tmux("send-keys", "-t", session, "C-q")
-        exit_file = tmp_path / "exit.txt"
-        deadline = time.monotonic() + 10
-        while not exit_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert exit_file.read_text().strip() == "EXITED 0"
+        quit_cleanly(session, tmp_path)
         assert list(tmp_path.glob("session-*.json")), "the hand was not autosaved"
     finally:
         tmux("kill-session", "-t", session)
@@ -85,11 +90,6 @@ def test_study_equity_and_back_in_tmux(tmp_path):
         wait_for(session, lambda s: "Theory lab" in s)
         tmux("send-keys", "-t", session, "Escape")
         wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
-        tmux("send-keys", "-t", session, "C-q")
-        exit_file = tmp_path / "exit.txt"
-        deadline = time.monotonic() + 10
-        while not exit_file.exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
-        assert exit_file.read_text().strip() == "EXITED 0"
+        quit_cleanly(session, tmp_path)
     finally:
         tmux("kill-session", "-t", session)
