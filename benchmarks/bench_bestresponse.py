@@ -1,7 +1,7 @@
 """Exact best response on Leduc: pokertui's vectorised public-tree walk against OpenSpiel.
 
 Times the full exploitability computation (both best responses) for the same strategy profile
-with ``solvers.evaluation.exploitability``, OpenSpiel's C++ ``pyspiel.exploitability`` and its
+with ``solvers.exact.evaluation.exploitability``, OpenSpiel's C++ ``pyspiel.exploitability`` and its
 Python ``exploitability.exploitability``, and prints medians and ratios. Policy conversion is
 done once, outside the timings. Run: ``python benchmarks/bench_bestresponse.py [--repeats N]``.
 """
@@ -18,10 +18,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import median_seconds  # noqa: E402
 
-from solvers.evaluation import exploitability
+from solvers.exact.evaluation import exploitability
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game, random_strategy
-from solvers.lp import solve_lp
-from solvers.openspiel_bridge import openspiel_game_for, to_openspiel_policy
+from solvers.strategy_file.openspiel import openspiel_game_for, to_openspiel_policy
 
 
 def bench(repeats: int) -> list[dict]:

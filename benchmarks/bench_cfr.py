@@ -22,10 +22,10 @@ import resource
 import statistics
 import time
 
-from solvers.cfr import make_solver
-from solvers.evaluation import exploitability
+from solvers.algorithms import make_solver
+from solvers.exact.evaluation import exploitability
 from solvers.games import load_game
-from solvers.openspiel_bridge import openspiel_game_for
+from solvers.strategy_file.openspiel import openspiel_game_for
 
 BLOCK = 10
 """Iterations per timed block; per-iteration figures are block times divided by this."""

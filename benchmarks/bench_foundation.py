@@ -4,7 +4,7 @@ Run ``python benchmarks/bench_foundation.py [--repeats N] [--json]`` after
 ``pip install -e '.[bench]'``. Every figure is a median over repeats, and every ratio compares
 measurements taken side by side in this run on the same data (the machine is noisy).
 
-* 7-card evaluation: a batch of 1M random hands through ``solvers.evaluator.evaluate``; the
+* 7-card evaluation: a batch of 1M random hands through ``solvers.cards.evaluator.evaluate``; the
   peers are called once per hand from Python (that is how they are used), on a slice of the
   same hands, and their rate is scaled to hands per second.
 * Exact preflop hand-vs-hand equity (1,712,304 boards).
@@ -26,9 +26,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import median_seconds, print_rows  # noqa: E402
 
 from solvers import combinatorics, evaluator  # noqa: E402
-from solvers.cards import RANKS, SUITS, parse_cards  # noqa: E402
-from solvers.equity import equity  # noqa: E402
-from solvers.ranges import parse_range  # noqa: E402
+from solvers.cards.deck import RANKS, SUITS, parse_cards  # noqa: E402
+from solvers.cards.equity import equity  # noqa: E402
+from solvers.cards.ranges import parse_range  # noqa: E402
 
 
 def _label(card: int) -> str:

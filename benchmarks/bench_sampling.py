@@ -22,7 +22,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import print_rows  # noqa: E402
 
-from solvers.cfr import make_solver, paper_cfr, sampling  # noqa: E402, F401 - registration
+from solvers.algorithms import make_solver, paper_cfr, sampling  # noqa: E402, F401 - registration
 from solvers.games import load_game  # noqa: E402
 from solvers.games.von_neumann import closed_form  # noqa: E402
 

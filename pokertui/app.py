@@ -19,7 +19,7 @@ from pokertui.screens.message import MessageDialog
 from pokertui.settings import SEAT_CHOICES, load_settings, save_settings
 
 DEFAULT_BOT_FILE = "leduc.json"
-"""``solvers.shipped.DEFAULT_BOT``, repeated so startup does not import the solvers (a test
+"""``solvers.runs.shipped.DEFAULT_BOT``, repeated so startup does not import the solvers (a test
 checks that the two agree)."""
 
 

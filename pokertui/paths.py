@@ -19,6 +19,6 @@ def saves_dir() -> Path:
 
 
 def default_strategy_path() -> Path:
-    from solvers.shipped import DEFAULT_BOT  # noqa: PLC0415 - loads every game; only when needed
+    from solvers.runs.shipped import DEFAULT_BOT  # noqa: PLC0415 - loads every game; only when needed
 
     return strategies_dir() / DEFAULT_BOT

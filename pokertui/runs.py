@@ -19,7 +19,8 @@ ALGORITHM_NAMES = (
     "cfr+", "cfr", "dcfr", "lcfr", "cs-cfr", "es-mccfr", "os-mccfr",
     "paper-cfr", "fp", "rm", "rm+", "double-oracle", "ga", "lp",
 )  # fmt: skip
-"""What ``--algo`` accepts: ``solvers.cfr.ALGORITHMS`` plus the exact ``lp``, listed here so the
+"""What ``--algo`` accepts: ``solvers.algorithms.ALGORITHMS`` plus the exact ``lp``, listed here so
+the
 CLI and the launcher need not import every solver (``tests/test_app_solve.py`` checks it)."""
 
 

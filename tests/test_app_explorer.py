@@ -13,9 +13,9 @@ from pokertui.app import make_app
 from pokertui.screens.explorer import ExplorerScreen
 from pokertui.widgets.explorer import NodeView, StrategyTree
 from pokertui.widgets.format import pct
-from solvers.evaluation import bayes_range, exploitability
+from solvers.exact.evaluation import bayes_range, exploitability
+from solvers.reports.strategy_report import best_response_gains, compare_strategies
 from solvers.strategy_file import load_strategy, save_strategy
-from solvers.strategy_report import best_response_gains, compare_strategies
 from tests.conftest import plain_text
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
@@ -221,7 +221,7 @@ async def test_holdem_grids_at_80x24(tmp_path):
 def test_aggregates_agree_with_the_cli(capsys):
     """The explorer and ``pokertui show --json`` report the same aggregate frequencies."""
     from pokertui.cli import main  # noqa: PLC0415
-    from solvers.strategy_report import node_report  # noqa: PLC0415
+    from solvers.reports.strategy_report import node_report  # noqa: PLC0415
 
     loaded = load_strategy(STRATEGIES / "leduc.json")
     for key in ("", "c/r", "r/c/Ks/r"):

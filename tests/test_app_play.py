@@ -152,7 +152,7 @@ def push_fold_file(directory: Path) -> Path:
     shipped = STRATEGIES / "push_fold_10bb.json"
     if shipped.exists():
         return shipped
-    from solvers.shipped import SHIPPED_BOTS, build_bot  # noqa: PLC0415
+    from solvers.runs.shipped import SHIPPED_BOTS, build_bot  # noqa: PLC0415
 
     bot = next(b for b in SHIPPED_BOTS if b.filename == "push_fold_10bb.json")
     build_bot(bot, directory)

@@ -17,10 +17,15 @@ from pokertui.widgets.lab.equity_panel import MC_CHUNKS
 from pokertui.widgets.lab.lab_text import categories_text
 from pokertui.widgets.lab.messages import EquityDone, EquityProgress
 from pokertui.widgets.lab.range_grid import RangeGrid
-from solvers.cards import CLASS_COMBOS, CLASS_SIZES, class_index, parse_cards
-from solvers.equity import equity
-from solvers.range_tools import category_counts, class_equity, monte_carlo_chunks, top_percent_range
-from solvers.ranges import class_combo_counts, combo_count, format_range, parse_range
+from solvers.cards.deck import CLASS_COMBOS, CLASS_SIZES, class_index, parse_cards
+from solvers.cards.equity import equity
+from solvers.cards.range_tools import (
+    category_counts,
+    class_equity,
+    monte_carlo_chunks,
+    top_percent_range,
+)
+from solvers.cards.ranges import class_combo_counts, combo_count, format_range, parse_range
 from tests.conftest import plain_text
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"

@@ -16,7 +16,7 @@ from pokertui.screens.play import PlayScreen
 from pokertui.screens.review import ReviewScreen
 from pokertui.screens.setup import SetupDialog
 from pokertui.screens.strategies import StrategiesScreen
-from solvers.shipped import DEFAULT_BOT
+from solvers.runs.shipped import DEFAULT_BOT
 from tests.conftest import plain_text
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"

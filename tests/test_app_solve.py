@@ -56,7 +56,7 @@ async def fill(pilot, screen: SolveScreen, spec: str, algo: str, rule: str, limi
 
 
 def test_names_match_the_engine():
-    from solvers.cfr import ALGORITHMS
+    from solvers.algorithms import ALGORITHMS
     from solvers.games import GAMES, load_game
 
     assert set(ALGORITHM_NAMES) == {*ALGORITHMS, "lp"}

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.evaluation import (
+from solvers.exact.evaluation import (
     action_values,
     bayes_range,
     best_response,

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solvers.cards import (
+from solvers.cards.deck import (
     CLASS_COMBOS,
     CLASS_LABELS,
     CLASS_SIZES,

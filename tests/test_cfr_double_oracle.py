@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from solvers.cfr import make_solver, solve
-from solvers.evaluation import exploitability
+from solvers.algorithms import make_solver, solve
+from solvers.exact.evaluation import exploitability
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game
-from solvers.lp import solve_lp
 
 
 def _run_to_convergence(game, limit=50):

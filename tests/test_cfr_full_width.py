@@ -3,12 +3,12 @@
 import numpy as np
 import pytest
 
-from solvers.cfr import FullWidthCFR, make_solver
-from solvers.cfr.plan import build_plan, reach_pass, value_pass
-from solvers.evaluation import counterfactual_values, exploitability, reaches
+from solvers.algorithms import FullWidthCFR, make_solver
+from solvers.exact.evaluation import counterfactual_values, exploitability, reaches
+from solvers.exact.lp import solve_lp
+from solvers.exact.walk import build_plan, reach_pass, value_pass
 from solvers.games import load_game, random_strategy
 from solvers.games.river_toy import river_toy_equilibrium
-from solvers.lp import solve_lp
 
 KUHN_VALUE = -1 / 18
 LEDUC_VALUE = -0.085606424078001  # sequence-form LP (tests/test_lp.py)
@@ -137,7 +137,7 @@ def test_state_layout_is_per_node_blocks():
 
 
 def _openspiel_average_gap(game, ours, theirs_policy) -> float:
-    from solvers.openspiel_bridge import to_openspiel_policy
+    from solvers.strategy_file.openspiel import to_openspiel_policy
 
     tabular = to_openspiel_policy(game, ours)
     worst = 0.0
@@ -163,7 +163,7 @@ def test_leduc_matches_openspiel_cpp_for_100_iterations(variant, os_solver):
     """
     import pyspiel  # the test extra installs it: a missing peer must fail, not skip
 
-    from solvers.openspiel_bridge import openspiel_game_for
+    from solvers.strategy_file.openspiel import openspiel_game_for
 
     game = load_game("leduc")
     os_game = openspiel_game_for(game)
@@ -193,7 +193,7 @@ def test_kuhn_matches_openspiel_python_schedules(variant, options, factory):
     import pyspiel  # noqa: F401 - the test extra installs it: fail, not skip
     from open_spiel.python.algorithms import cfr, discounted_cfr
 
-    from solvers.openspiel_bridge import openspiel_game_for
+    from solvers.strategy_file.openspiel import openspiel_game_for
 
     game = load_game("kuhn")
     os_game = openspiel_game_for(game)
@@ -210,7 +210,7 @@ def test_kuhn_matches_openspiel_python_schedules(variant, options, factory):
     for _ in range(50):
         theirs.evaluate_and_update_policy()
     ours = make_solver(game, variant, **options).run(iterations=50).average_strategy()
-    from solvers.openspiel_bridge import to_openspiel_policy
+    from solvers.strategy_file.openspiel import to_openspiel_policy
 
     gap = np.abs(
         to_openspiel_policy(game, ours).action_probability_array
@@ -229,7 +229,7 @@ def test_leduc_vanilla_cfr_after_1000_iterations():
 def test_leduc_matches_openspiel_cpp_after_1000_iterations():
     import pyspiel  # the test extra installs it: a missing peer must fail, not skip
 
-    from solvers.openspiel_bridge import openspiel_game_for
+    from solvers.strategy_file.openspiel import openspiel_game_for
 
     game = load_game("leduc")
     os_game = openspiel_game_for(game)

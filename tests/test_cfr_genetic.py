@@ -1,4 +1,4 @@
-"""Goykhman's genetic algorithm (seed 000, §3 and §6): ``solvers/cfr/genetic.py``.
+"""Goykhman's genetic algorithm (seed 000, §3 and §6): ``solvers/algorithms/genetic.py``.
 
 The von Neumann run: (a, B) = (1, 2) on 30 bins, default preset (sampled fitness, N = 300,
 R = 200 games per generation, alpha = 0.1, mutation 1e-3), seed 0, 300 generations. The
@@ -13,10 +13,10 @@ With exact fitness the populations chase each other's best responses and cycle (
 import numpy as np
 import pytest
 
-from solvers.cfr import make_solver
-from solvers.cfr.base import SolverError
-from solvers.cfr.genetic import GeneticAlgorithm
-from solvers.evaluation import expected_values, exploitability
+from solvers.algorithms import make_solver
+from solvers.algorithms.base import SolverError
+from solvers.algorithms.genetic import GeneticAlgorithm
+from solvers.exact.evaluation import expected_values, exploitability
 from solvers.games import load_game
 
 SMALL = {"population": 40, "games": 20}

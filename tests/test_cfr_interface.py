@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from solvers.cfr import ALGORITHMS, SolverError, make_solver, solve
+from solvers.algorithms import ALGORITHMS, SolverError, make_solver, solve
 from solvers.games import load_game
 
 CHECKPOINT_CASES = [

@@ -20,7 +20,7 @@ middle region any call mass near c is an equilibrium, so the exact figure is run
 import numpy as np
 import pytest
 
-from solvers.cfr import (
+from solvers.algorithms import (
     ALGORITHMS,
     SolverError,
     make_solver,

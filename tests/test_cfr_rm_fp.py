@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from solvers.cfr import make_solver, regret_matching
-from solvers.evaluation import reaches
+from solvers.algorithms import make_solver, regret_matching
+from solvers.exact.evaluation import reaches
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game
-from solvers.lp import solve_lp
 
 PAPER = [0.0, 1.0, 0.0]
 

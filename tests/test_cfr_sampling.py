@@ -13,13 +13,13 @@ note) with about a factor of two of margin. Cross-check with OpenSpiel 2.0.2's P
 import numpy as np
 import pytest
 
-from solvers.cfr import (
+from solvers.algorithms import (
     ALGORITHMS,
     SolverError,
     make_solver,
     sampling,  # noqa: F401 - registers the algorithms
 )
-from solvers.cfr.sampled_tree import RandomStream
+from solvers.algorithms.sampled_tree import RandomStream
 from solvers.games import load_game
 
 VARIANTS = ("cs-cfr", "es-mccfr", "os-mccfr")

@@ -2,9 +2,9 @@
 
 import pytest
 
-from solvers.cfr import make_solver
+from solvers.algorithms import make_solver
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game
-from solvers.lp import solve_lp
 
 
 @pytest.mark.parametrize("spec", ["flop_poker(ante=1,bet=2)", "push_fold(stack_bb=10)"])

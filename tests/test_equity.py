@@ -7,9 +7,9 @@ import numpy as np
 import pytest
 from phevaluator import evaluate_cards
 
-from solvers.cards import COMBO_CARDS, card_str, parse_cards, parse_combo
-from solvers.equity import EquityError, equity
-from solvers.ranges import parse_range
+from solvers.cards.deck import COMBO_CARDS, card_str, parse_cards, parse_combo
+from solvers.cards.equity import EquityError, equity
+from solvers.cards.ranges import parse_range
 
 
 def hand(text):
@@ -137,7 +137,7 @@ def test_monte_carlo_is_seeded():
     ],
 )
 def test_bad_questions_get_clear_errors(r1, r2, board, dead, message):
-    from solvers.cards import CardError
+    from solvers.cards.deck import CardError
 
     if message is None:
         equity(parse_range(r1), parse_range(r2), parse_cards(board), parse_cards(dead))
@@ -159,8 +159,8 @@ def test_preflop_exact_equals_a_full_phevaluator_enumeration():
 @pytest.mark.slow
 def test_exact_range_vs_range_preflop_matches_the_class_table():
     """Boards that hit a combo's cards must be skipped, not evaluated (regression)."""
-    from solvers.cards import class_index
-    from solvers.preflop_tables import preflop_allin_table
+    from solvers.cards.deck import class_index
+    from solvers.cards.preflop_tables import preflop_allin_table
 
     table = preflop_allin_table()
     ours = equity(parse_range("AA"), parse_range("KK"), method="exact")

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 from phevaluator import evaluate_cards
 
-from solvers import combinatorics, evaluator
-from solvers.cards import parse_cards
+from solvers.cards import combinatorics, evaluator
+from solvers.cards.deck import parse_cards
 
 FIVE_CARD = {  # category: (distinct ranks, hands), Goykhman Table 1
     "straight flush": (10, 40),

@@ -167,7 +167,8 @@ def test_validate_strategy_reports_problems():
 
 def test_solvers_never_import_ui_packages():
     code = (
-        "import sys, solvers.games, solvers.evaluation, solvers.lp, solvers.openspiel_bridge;"
+        "import sys, solvers.games, solvers.exact.evaluation, solvers.exact.lp;"
+        "import solvers.strategy_file.openspiel;"
         "bad = [m for m in ('textual', 'rich', 'pokertui', 'pyspiel') if m in sys.modules];"
         "sys.exit(bool(bad))"
     )

@@ -33,12 +33,12 @@ import time
 import numpy as np
 import pytest
 
-from solvers import preflop_tables
-from solvers.cards import CLASS_LABELS, class_index
+from solvers.cards import preflop_tables
+from solvers.cards.deck import CLASS_LABELS, class_index
 from solvers.errors import InputError
-from solvers.evaluation import exploitability
+from solvers.exact.evaluation import exploitability
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game
-from solvers.lp import solve_lp
 
 EXACT = {(1, 2): 0.14862211828162386, (1, 4): 0.13889230438320077, (8, 1): 0.1311385287054417}
 PAPER = {(1, 2): 0.15, (1, 4): 0.14, (8, 1): 0.11}

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from solvers.evaluation import exploitability
+from solvers.exact.evaluation import exploitability
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game, random_strategy, uniform_strategy
-from solvers.lp import solve_lp
 
 # LP values for player 1 (the first to act). They appear to be the fractions in the comments;
 # each is cross-checked below by evaluating the LP profile and by its exploitability being ~0.
@@ -80,7 +80,7 @@ def test_hundred_card_kuhn_solves():
 def test_exploitability_matches_openspiel(kuhn3, seed):
     import pyspiel  # noqa: F401 - the test extra installs it: fail, not skip
 
-    from solvers.openspiel_bridge import openspiel_exploitability
+    from solvers.strategy_file.openspiel import openspiel_exploitability
 
     game, solution = kuhn3
     for strategy in (solution.strategy, random_strategy(game, np.random.default_rng(seed))):

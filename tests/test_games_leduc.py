@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from solvers.evaluation import exploitability
+from solvers.exact.evaluation import exploitability
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game, random_strategy, uniform_strategy
-from solvers.lp import solve_lp
 
 LEDUC_VALUE = -0.0856064240780006  # about -0.0856 (ORACLES.md); pinned from the LP
 
@@ -36,7 +36,7 @@ def test_uniform_exploitability_matches_openspiel_figure():
 def test_exploitability_matches_openspiel(leduc, which):
     import pyspiel  # noqa: F401 - the test extra installs it: fail, not skip
 
-    from solvers.openspiel_bridge import openspiel_exploitability
+    from solvers.strategy_file.openspiel import openspiel_exploitability
 
     game, solution = leduc
     strategy = (

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from solvers.evaluation import best_response, expected_values, exploitability
+from solvers.exact.evaluation import best_response, expected_values, exploitability
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game, uniform_strategy
-from solvers.lp import solve_lp
 
 
 @pytest.mark.parametrize("spec", ["matrix(rps)", "matrix([[0,-1,1],[1,0,-1],[-1,1,0]])", "matrix"])

@@ -10,11 +10,11 @@ import pytest
 
 from pokertui.cli import main
 from pokertui.commands.games import value_report
-from solvers.cards import CLASS_LABELS, class_index
+from solvers.cards.deck import CLASS_LABELS, class_index
 from solvers.errors import InputError
-from solvers.evaluation import exploitability
+from solvers.exact.evaluation import exploitability
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game
-from solvers.lp import solve_lp
 
 
 @pytest.fixture(scope="module")

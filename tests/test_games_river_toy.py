@@ -3,10 +3,10 @@
 import numpy as np
 import pytest
 
-from solvers.evaluation import best_response, expected_values
+from solvers.exact.evaluation import best_response, expected_values
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game
 from solvers.games.river_toy import river_toy_equilibrium
-from solvers.lp import solve_lp
 
 
 @pytest.fixture(scope="module")

@@ -11,10 +11,10 @@ shrinks like O(1/M^2) (measured: 1.7e-4 at M = 100 and 9.2e-6 at M = 400 for (8,
 
 import pytest
 
-from solvers.evaluation import exploitability
+from solvers.exact.evaluation import exploitability
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game
 from solvers.games.von_neumann import closed_form
-from solvers.lp import solve_lp
 
 BINS = 100
 CASES = [(1, 2), (1, 4), (8, 1)]

@@ -16,7 +16,7 @@ def _modules():
 
 def test_solvers_never_loads_the_ui():
     names = _modules()
-    assert "solvers.evaluator" in names and "solvers.equity" in names
+    assert "solvers.cards.evaluator" in names and "solvers.cards.equity" in names
     code = (
         "import importlib, sys\n"
         f"for name in {names!r}:\n"

@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from solvers.evaluation import expected_values, exploitability
+from solvers.exact.evaluation import expected_values, exploitability
+from solvers.exact.lp import build_sequence_form, plan_to_strategy, solve_lp, strategy_to_plan
 from solvers.games import load_game, random_strategy
-from solvers.lp import build_sequence_form, plan_to_strategy, solve_lp, strategy_to_plan
 
 SPECS = [
     "kuhn",

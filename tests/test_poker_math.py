@@ -2,8 +2,8 @@
 
 import pytest
 
-from solvers import poker_math as pm
 from solvers.errors import InputError
+from solvers.theory import poker_math as pm
 
 
 @pytest.mark.parametrize(

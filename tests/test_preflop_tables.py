@@ -1,4 +1,4 @@
-"""The exact class-vs-class tables (solvers.preflop_tables) against independent enumerations."""
+"""The exact class-vs-class tables (solvers.cards.preflop_tables) against independent counts."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from math import comb
 import numpy as np
 import pytest
 
-from solvers import preflop_tables
-from solvers.cards import (
+from solvers.cards import preflop_tables
+from solvers.cards.deck import (
     CLASS_COMBOS,
     CLASS_LABELS,
     CLASS_SIZES,
@@ -19,7 +19,7 @@ from solvers.cards import (
     class_index,
     parse_cards,
 )
-from solvers.equity import equity
+from solvers.cards.equity import equity
 
 
 def idx(label: str) -> int:
@@ -212,7 +212,7 @@ def test_small_batch_matches_brute_force():
 def test_loading_the_shipped_tables_is_fast():
     for board_cards in (3, 5):
         path = preflop_tables.DATA_DIR / preflop_tables.TABLE_FILES[board_cards]
-        assert path.exists(), f"regenerate with python -m solvers.preflop_tables ({path})"
+        assert path.exists(), f"regenerate with python -m solvers.cards.preflop_tables ({path})"
         started = time.perf_counter()
         table = preflop_tables._read(path, board_cards)
         assert time.perf_counter() - started < 0.1

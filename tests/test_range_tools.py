@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from solvers import evaluator
-from solvers.cards import (
+from solvers.cards import evaluator
+from solvers.cards.deck import (
     CLASS_COMBOS,
     CLASS_SIZES,
     COMBO_CARDS,
@@ -17,16 +17,16 @@ from solvers.cards import (
     class_index,
     parse_cards,
 )
-from solvers.equity import equity
-from solvers.errors import InputError
-from solvers.preflop_tables import preflop_allin_table
-from solvers.range_tools import (
+from solvers.cards.equity import equity
+from solvers.cards.preflop_tables import preflop_allin_table
+from solvers.cards.range_tools import (
     category_counts,
     class_equity,
     monte_carlo_chunks,
     top_percent_range,
 )
-from solvers.ranges import parse_range
+from solvers.cards.ranges import parse_range
+from solvers.errors import InputError
 
 
 def brute_force_categories(weights, board, dead=()) -> np.ndarray:

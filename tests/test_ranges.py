@@ -7,7 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers.cards import (
+from solvers.cards.deck import (
     CLASS_COMBOS,
     CLASS_LABELS,
     COMBO_CLASS,
@@ -18,8 +18,7 @@ from solvers.cards import (
     parse_cards,
     parse_combo,
 )
-from solvers.errors import InputError
-from solvers.ranges import (
+from solvers.cards.ranges import (
     RangeError,
     class_combo_counts,
     combo_count,
@@ -28,6 +27,7 @@ from solvers.ranges import (
     parse_range,
     range_from_classes,
 )
+from solvers.errors import InputError
 
 BOARD_J93 = "Jh9c3d"
 

@@ -8,7 +8,7 @@ import pytest
 from pokertui.session import IllegalActionError, Session, current_spot
 from pokertui.session.headless import play_match
 from pokertui.session.saves import SaveError, load_session, save_path, save_session
-from solvers.evaluation import best_response, reaches
+from solvers.exact.evaluation import best_response, reaches
 from solvers.strategy_file import load_strategy
 from tests.conftest import STRATEGIES
 
@@ -124,7 +124,7 @@ def test_ranges_and_action_evs_equal_the_exact_tools(name):
 
 def _br_value_at(game, profile, response, node, seat, hand):
     """Best-response value of ``hand`` at ``node``, from the BR strategy by direct evaluation."""
-    from solvers.evaluation import action_values
+    from solvers.exact.evaluation import action_values
 
     mixed = {**profile, **response.strategy}
     values = action_values(game, mixed, node, hand, continuation="strategy")

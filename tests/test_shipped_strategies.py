@@ -5,11 +5,11 @@ from pathlib import Path
 
 import pytest
 
-from solvers.evaluation import exploitability
+from solvers.exact.evaluation import exploitability
 from solvers.games import load_game
-from solvers.openspiel_bridge import export_policy, policy_from_export
-from solvers.shipped import DEFAULT_BOT, SHIPPED_BOTS, readme_table
+from solvers.runs.shipped import DEFAULT_BOT, SHIPPED_BOTS, readme_table
 from solvers.strategy_file import load_strategy
+from solvers.strategy_file.openspiel import export_policy, policy_from_export
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 

@@ -8,9 +8,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pokertui.cli import main
-from solvers.evaluation import exploitability
+from solvers.exact.evaluation import exploitability
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game
-from solvers.lp import solve_lp
 from solvers.strategy_file import (
     MAX_FILE_BYTES,
     SolverInfo,
@@ -22,7 +22,7 @@ from solvers.strategy_file import (
     save_strategy,
     to_document,
 )
-from solvers.strategy_transforms import purify, threshold
+from solvers.strategy_file.transforms import purify, threshold
 from tests.conftest import STRATEGIES
 
 

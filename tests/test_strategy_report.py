@@ -9,9 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from solvers.evaluation import best_response, expected_values, exploitability
-from solvers.strategy_file import load_strategy
-from solvers.strategy_report import (
+from solvers.exact.evaluation import best_response, expected_values, exploitability
+from solvers.reports.strategy_report import (
     GameMismatchError,
     best_response_gains,
     compare_strategies,
@@ -22,6 +21,7 @@ from solvers.strategy_report import (
     node_report,
     subtree_gains,
 )
+from solvers.strategy_file import load_strategy
 from tests.conftest import STRATEGIES
 
 FILES = ["kuhn.json", "leduc.json", "river_toy.json", "push_fold_10bb.json", "von_neumann.json"]
@@ -130,6 +130,9 @@ def test_compare_other_game_is_refused(leduc):
 
 
 def test_no_textual_import():
-    code = "import sys, solvers.strategy_report; assert 'textual' not in sys.modules, 'textual'"
+    code = (
+        "import sys, solvers.reports.strategy_report;"
+        " assert 'textual' not in sys.modules, 'textual'"
+    )
     code += "; assert 'rich' not in sys.modules, 'rich'"
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from solvers.shipped import SHIPPED_BOTS, build_bot, readme_table  # noqa: PLC0415 - slow
+    from solvers.runs.shipped import SHIPPED_BOTS, build_bot, readme_table  # noqa: PLC0415 - slow
 
     out_dir = Path(args.out) if args.out else default_strategies_dir()
     if not out_dir.is_dir():

@@ -6,9 +6,9 @@ import argparse
 from typing import Any
 
 from pokertui.commands.output import add_json_flag, print_json
-from solvers.cards import cards_str, parse_cards
-from solvers.equity import DEFAULT_SAMPLES, EquityError, equity
-from solvers.ranges import combo_count, format_range, parse_range
+from solvers.cards.deck import cards_str, parse_cards
+from solvers.cards.equity import DEFAULT_SAMPLES, EquityError, equity
+from solvers.cards.ranges import combo_count, format_range, parse_range
 
 
 def register(subparsers: Any) -> None:

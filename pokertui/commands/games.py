@@ -60,9 +60,9 @@ def run_games(args: argparse.Namespace) -> int:
 
 
 def value_report(spec: str) -> dict[str, Any]:
-    from solvers.evaluation import exploitability  # noqa: PLC0415 - keep the CLI quick to start
+    from solvers.exact.evaluation import exploitability  # noqa: PLC0415 - keep the CLI quick to start
+    from solvers.exact.lp import solve_lp  # noqa: PLC0415
     from solvers.games import load_game  # noqa: PLC0415
-    from solvers.lp import solve_lp  # noqa: PLC0415
 
     game = load_game(spec)
     solution = solve_lp(game)

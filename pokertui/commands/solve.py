@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pokertui.runs import ALGORITHM_NAMES
-from solvers.solve_run import RunSpec, execute, parse_options
+from solvers.runs.solve_run import RunSpec, execute, parse_options
 
 
 def register(subparsers: Any) -> None:

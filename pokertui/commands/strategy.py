@@ -11,7 +11,7 @@ import numpy as np
 
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
-from solvers.evaluation import bayes_range, exploitability
+from solvers.exact.evaluation import bayes_range, exploitability
 from solvers.strategy_file import (
     StrategyFileError,
     StrategyFileModel,
@@ -20,7 +20,7 @@ from solvers.strategy_file import (
     load_strategy,
     to_document,
 )
-from solvers.strategy_transforms import purify, threshold
+from solvers.strategy_file.transforms import purify, threshold
 
 
 def register(subparsers: Any) -> None:
@@ -225,7 +225,7 @@ def run_show(args: argparse.Namespace) -> int:
 
 
 def _aggregate(reach: np.ndarray, rows: np.ndarray) -> list[float | None]:
-    from solvers.strategy_report import aggregate_frequencies  # noqa: PLC0415
+    from solvers.reports.strategy_report import aggregate_frequencies  # noqa: PLC0415
 
     freqs = aggregate_frequencies(reach, rows)
     return [None] * rows.shape[1] if freqs is None else freqs.tolist()
@@ -263,7 +263,7 @@ def _show_summary(args, game, strategy) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from solvers.openspiel_bridge import export_policy  # noqa: PLC0415
+    from solvers.strategy_file.openspiel import export_policy  # noqa: PLC0415
 
     loaded = load_strategy(args.file)
     try:

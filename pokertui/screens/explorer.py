@@ -5,7 +5,7 @@ per-hand frequencies (13x13 grids for hold'em) and EVs, and both ranges; a hand 
 hand's path; the exploitability tab shows where a best response gains; the compare tab measures
 a second file for the same game against the open one.
 
-Every number comes from ``solvers.strategy_report`` in a thread worker that posts a message;
+Every number comes from ``solvers.reports.strategy_report`` in a thread worker that posts a message;
 the handlers below own all state. Each message carries the ``generation`` of the file it was
 computed for, so a result for a file that has since been replaced is dropped.
 """
@@ -166,7 +166,7 @@ class ExplorerScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-node")
     def node_worker(self, generation: int, loaded, node_id: int) -> None:
-        from solvers import strategy_report  # noqa: PLC0415
+        from solvers.reports import strategy_report  # noqa: PLC0415
 
         game, strategy = loaded.game, loaded.strategy
         node = game.nodes[node_id]
@@ -180,13 +180,13 @@ class ExplorerScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-exploit")
     def exploit_worker(self, generation: int, loaded) -> None:
-        from solvers.strategy_report import exploit_report  # noqa: PLC0415
+        from solvers.reports.strategy_report import exploit_report  # noqa: PLC0415
 
         self._run(generation, "exploit", lambda: exploit_report(loaded.game, loaded.strategy))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-hand")
     def hand_worker(self, generation: int, loaded, label: str, seats) -> None:
-        from solvers.strategy_report import hand_path  # noqa: PLC0415
+        from solvers.reports.strategy_report import hand_path  # noqa: PLC0415
 
         def job():
             paths = [(p, hand_path(loaded.game, loaded.strategy, p, h)) for p, h in seats]
@@ -196,8 +196,8 @@ class ExplorerScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-compare")
     def compare_worker(self, generation: int, loaded, path_b: str) -> None:
+        from solvers.reports.strategy_report import compare_strategies  # noqa: PLC0415
         from solvers.strategy_file import load_strategy  # noqa: PLC0415
-        from solvers.strategy_report import compare_strategies  # noqa: PLC0415
 
         def job():
             other = load_strategy(path_b)
@@ -279,7 +279,7 @@ class ExplorerScreen(Screen[None]):
     def filter_hand(self, label: str) -> None:
         if self.loaded is None:
             return
-        from solvers.strategy_report import find_hand  # noqa: PLC0415
+        from solvers.reports.strategy_report import find_hand  # noqa: PLC0415
 
         seats = find_hand(self.loaded.game, label)
         self.highlight = {label} if seats else set()

@@ -3,7 +3,7 @@
 The screen owns the model (both ranges as 1326 combo weights, the board and the dead cards);
 the grids and texts only render it. A range changes through its text box, its grid, a top-x%
 preset or the combo dialog, and every change is written back to both the box and the grid.
-Equity runs in a thread worker: exact when ``solvers.equity`` would enumerate (its ``auto``
+Equity runs in a thread worker: exact when ``solvers.cards.equity`` would enumerate (its ``auto``
 rule), otherwise Monte Carlo in chunks so a progress bar can follow it.
 """
 
@@ -22,8 +22,8 @@ from pokertui.widgets.lab.combo_dialog import ComboDialog
 from pokertui.widgets.lab.equity_panel import EquityPanel
 from pokertui.widgets.lab.lab_text import categories_text, heat_cell_line
 from pokertui.widgets.lab.range_grid import RangeGrid
-from solvers import evaluator
-from solvers.cards import (
+from solvers.cards import evaluator
+from solvers.cards.deck import (
     CLASS_COMBOS,
     CLASS_LABELS,
     CLASS_SIZES,
@@ -33,13 +33,13 @@ from solvers.cards import (
     dead_mask,
     parse_cards,
 )
-from solvers.equity import EquityResult
-from solvers.range_tools import (
+from solvers.cards.equity import EquityResult
+from solvers.cards.range_tools import (
     PRESET_PERCENTS,
     category_counts,
     top_percent_range,
 )
-from solvers.ranges import RangeError, class_combo_counts, format_range, parse_range
+from solvers.cards.ranges import RangeError, class_combo_counts, format_range, parse_range
 
 SIDES = ("hero", "villain")
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solvers import evaluator
-from solvers.cards import CLASS_LABELS, COMBO_CLASS, COMBO_INDEX, cards_str
+from solvers.cards import evaluator
+from solvers.cards.deck import CLASS_LABELS, COMBO_CLASS, COMBO_INDEX, cards_str
 from solvers.games.base import Node, TreeGame
 
 

@@ -21,11 +21,11 @@ from pokertui.session.deal import (
 )
 from pokertui.session.scoring import Score
 from solvers.errors import InputError
-from solvers.evaluation import action_values, expected_values
+from solvers.exact.evaluation import action_values, expected_values
+from solvers.exact.hand_values import pair_values
 from solvers.games.base import Node, Strategy, TreeGame
-from solvers.hand_values import pair_values
 from solvers.strategy_file import StrategyFile
-from solvers.strategy_transforms import purify, threshold
+from solvers.strategy_file.transforms import purify, threshold
 
 BotMode = Literal["mixed", "purified", "thresholded"]
 
@@ -298,7 +298,7 @@ class Session:
 
     def board_text(self) -> str:
         if self.hands and self.hand.deal.board:
-            from solvers.cards import cards_str  # noqa: PLC0415
+            from solvers.cards.deck import cards_str  # noqa: PLC0415
 
             return cards_str(self.hand.deal.board)
         chance = [s.action for s in self.hand.steps if s.seat is None] if self.hands else []

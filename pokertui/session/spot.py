@@ -12,10 +12,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solvers import poker_math
-from solvers.evaluation import bayes_range
+from solvers.exact.evaluation import bayes_range
+from solvers.exact.hand_values import checkdown_odds
 from solvers.games.base import TreeError
-from solvers.hand_values import checkdown_odds
+from solvers.theory import poker_math
 
 
 @dataclass(frozen=True)

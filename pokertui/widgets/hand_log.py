@@ -13,7 +13,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from pokertui.widgets.format import chips
-from solvers.cards import cards_str
+from solvers.cards.deck import cards_str
 
 if TYPE_CHECKING:
     from pokertui.session import HandRecord, Session, Step

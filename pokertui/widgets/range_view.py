@@ -16,7 +16,7 @@ from rich.style import Style
 from rich.text import Text
 
 from pokertui.widgets.format import pct
-from solvers.cards import CLASS_LABELS, class_matrix
+from solvers.cards.deck import CLASS_LABELS, class_matrix
 
 BAR_WIDTH = 14
 _EIGHTHS = " ▁▂▃▄▅▆▇█"

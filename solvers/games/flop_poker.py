@@ -8,7 +8,7 @@ Why classes are enough: no decision is taken after the flop, so a hand's only ro
 chance to win or tie, and those chances are the same for every combo of a class up to suit
 relabelling. The hands are therefore the 169 classes for both players, the joint prior is the
 number of compatible combo pairs of each class pair, and a showdown pays its expectation over
-combo pairs and flops, read from the exact tables of ``solvers.preflop_tables``. The strategy
+combo pairs and flops, read from the exact tables of ``solvers.cards.preflop_tables``. The strategy
 per class is the paper's ``p(i)`` and ``q(j)``.
 
 Values are net chips for the player, antes included in the pot: a check-check showdown with an
@@ -23,11 +23,11 @@ from __future__ import annotations
 import numpy as np
 from pydantic import Field
 
-from solvers.cards import CLASS_LABELS
+from solvers.cards.deck import CLASS_LABELS
+from solvers.cards.preflop_tables import ClassTable, flop_table
 from solvers.games.base import GameParams, Node, TreeGame
 from solvers.games.spec import register_game
 from solvers.games.von_neumann import bet_or_check_tree
-from solvers.preflop_tables import ClassTable, flop_table
 
 
 class FlopPokerParams(GameParams):

@@ -105,7 +105,7 @@ def _mixes(strategy: Mapping[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def matrix_expected_values(game: MatrixGame, strategy: Mapping[int, np.ndarray]):
-    from solvers.evaluation import ExpectedValues  # noqa: PLC0415 - evaluation imports us lazily
+    from solvers.exact.evaluation import ExpectedValues  # noqa: PLC0415 - evaluation imports us lazily
 
     rows, cols = _mixes(strategy)
     value = float(rows @ game.payoff @ cols)
@@ -113,7 +113,7 @@ def matrix_expected_values(game: MatrixGame, strategy: Mapping[int, np.ndarray])
 
 
 def matrix_best_response(game: MatrixGame, strategy: Mapping[int, np.ndarray], player: int):
-    from solvers.evaluation import BestResponse  # noqa: PLC0415
+    from solvers.exact.evaluation import BestResponse  # noqa: PLC0415
 
     rows, cols = _mixes(strategy)
     payoffs = game.payoff @ cols if player == 0 else -(rows @ game.payoff)

@@ -8,7 +8,7 @@ AI Poker Tutorial, seed 002); at 10 bb the SB shoves about 58% of hands and the 
 
 As in flop poker, no decision follows the board, so the hands are the 169 classes, the joint
 prior counts compatible combo pairs and a showdown pays its exact expectation from the preflop
-all-in table in ``solvers.preflop_tables`` (exact enumeration, not Monte Carlo). One big blind
+all-in table in ``solvers.cards.preflop_tables`` (exact enumeration, not Monte Carlo). One big blind
 is one chip, so exploitability in chips is also in bb and ``big_blind = 1`` gives mbb per hand.
 """
 
@@ -17,11 +17,11 @@ from __future__ import annotations
 import numpy as np
 from pydantic import Field
 
-from solvers.cards import CLASS_LABELS, CLASS_SIZES, N_COMBOS
+from solvers.cards.deck import CLASS_LABELS, CLASS_SIZES, N_COMBOS
+from solvers.cards.preflop_tables import preflop_allin_table
 from solvers.games.base import GameParams, NodeKind, Strategy, TreeBuilder
 from solvers.games.flop_poker import ClassTableGame
 from solvers.games.spec import register_game
-from solvers.preflop_tables import preflop_allin_table
 
 SMALL_BLIND = 0.5
 BIG_BLIND = 1.0

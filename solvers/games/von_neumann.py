@@ -126,7 +126,7 @@ class VonNeumannGame(TreeGame):
         ``c`` the dealer's call mass on (x1, x2) and ``y0 = x2 - c`` (the admissible threshold
         with the same call mass). ``value`` is player 0's EV of the profile.
         """
-        from solvers.evaluation import expected_values  # noqa: PLC0415 - avoid an import cycle
+        from solvers.exact.evaluation import expected_values  # noqa: PLC0415 - avoid an import cycle
 
         m = self.n_hands[0]
         bet = strategy[self.node_by_key("").id][:, 1]

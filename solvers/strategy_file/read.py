@@ -10,17 +10,17 @@ from typing import Any
 import numpy as np
 from pydantic import ValidationError
 
-from solvers.cards import (
+from solvers.cards.deck import (
     CLASS_LABELS,
     COMBO_CLASS,
     COMBO_LABELS,
     classes_to_combos,
     combos_to_classes,
 )
+from solvers.cards.ranges import parse_range
 from solvers.errors import InputError
 from solvers.games import load_game
 from solvers.games.base import Strategy, TreeGame
-from solvers.ranges import parse_range
 from solvers.strategy_file import model
 from solvers.strategy_file.model import (
     FORMAT_VERSION,

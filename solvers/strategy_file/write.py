@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 
 from solvers.atomic import atomic_write_text
-from solvers.cards import classes_to_combos
+from solvers.cards.deck import classes_to_combos
+from solvers.cards.ranges import format_range
 from solvers.errors import InputError
 from solvers.games.base import Strategy, TreeGame
-from solvers.ranges import format_range
 from solvers.strategy_file.model import (
     DEFAULT_PRECISION,
     FORMAT_VERSION,
@@ -39,7 +39,7 @@ def rounded_strategy(game: TreeGame, strategy: Strategy, precision: int = DEFAUL
 
 
 def measure(game: TreeGame, strategy: Strategy) -> Measured:
-    from solvers.evaluation import exploitability  # noqa: PLC0415 - avoid an import cycle
+    from solvers.exact.evaluation import exploitability  # noqa: PLC0415 - avoid an import cycle
 
     report = exploitability(game, strategy)
     pot = report.pot_percent

@@ -52,7 +52,7 @@ class NodeView(VerticalScroll):
         return self.query_one(f"#node-{name}")
 
     def show_decision(self, report, highlight: set[str]) -> None:
-        """A decision node: ``report`` is a ``solvers.strategy_report.NodeReport``."""
+        """A decision node: ``report`` is a ``solvers.reports.strategy_report.NodeReport``."""
         head = Text(f"node {report.key!r}", style="bold")
         head.append(f" · {seat_name(report.player)} to act")
         head.append(f" · reached {pct(report.reach_probability)} of deals", style="dim")

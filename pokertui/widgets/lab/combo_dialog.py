@@ -9,7 +9,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, SelectionList
 from textual.widgets.selection_list import Selection
 
-from solvers.cards import CLASS_COMBOS, CLASS_LABELS, COMBO_LABELS
+from solvers.cards.deck import CLASS_COMBOS, CLASS_LABELS, COMBO_LABELS
 
 
 class ComboDialog(ModalScreen[dict[int, float] | None]):

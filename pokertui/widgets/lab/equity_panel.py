@@ -1,6 +1,6 @@
 """The range lab's equity panel: runs equity in thread workers and shows the result.
 
-Exact enumeration when ``solvers.equity`` would choose it (its ``auto`` rule); otherwise Monte
+Exact enumeration when ``solvers.cards.equity`` would choose it (its ``auto`` rule); otherwise Monte
 Carlo in chunks, so the progress bar follows the run and the estimate sharpens live. An exact
 run gives the hero's exact per-class equity (the heat map); a Monte Carlo run gives per-class
 estimates from the same samples, and :meth:`EquityPanel.run_class` refines one class with a run
@@ -26,10 +26,10 @@ from pokertui.widgets.lab.messages import (
     EquityFailed,
     EquityProgress,
 )
-from solvers.cards import CLASS_COMBOS, CLASS_LABELS, N_CLASSES
-from solvers.equity import EXACT_SECONDS_BUDGET, EquityResult, equity, estimate_exact_seconds
+from solvers.cards.deck import CLASS_COMBOS, CLASS_LABELS, N_CLASSES
+from solvers.cards.equity import EXACT_SECONDS_BUDGET, EquityResult, equity, estimate_exact_seconds
+from solvers.cards.range_tools import class_equity, monte_carlo_chunks
 from solvers.errors import InputError
-from solvers.range_tools import class_equity, monte_carlo_chunks
 
 MC_CHUNKS = 20
 

@@ -9,9 +9,9 @@ import numpy as np
 from rich.text import Text
 
 from pokertui.widgets.format import pct
-from solvers.cards import CLASS_LABELS
-from solvers.equity import EquityResult
-from solvers.evaluator import CATEGORY_NAMES
+from solvers.cards.deck import CLASS_LABELS
+from solvers.cards.equity import EquityResult
+from solvers.cards.evaluator import CATEGORY_NAMES
 
 
 def method_line(result: EquityResult) -> str:

@@ -10,7 +10,7 @@ from textual.message import Message
 if TYPE_CHECKING:
     import numpy as np
 
-    from solvers.equity import EquityResult
+    from solvers.cards.equity import EquityResult
 
 
 @dataclass

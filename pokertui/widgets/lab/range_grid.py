@@ -19,7 +19,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from solvers.cards import CLASS_LABELS, N_CLASSES
+from solvers.cards.deck import CLASS_LABELS, N_CLASSES
 
 CELL_WIDTH = 3
 _EMPTY = (38, 38, 38)

@@ -102,7 +102,7 @@ def _follow(
     from pokertui.runs import SolveRequest, start_run  # noqa: PLC0415
     from solvers.errors import InputError  # noqa: PLC0415
     from solvers.games import load_game  # noqa: PLC0415
-    from solvers.solve_run import parse_options  # noqa: PLC0415
+    from solvers.runs.solve_run import parse_options  # noqa: PLC0415
     from solvers.strategy_file import load_strategy  # noqa: PLC0415
 
     def send(event: dict[str, Any], handle: Any = None) -> None:

@@ -55,7 +55,7 @@ def kuhn_profile(alpha: float):
 
 def kuhn_deviations(alpha: float) -> tuple[float, list[Deviation]]:
     """Player 1's value and the deviation rows for one alpha in [0, 1/3]."""
-    from solvers.evaluation import expected_values  # noqa: PLC0415
+    from solvers.exact.evaluation import expected_values  # noqa: PLC0415
 
     game, strategy = kuhn_profile(alpha)
     totals = expected_values(game, strategy).totals

@@ -57,7 +57,7 @@ class MatrixPane(TheoryPane):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.solver = None
-        """The regret matcher being animated (a ``solvers.cfr.RegretMatching``)."""
+        """The regret matcher being animated (a ``solvers.algorithms.RegretMatching``)."""
         self.timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -69,7 +69,7 @@ class MatrixPane(TheoryPane):
         yield Static(id="matrix-rm", classes="theory-out")
 
     def recompute(self) -> None:
-        from solvers.lp import solve_lp  # noqa: PLC0415
+        from solvers.exact.lp import solve_lp  # noqa: PLC0415
 
         self.stop()
         game = parse_matrix_game(self.text("matrix-payoff"))
@@ -85,7 +85,7 @@ class MatrixPane(TheoryPane):
 
     @on(Button.Pressed, "#matrix-animate")
     def animate(self) -> None:
-        from solvers.cfr import make_solver  # noqa: PLC0415
+        from solvers.algorithms import make_solver  # noqa: PLC0415
 
         try:
             game = parse_matrix_game(self.text("matrix-payoff"))

@@ -11,7 +11,7 @@ STANDARD_SIZES = (("1/2 pot", 0.5), ("3/4 pot", 0.75), ("pot", 1.0), ("2x pot", 
 
 
 def pot_odds_figures(pot: float, bet: float, equity: float) -> dict[str, float]:
-    from solvers import poker_math as pm  # noqa: PLC0415
+    from solvers.theory import poker_math as pm  # noqa: PLC0415
 
     return {
         "required_equity": pm.required_equity(pot, bet),

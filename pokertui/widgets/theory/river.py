@@ -31,10 +31,10 @@ class RiverFigures:
 
 
 def river_figures(pot: float, bet: float, nuts: float) -> RiverFigures:
-    from solvers import poker_math as pm  # noqa: PLC0415
-    from solvers.evaluation import best_response, expected_values  # noqa: PLC0415
+    from solvers.exact.evaluation import best_response, expected_values  # noqa: PLC0415
     from solvers.games import load_game  # noqa: PLC0415
     from solvers.games.river_toy import river_toy_equilibrium  # noqa: PLC0415
+    from solvers.theory import poker_math as pm  # noqa: PLC0415
 
     game = load_game(f"river_toy(pot={pot!r},bets=[{bet!r}],nuts={nuts!r})")
     closed = river_toy_equilibrium(pot, bet, nuts)

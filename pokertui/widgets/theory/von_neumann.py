@@ -48,10 +48,10 @@ def player_deviations(centres: np.ndarray, form) -> dict[str, np.ndarray]:
 
 def von_neumann_figures(ante: float, bet: float, bins: int) -> dict:
     """Closed form, LP thresholds, and the deviation EVs against both dealer equilibria."""
-    from solvers.evaluation import best_response, expected_values  # noqa: PLC0415
+    from solvers.exact.evaluation import best_response, expected_values  # noqa: PLC0415
+    from solvers.exact.lp import solve_lp  # noqa: PLC0415
     from solvers.games import load_game  # noqa: PLC0415
     from solvers.games.von_neumann import closed_form  # noqa: PLC0415
-    from solvers.lp import solve_lp  # noqa: PLC0415
 
     game = load_game(f"von_neumann(ante={ante!r},bet={bet!r},bins={bins})")
     form = closed_form(ante, bet)

@@ -13,7 +13,7 @@ from math import comb
 
 import numpy as np
 
-from solvers import evaluator
+from solvers.cards import evaluator
 
 
 @cache

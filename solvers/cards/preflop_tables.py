@@ -30,8 +30,9 @@ Results: ``win[a, b]`` and ``tie[a, b]`` (probabilities over compatible combo pa
 ``win[a, b] + win[b, a] + tie[a, b] == 1``) and ``pairs[a, b]``, the number of ordered
 compatible combo pairs (the joint prior of the two classes, before normalising by 1326 * 1225).
 
-Regenerate the shipped files with ``python -m solvers.preflop_tables --out solvers/data``; the
-output is byte-identical from run to run. On the 2-core development machine the flop table
+Regenerate the shipped files with
+``python -m solvers.cards.preflop_tables --out solvers/cards/data``; the output is byte-identical
+from run to run. On the 2-core development machine the flop table
 takes 2 to 5 s (one process) and the 5-card table 160 s with two worker processes (about 4 CPU
 minutes; 263 s when a third job shared the cores). Loading a shipped table takes milliseconds.
 """
@@ -48,8 +49,9 @@ from pathlib import Path
 
 import numpy as np
 
-from solvers import evaluator
-from solvers.cards import (
+from solvers.cards import evaluator
+from solvers.cards.combinatorics import colex_subsets
+from solvers.cards.deck import (
     CLASS_LABELS,
     COMBO_CARDS,
     COMBO_CLASS,
@@ -58,7 +60,6 @@ from solvers.cards import (
     N_CLASSES,
     N_COMBOS,
 )
-from solvers.combinatorics import colex_subsets
 
 DATA_DIR = Path(__file__).parent / "data"
 TABLE_FILES = {3: "flop_table.npz", 5: "preflop_allin_table.npz"}
@@ -282,7 +283,7 @@ def _read(path: Path, board_cards: int) -> ClassTable:
         if int(data["format_version"]) != FORMAT_VERSION or int(data["board_cards"]) != board_cards:
             raise ValueError(f"{path}: not a version {FORMAT_VERSION} {board_cards}-card table")
         if tuple(data["class_labels"].tolist()) != CLASS_LABELS:
-            raise ValueError(f"{path}: class order differs from solvers.cards")
+            raise ValueError(f"{path}: class order differs from solvers.cards.deck")
         return ClassTable(board_cards, data["win"], data["tie"], data["pairs"])
 
 

@@ -1,8 +1,8 @@
 """Range-lab computations: top-x% presets, made-hand categories, per-class equity and chunked
 Monte Carlo equity with progress.
 
-Ranges are 1326-vectors of combo weights as in :mod:`solvers.ranges`; classes are the 169 grid
-cells of :mod:`solvers.cards`. Nothing here imports the UI: the range lab screen calls these
+Ranges are 1326-vectors of combo weights as in :mod:`solvers.cards.ranges`; classes are the 169 grid
+cells of :mod:`solvers.cards.deck`. Nothing here imports the UI: the range lab screen calls these
 functions from a worker thread.
 """
 
@@ -12,9 +12,9 @@ from collections.abc import Iterator, Sequence
 
 import numpy as np
 
-from solvers import evaluator
-from solvers.cards import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, N_CLASSES, N_COMBOS, dead_mask
-from solvers.equity import EquityResult, equity
+from solvers.cards import evaluator
+from solvers.cards.deck import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, N_CLASSES, N_COMBOS, dead_mask
+from solvers.cards.equity import EquityResult, equity
 from solvers.errors import InputError
 
 __all__ = [
@@ -40,7 +40,7 @@ def top_percent_range(percent: float, equity_vs_random: np.ndarray | None = None
     if not 0 <= percent <= 100:
         raise InputError(f"a top-x% preset needs x in 0..100, got {percent}")
     if equity_vs_random is None:
-        from solvers.preflop_tables import preflop_allin_table  # noqa: PLC0415 - loads a file
+        from solvers.cards.preflop_tables import preflop_allin_table  # noqa: PLC0415 - loads a file
 
         equity_vs_random = preflop_allin_table().equity_vs_random()
     order = np.argsort(-np.asarray(equity_vs_random, dtype=float), kind="stable")

@@ -21,10 +21,10 @@ from math import comb
 
 import numpy as np
 
-from solvers import evaluator
-from solvers.cards import COMBO_CARDS, N_CARDS, N_COMBOS, card_str, combos_conflict
-from solvers.cards import dead_mask as blocked_by
-from solvers.combinatorics import colex_subsets, five_card_keys, subsets_of
+from solvers.cards import evaluator
+from solvers.cards.combinatorics import colex_subsets, five_card_keys, subsets_of
+from solvers.cards.deck import COMBO_CARDS, N_CARDS, N_COMBOS, card_str, combos_conflict
+from solvers.cards.deck import dead_mask as blocked_by
 from solvers.errors import InputError
 
 EVALS_PER_SECOND = 2.0e7

@@ -8,7 +8,7 @@ Every iterative solver is built from a game and options and has one step verb,
 - ``average_strategy()`` / ``current_strategy()`` in the common ``{node_id: [hands, actions]}``
   format, and ``strategy()``, the one the solver's ``output`` option picks;
 - ``metrics()``: iterations, elapsed seconds, exploitability and game value of ``strategy()``,
-  measured exactly by ``solvers.evaluation``.
+  measured exactly by ``solvers.exact.evaluation``.
 
 A solver's state is a flat dict of numpy arrays and ints (``state_dict``), saved as ``.npz`` with
 no pickle, so that resuming from a checkpoint continues bit for bit like an uninterrupted run.
@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from solvers.errors import InputError
-from solvers.evaluation import exploitability as measure_exploitability
+from solvers.exact.evaluation import exploitability as measure_exploitability
 from solvers.games.base import Strategy, TreeGame
 
 

@@ -35,8 +35,14 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cfr.base import Solver, SolverError, per_player, register_algorithm, restore_per_player
-from solvers.cfr.plan import (
+from solvers.algorithms.base import (
+    Solver,
+    SolverError,
+    per_player,
+    register_algorithm,
+    restore_per_player,
+)
+from solvers.exact.walk import (
     build_plan,
     reach_pass,
     strategy_from_weights,

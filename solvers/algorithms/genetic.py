@@ -41,7 +41,7 @@ Fitness evaluation, option ``fitness``:
   pairings. A member's expected result against a random opponent equals its exact expected value
   against the opponent population's *average* realization plan, because payoff is bilinear in
   the two plans.
-  We compute it with the sequence-form payoff matrix (``solvers.lp``), so the whole population
+  We compute it with the sequence-form payoff matrix (``solvers.exact.lp``), so the whole population
   costs two matrix products: ``EV_0 = X A y_mean`` and ``EV_1 = -Y A^T x_mean``. Net results
   are ``R * EV`` (``R * (EV_0 + EV_1) / 2`` for a Participant with random roles).
 - ``"sampled"`` (the paper's own scheme; default for ``coevolution``): R rounds of random
@@ -96,9 +96,9 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cfr.base import Solver, SolverError, register_algorithm
+from solvers.algorithms.base import Solver, SolverError, register_algorithm
+from solvers.exact.lp import build_sequence_form
 from solvers.games.base import Strategy, TreeGame
-from solvers.lp import build_sequence_form
 
 SCHEMES = ("coevolution", "participant")
 FITNESS_MODES = ("exact", "sampled")

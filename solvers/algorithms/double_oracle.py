@@ -11,7 +11,7 @@ for Asymmetric Games" (GECCO 2006, seed 003) use the same loop with best-respons
    realization weights (``plan.realization_weights``): pure strategy i is played with
    probability ``x_i`` from the start, so at a node its actions count in proportion to
    ``x_i`` times its own reach there;
-3. add each player's exact best response to the mixture (``solvers.evaluation``) if it gains more
+3. add each player's exact best response to the mixture (``solvers.exact``) if it gains more
    than ``tolerance`` over the restricted value.
 
 In a finite two-player zero-sum game this stops with NashConv 0 (up to the LP's tolerance) after
@@ -26,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cfr.base import Solver, SolverError, register_algorithm
-from solvers.cfr.plan import build_plan, normalise_per_node, realization_weights
-from solvers.evaluation import best_response, expected_values
+from solvers.algorithms.base import Solver, SolverError, register_algorithm
+from solvers.exact.evaluation import best_response, expected_values
+from solvers.exact.walk import build_plan, normalise_per_node, realization_weights
 from solvers.games.base import Strategy, TreeGame
 from solvers.games.matrix import maximin
 

@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from solvers.cfr.base import SolverError, register_algorithm
-from solvers.cfr.sampled_tree import CHANCE, TERMINAL, SampledSolver, pick, regret_matching
+from solvers.algorithms.base import SolverError, register_algorithm
+from solvers.algorithms.sampled_tree import CHANCE, TERMINAL, SampledSolver, pick, regret_matching
 from solvers.games.base import TreeGame
 
 

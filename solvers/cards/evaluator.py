@@ -23,7 +23,7 @@ from functools import cache
 
 import numpy as np
 
-from solvers.cards import N_CARDS
+from solvers.cards.deck import N_CARDS
 
 # Additive rank keys: sums of up to 7 ranks (at most 4 equal) are unique for each hand size.
 # The values are the published SKPokerEval keys; `_build_rank_table` re-checks uniqueness.

@@ -25,7 +25,13 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cfr.base import Solver, SolverError, per_player, register_algorithm, restore_per_player
+from solvers.algorithms.base import (
+    Solver,
+    SolverError,
+    per_player,
+    register_algorithm,
+    restore_per_player,
+)
 from solvers.games.base import Strategy, TreeGame
 
 

@@ -11,8 +11,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from solvers.exact.lp import solve_lp
 from solvers.games import load_game
-from solvers.lp import solve_lp
 from solvers.strategy_file import SolverInfo, StrategyFile, load_strategy, save_strategy
 
 

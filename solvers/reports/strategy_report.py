@@ -1,6 +1,6 @@
 """What a strategy does, node by node: the numbers behind the strategy explorer.
 
-Everything here is a thin layer over ``solvers.evaluation`` (one public-tree walk per question):
+Everything here is a thin layer over ``solvers.exact`` (one public-tree walk per question):
 
 - ``node_report``: a decision node's actions, per-hand frequencies and EVs, the aggregate
   frequency over the actor's reach range, and both players' ranges there;
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.errors import InputError
-from solvers.evaluation import (
+from solvers.exact.evaluation import (
     Exploitability,
     action_values,
     bayes_range,

@@ -51,7 +51,7 @@ class RunSpec:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise InputError(f"--{name} must be positive")
-        from solvers.cfr import ALGORITHMS  # noqa: PLC0415 - registers every algorithm
+        from solvers.algorithms import ALGORITHMS  # noqa: PLC0415 - registers every algorithm
 
         if self.algo not in ALGORITHMS and self.algo not in NON_ITERATIVE:
             known = ", ".join(sorted([*ALGORITHMS, *NON_ITERATIVE]))
@@ -96,7 +96,7 @@ def _progress(solver, started: float, event: str = "progress") -> dict[str, Any]
 
 def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: bool = False):
     """Run to a stopping rule; returns the final event (``done`` or ``interrupted``)."""
-    from solvers.cfr import make_solver  # noqa: PLC0415 - registers every algorithm
+    from solvers.algorithms import make_solver  # noqa: PLC0415 - registers every algorithm
 
     game = load_game(spec.game)
     started = time.perf_counter()
@@ -162,7 +162,7 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
 
 
 def _execute_lp(spec: RunSpec, game, emit: Emit, started: float):
-    from solvers.lp import solve_lp  # noqa: PLC0415
+    from solvers.exact.lp import solve_lp  # noqa: PLC0415
 
     emit({"event": "started", "game": game.spec_string(), "algo": "lp"})
     solution = solve_lp(game)

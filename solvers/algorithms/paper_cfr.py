@@ -36,8 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cfr.base import Solver, SolverError, register_algorithm
-from solvers.cfr.sampled_tree import RandomStream
+from solvers.algorithms.base import Solver, SolverError, register_algorithm
+from solvers.algorithms.sampled_tree import RandomStream
 from solvers.games.base import Strategy, TreeGame
 
 DEAL_BLOCK = 1 << 15

@@ -11,7 +11,7 @@ reach of each policy,
 
 which is the same as summing realization weights ``x(I) * pi(I, a)`` and normalising per
 information set. Here the sums are kept per edge (``plan.py`` layout), exactly like CFR's
-strategy sums, so mixing is exact. Best responses come from ``solvers.evaluation`` (public-tree
+strategy sums, so mixing is exact. Best responses come from ``solvers.exact`` (public-tree
 best response, Johanson et al. 2011). Iteration t adds both players' best responses to the
 current averages (simultaneous FP) with weight 1 (``weighting="uniform"``, the classic
 ``a = 1/(t+1)``) or ``t + 1`` (``"linear"``); the initial uniform profile counts as the first
@@ -24,9 +24,15 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cfr.base import Solver, SolverError, per_player, register_algorithm, restore_per_player
-from solvers.cfr.plan import build_plan, reach_pass, strategy_from_weights, uniform_per_edge
-from solvers.evaluation import best_response
+from solvers.algorithms.base import (
+    Solver,
+    SolverError,
+    per_player,
+    register_algorithm,
+    restore_per_player,
+)
+from solvers.exact.evaluation import best_response
+from solvers.exact.walk import build_plan, reach_pass, strategy_from_weights, uniform_per_edge
 from solvers.games.base import Strategy, TreeGame
 
 

@@ -1,7 +1,8 @@
 """Hand ranges: parse and print range strings, count combos against dead cards.
 
 A range is a plain numpy float64 array of ``N_COMBOS`` (1326) weights in [0, 1], one per combo
-in the order of :mod:`solvers.cards`. Solvers carry these arrays as reach vectors, so the parser
+in the order of :mod:`solvers.cards.deck`.
+Solvers carry these arrays as reach vectors, so the parser
 and printer here are the only place that knows the text form people type and read, such as
 ``QQ+, A2s+, KQo:0.5, T9s-76s, AsKd``.
 
@@ -31,7 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.cards import (
+from solvers.cards.deck import (
     CLASS_COMBOS,
     COMBO_CLASS,
     COMBO_INDEX,
@@ -89,7 +90,7 @@ class RangeError(InputError):
 
 
 def _class_id(hi: int, lo: int, shape: str) -> int:
-    """Index into the 169 classes (see the layout in :mod:`solvers.cards`)."""
+    """Index into the 169 classes (see the layout in :mod:`solvers.cards.deck`)."""
     top, bottom = 12 - hi, 12 - lo
     if hi == lo:
         return top * 14

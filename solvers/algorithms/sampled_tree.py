@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cfr.base import Solver, SolverError
+from solvers.algorithms.base import Solver, SolverError
 from solvers.games.base import Strategy, TreeGame
 
 UNIFORM_BLOCK = 4096

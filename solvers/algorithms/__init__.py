@@ -4,8 +4,8 @@ Importing the package registers every algorithm; ``solve(game, "cfr+", target_ex
 or ``make_solver(game, "dcfr").run(iterations=1000)`` runs one.
 """
 
-from solvers.cfr import paper_cfr, sampling  # noqa: F401, E402 - register their algorithms
-from solvers.cfr.base import (
+from solvers.algorithms import paper_cfr, sampling  # noqa: F401, E402 - register their algorithms
+from solvers.algorithms.base import (
     ALGORITHMS,
     Metrics,
     Solver,
@@ -14,11 +14,11 @@ from solvers.cfr.base import (
     register_algorithm,
     solve,
 )
-from solvers.cfr.double_oracle import DoubleOracle
-from solvers.cfr.fictitious_play import FictitiousPlay
-from solvers.cfr.full_width import VARIANTS, CFRConfig, FullWidthCFR
-from solvers.cfr.genetic import GeneticAlgorithm
-from solvers.cfr.regret_matching import RegretMatching, regret_matching
+from solvers.algorithms.double_oracle import DoubleOracle
+from solvers.algorithms.fictitious_play import FictitiousPlay
+from solvers.algorithms.full_width import VARIANTS, CFRConfig, FullWidthCFR
+from solvers.algorithms.genetic import GeneticAlgorithm
+from solvers.algorithms.regret_matching import RegretMatching, regret_matching
 
 __all__ = [
     "ALGORITHMS",

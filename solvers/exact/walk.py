@@ -1,7 +1,8 @@
 """The public tree flattened once into index arrays: a CFR iteration is a few numpy ops per level.
 
-``solvers.evaluation`` walks the tree node by node, which is exact and fine for one evaluation,
-but a solver repeats the walk thousands of times. Here nodes are renumbered into *rows*, breadth
+``solvers.exact.evaluation`` walks the tree node by node, which is exact and fine for one
+evaluation, but a solver repeats the walk thousands of times. Here nodes are renumbered into
+*rows*, breadth
 first, with the non-terminal nodes of each depth before its terminals. Then:
 
 - each depth level is one contiguous block of rows, whose parents are the contiguous block of
@@ -236,7 +237,7 @@ def value_pass(
 
     ``out[row, h] = sum over terminals t below and opponent hands h' of prior(h, h') * chance(t)
     * opp_reach(t, h') * payoff(h, h') * (player's own factors strictly below row)``, as in
-    ``solvers.evaluation.counterfactual_values``. Padding columns of ``out`` must start at zero.
+    ``solvers.exact.evaluation.counterfactual_values``. Padding columns of ``out`` start at zero.
     """
     n_own, n_opp = plan.n_hands[player], plan.n_hands[1 - player]
     opp_reach = reach[plan.terminal_rows, 1 - player, :n_opp] * plan.terminal_chance
