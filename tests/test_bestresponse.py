@@ -116,3 +116,43 @@ def test_bayes_range_with_card_removal_in_leduc():
     never = {**uniform_strategy(game), game.root.id: np.tile([1.0, 0.0], (6, 1))}
     with pytest.raises(TreeError, match="never reached"):
         bayes_range(game, never, "r", 0)
+
+
+@pytest.mark.parametrize(
+    "spec", ["leduc", "river_toy", "kuhn(cards=5)", "push_fold(stack_bb=10)", "flop_poker"]
+)
+@pytest.mark.parametrize("player", [0, 1])
+def test_level_walk_best_response_matches_the_node_by_node_reference(spec, player):
+    """The engine's best response (a max per level) equals the plain recursion over nodes."""
+    from solvers.exact.evaluation import counterfactual_values
+    from tests import reference_walk
+
+    game = load_game(spec)
+    strategy = random_strategy(game, np.random.default_rng(11))
+    opp_reach = reference_walk.reaches(game, strategy, 1 - player)
+    expected, choices = reference_walk.counterfactual_values(
+        game, strategy, player, opp_reach, respond=True
+    )
+    values, pure = counterfactual_values(game, strategy, player, respond=True)
+    for node in game.nodes:
+        np.testing.assert_allclose(values[node.id], expected[node.id], rtol=1e-12, atol=1e-14)
+    for node_id, best in choices.items():
+        np.testing.assert_array_equal(pure[node_id].argmax(axis=1), best)
+    response = best_response(game, strategy, player)
+    assert response.value == pytest.approx(float(expected[0].sum()), rel=1e-12, abs=1e-14)
+
+
+@pytest.mark.parametrize("spec", ["leduc", "kuhn(cards=5)", "flop_poker", "river_toy"])
+def test_all_pair_values_match_the_node_by_node_reference(spec):
+    """Full-information values of every hand pair at every node, against the plain recursion."""
+    from solvers.exact.hand_values import all_pair_values
+    from tests import reference_walk
+
+    game = load_game(spec)
+    profile = random_strategy(game, np.random.default_rng(3))
+    table = all_pair_values(game, profile).reshape(len(game.nodes), *game.n_hands)
+    rng = np.random.default_rng(4)
+    pairs = np.argwhere(game.prior > 0)
+    for h0, h1 in pairs[rng.choice(len(pairs), size=min(len(pairs), 12), replace=False)]:
+        expected = reference_walk.pair_values(game, profile, (int(h0), int(h1)))
+        np.testing.assert_allclose(table[:, h0, h1], expected, rtol=1e-12, atol=1e-12)

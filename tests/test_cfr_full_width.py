@@ -4,11 +4,12 @@ import numpy as np
 import pytest
 
 from solvers.algorithms import FullWidthCFR, make_solver
-from solvers.exact.evaluation import counterfactual_values, exploitability, reaches
+from solvers.exact.evaluation import exploitability
 from solvers.exact.lp import solve_lp
 from solvers.exact.walk import build_plan, reach_pass, value_pass
 from solvers.games import load_game, random_strategy
 from solvers.games.river_toy import river_toy_equilibrium
+from tests.reference_walk import counterfactual_values, reaches
 
 KUHN_VALUE = -1 / 18
 LEDUC_VALUE = -0.085606424078001  # sequence-form LP (tests/test_lp.py)

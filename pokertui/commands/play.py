@@ -35,6 +35,35 @@ def _default_bot() -> str:
     return str(default_strategy_path())
 
 
+PROGRESS_BAR_HANDS = 2000
+"""Matches at least this long show a progress bar on stderr (unless --json)."""
+
+
+def _play_with_progress_bar(bot: Any, args: argparse.Namespace) -> dict[str, Any]:
+    from rich.console import Console  # noqa: PLC0415 - rich loads only for long matches
+    from rich.progress import (  # noqa: PLC0415
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeRemainingColumn,
+    )
+
+    from pokertui.session.headless import play_match  # noqa: PLC0415
+
+    with Progress(
+        "[bold]playing",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("hands", total=args.hands)
+        return play_match(
+            bot, args.opponent, args.hands, args.seed, lambda done: bar.update(task, completed=done)
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     if args.hands is None:
         from pokertui.app import run_app  # noqa: PLC0415 - the TUI loads only when asked for
@@ -45,7 +74,10 @@ def run(args: argparse.Namespace) -> int:
     from pokertui.session.headless import play_match  # noqa: PLC0415
 
     bot = load_strategy(args.bot or _default_bot())
-    report = play_match(bot, args.opponent, args.hands, args.seed)
+    if args.json or args.hands < PROGRESS_BAR_HANDS:
+        report = play_match(bot, args.opponent, args.hands, args.seed)
+    else:
+        report = _play_with_progress_bar(bot, args)
     if args.json:
         print_json(report)
         return 0

@@ -45,16 +45,32 @@ def opponent_policy(name: str, bot_file: StrategyFile, rng: np.random.Generator)
     return from_file
 
 
-def play_match(bot_file: StrategyFile, opponent: str, hands: int, seed: int) -> dict:
-    """Play ``hands`` hands, alternating seats; the score is the bot's."""
+PROGRESS_EVERY = 500
+"""Hands between two calls of a match's progress callback."""
+
+
+def play_match(
+    bot_file: StrategyFile,
+    opponent: str,
+    hands: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+) -> dict:
+    """Play ``hands`` hands, alternating seats; the score is the bot's.
+
+    ``progress`` is called with the number of hands played every ``PROGRESS_EVERY`` hands and at
+    the end (the CLI draws its progress bar from it).
+    """
     if hands < 1:
         raise InputError("play at least one hand")
     session = Session(bot_file, seed=seed, review=False)
     policy = opponent_policy(opponent, bot_file, np.random.default_rng(seed + 1))
-    for _ in range(hands):
+    for played in range(1, hands + 1):
         session.new_hand()
         while session.human_to_act:
             session.act(policy(session))
+        if progress is not None and (played % PROGRESS_EVERY == 0 or played == hands):
+            progress(played)
     summary = session.summary()
     bot_view = {
         "hands": summary["hands"],

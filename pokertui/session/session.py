@@ -22,7 +22,7 @@ from pokertui.session.deal import (
 from pokertui.session.scoring import Score
 from solvers.errors import InputError
 from solvers.exact.evaluation import action_values, expected_values
-from solvers.exact.hand_values import pair_values
+from solvers.exact.hand_values import all_pair_values, pair_values
 from solvers.games.base import Node, Strategy, TreeGame
 from solvers.strategy_file import StrategyFile
 from solvers.strategy_file.transforms import purify, threshold
@@ -72,6 +72,10 @@ class Option:
     """``fold``, ``passive`` (check/call) or ``aggressive`` (bet/raise/shove)."""
 
 
+PAIR_TABLE_LIMIT = 4_000_000
+"""Largest ``nodes * n0 * n1`` for which a session tabulates every pair's values (32 MB)."""
+
+
 class Session:
     def __init__(
         self,
@@ -106,6 +110,8 @@ class Session:
         self.rng_at_deal = self.rng.bit_generator.state
         """The generator's state before the current hand was dealt (saved mid-hand)."""
         self._pair_values: np.ndarray | None = None
+        self._profiles: dict[int, Strategy] = {}
+        self._pair_tables: dict[int, np.ndarray | None] = {}
         self._skill = 0.0
         """Sum of the human's decision terms in the current hand (see ``scoring``)."""
         self._seat_value = expected_values(self.game, self.equilibrium_vs_bot(0)).totals
@@ -131,12 +137,36 @@ class Session:
         return 100.0 / self.game.big_blind if self.is_holdem else 1.0
 
     def equilibrium_vs_bot(self, human_seat: int) -> Strategy:
-        """The bot's strategy in the bot's seat and the file's in the human's seat."""
-        bot_seat = 1 - human_seat
-        return {
-            n.id: (self.bot_strategy if n.player == bot_seat else self.equilibrium)[n.id]
-            for n in self.game.decision_nodes()
-        }
+        """The bot's strategy in the bot's seat and the file's in the human's seat (cached:
+        neither changes during a session)."""
+        profile = self._profiles.get(human_seat)
+        if profile is None:
+            bot_seat = 1 - human_seat
+            profile = {
+                n.id: (self.bot_strategy if n.player == bot_seat else self.equilibrium)[n.id]
+                for n in self.game.decision_nodes()
+            }
+            self._profiles[human_seat] = profile
+        return profile
+
+    def _hand_pair_values(self, human_seat: int, hands: tuple[int, int]) -> np.ndarray:
+        """Full-information values ``[n_nodes]`` of the dealt pair under the seat's profile.
+
+        Small games compute every pair once per seat and look the deal up; big ones walk the
+        tree for the dealt pair only.
+        """
+        if human_seat not in self._pair_tables:
+            size = len(self.game.nodes) * self.game.n_hands[0] * self.game.n_hands[1]
+            table = None
+            if size <= PAIR_TABLE_LIMIT:
+                profile = self.equilibrium_vs_bot(human_seat)
+                flat = all_pair_values(self.game, profile)
+                table = flat.reshape(len(self.game.nodes), *self.game.n_hands)
+            self._pair_tables[human_seat] = table
+        table = self._pair_tables[human_seat]
+        if table is not None:
+            return table[:, hands[0], hands[1]]
+        return pair_values(self.game, self.equilibrium_vs_bot(human_seat), hands)
 
     # --- the hand in progress ---------------------------------------------------------------
     @property
@@ -244,7 +274,7 @@ class Session:
         node = self.node
         own = deal.hands[self.human_seat]
         if self._pair_values is None:
-            self._pair_values = pair_values(self.game, profile, deal.hands)
+            self._pair_values = self._hand_pair_values(self.human_seat, deal.hands)
         children = self._pair_values[list(node.children)]
         sign = 1.0 if self.human_seat == 0 else -1.0
         baseline = float(np.dot(profile[node.id][own], children))

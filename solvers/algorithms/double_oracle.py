@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from solvers.algorithms.base import Solver, SolverError, register_algorithm
-from solvers.exact.evaluation import best_response, expected_values
+from solvers.exact.evaluation import respond_per_edge, value_per_edge
 from solvers.exact.walk import build_plan, normalise_per_node, realization_weights
 from solvers.games.base import Strategy, TreeGame
 from solvers.games.matrix import maximin
@@ -63,8 +63,7 @@ class DoubleOracle(Solver):
         return {**super().settings(), "tolerance": self.tolerance}
 
     def _value(self, row: np.ndarray, column: np.ndarray) -> float:
-        profile = {**self.plan.strategy_dict(0, row), **self.plan.strategy_dict(1, column)}
-        return expected_values(self.game, profile).totals[0]
+        return value_per_edge(self.game, [row, column])
 
     def _mixture(self) -> list[np.ndarray]:
         mixed = []
@@ -84,16 +83,16 @@ class DoubleOracle(Solver):
         self.mixes = [row, column]
 
     def _step(self) -> None:
-        mixture = self.average_strategy()
-        responses = [best_response(self.game, mixture, p) for p in (0, 1)]
+        mixture = self._mixture()
+        responses = [respond_per_edge(self.game, mixture[1 - p], p) for p in (0, 1)]
         gains = (
-            responses[0].value - self.restricted_value,
-            responses[1].value + self.restricted_value,
+            responses[0][0] - self.restricted_value,
+            responses[1][0] + self.restricted_value,
         )
         added = 0
         for p in (0, 1):
             if gains[p] > self.tolerance:
-                self.populations[p].append(self.plan.per_edge(p, responses[p].strategy))
+                self.populations[p].append(responses[p][2])
                 added += 1
         if added:
             rows, columns = self.populations
@@ -111,7 +110,7 @@ class DoubleOracle(Solver):
         self.history.append(
             {
                 "iteration": self.iterations,
-                "nash_conv": responses[0].value + responses[1].value,
+                "nash_conv": responses[0][0] + responses[1][0],
                 "population": [len(self.populations[0]), len(self.populations[1])],
                 "support": self.support_sizes(),
             }

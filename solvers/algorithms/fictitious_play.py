@@ -31,8 +31,14 @@ from solvers.algorithms.base import (
     register_algorithm,
     restore_per_player,
 )
-from solvers.exact.evaluation import best_response
-from solvers.exact.walk import build_plan, reach_pass, strategy_from_weights, uniform_per_edge
+from solvers.exact.evaluation import respond_per_edge
+from solvers.exact.walk import (
+    build_plan,
+    normalise_per_node,
+    reach_pass,
+    strategy_from_weights,
+    uniform_per_edge,
+)
 from solvers.games.base import Strategy, TreeGame
 
 
@@ -72,10 +78,8 @@ class FictitiousPlay(Solver):
             self.strategy_sums[p] += weight * own_reach * per_edge[p]
 
     def _step(self) -> None:
-        average = self.average_strategy()
-        responses = [
-            self.plan.per_edge(p, best_response(self.game, average, p).strategy) for p in (0, 1)
-        ]
+        average = [normalise_per_node(self.plan, p, self.strategy_sums[p]) for p in (0, 1)]
+        responses = [respond_per_edge(self.game, average[1 - p], p)[2] for p in (0, 1)]
         self.iterations += 1
         self._add(responses, 1.0 if self.weighting == "uniform" else self.iterations + 1.0)
         self.last_response = responses

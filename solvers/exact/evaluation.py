@@ -1,6 +1,6 @@
 """Exact evaluation on the public tree: EV, best response, exploitability, ranges, action values.
 
-Everything is one walk over public nodes carrying per-hand vectors (ARCHITECTURE.md): a top-down
+Every function here is one or two passes of the level walk in ``solvers.exact.walk``: a top-down
 pass multiplies each player's reach by their action probabilities and chance masks, and a
 bottom-up pass turns terminal payoffs into counterfactual values,
 ``cfv_p(node)[h] = sum over h' and terminals below of prior(h, h') * chance * opp_reach(h') *
@@ -8,7 +8,11 @@ payoff_p``. A best response takes the per-hand maximum over actions at the respo
 which is exact because a player's information set is (public node, own hand). This is the
 public-tree best response of Johanson, Waugh, Bowling & Zinkevich, "Accelerating Best Response
 Calculation in Large Extensive Games" (IJCAI 2011). Terminals are evaluated in one batch through
-``game.terminal_values_batch``, where a hold'em game can plug in a sorted O(n log n) showdown.
+``game.terminal_values_batch``, where a hold'em game plugs in a sorted O(n log n) showdown.
+
+Strategies come in the common ``{node_id: [hands, actions]}`` format; solvers that already hold
+per-edge arrays call ``respond_per_edge`` and skip the conversion. Matrix games (simultaneous
+moves) are evaluated directly from their payoff matrix.
 
 Units: values are in chips (game units). Exploitability is ``(BR_0 + BR_1) / 2``, which is
 NashConv / 2 and equals OpenSpiel's ``exploitability`` for two-player zero-sum games; in mbb per
@@ -23,7 +27,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.exact.walk import (
+    TreePlan,
+    best_actions,
+    build_plan,
+    profile_factor,
+    reach_pass,
+    value_pass,
+)
 from solvers.games.base import Node, Strategy, TreeError, TreeGame
+from solvers.games.matrix import MatrixGame
 
 
 @dataclass(frozen=True)
@@ -70,108 +83,78 @@ class Exploitability:
         return 100.0 * self.exploitability / self.initial_pot if self.initial_pot else np.nan
 
 
-# --- the two passes -----------------------------------------------------------------------
-
-
-_DECISION, _CHANCE = 0, 1
+# --- walks --------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class _WalkPlan:
-    """The tree flattened once per game for fast loops: non-terminal nodes in node order."""
+class Walk:
+    """A profile's factors and both players' reach at every row of the plan."""
 
-    inner: list[tuple[int, int, int, tuple[int, ...], tuple[np.ndarray, np.ndarray] | None]]
-    """``(node id, kind, acting player, children, chance masks)``."""
-    terminals: np.ndarray
-    terminal_chance: np.ndarray
+    plan: TreePlan
+    factor: np.ndarray
+    reach: np.ndarray
+    responder: int | None
+    """The player whose edges hold 1 (their strategy was not given), if any."""
 
+    def values(self, game: TreeGame, player: int, respond: bool = False) -> np.ndarray:
+        """``[rows, max_hands]`` counterfactual values of ``player`` (see ``value_pass``)."""
+        if respond and self.responder != player:
+            raise ValueError("a best-response pass needs a walk made with that responder")
+        out = np.zeros((self.plan.n_rows, self.plan.max_hands))
+        return value_pass(game, self.plan, player, self.factor, self.reach, out, respond)
 
-def _plan(game: TreeGame) -> _WalkPlan:
-    plan = game.__dict__.get("_walk_plan")
-    if plan is None:
-        inner = [
-            (n.id, _DECISION if n.is_decision else _CHANCE, n.player, n.children, n.outcome_masks)
-            for n in game.nodes
-            if not n.is_terminal
-        ]
-        terminals = game.terminal_ids
-        plan = _WalkPlan(inner, terminals, game.path_chance[terminals][:, None])
-        game.__dict__["_walk_plan"] = plan
-    return plan
+    def by_node(self, per_row: np.ndarray, player: int) -> np.ndarray:
+        """``[n_nodes, n_hands[player]]``: a per-row array re-indexed by node id."""
+        return per_row[self.plan.row_of_node, : self.plan.n_hands[player]]
 
 
-def reaches(game: TreeGame, strategy: Mapping[int, np.ndarray], player: int) -> list[np.ndarray]:
-    """Per node, ``player``'s own reach: their action probabilities times their chance masks.
+def walk_per_edge(game: TreeGame, per_edge: list[np.ndarray | None]) -> Walk:
+    """Reach of a profile given as per-edge arrays; None for a player who will best-respond."""
+    plan = build_plan(game)
+    factor = profile_factor(plan, per_edge)
+    reach = reach_pass(plan, factor, np.zeros_like(factor))
+    missing = [p for p in (0, 1) if per_edge[p] is None]
+    return Walk(plan, factor, reach, missing[0] if len(missing) == 1 else None)
 
-    The chance probability factor is kept apart, in ``game.path_chance``.
-    """
-    reach: list[np.ndarray] = [np.empty(0)] * len(game.nodes)
-    reach[0] = np.ones(game.n_hands[player])
-    for nid, kind, actor, children, masks in _plan(game).inner:
-        here = reach[nid]
-        if kind == _DECISION:
-            if actor == player:
-                probs = strategy[nid]
-                for a, child in enumerate(children):
-                    reach[child] = here * probs[:, a]
-            else:
-                for child in children:
-                    reach[child] = here
-        else:
-            own_masks = masks[player]  # type: ignore[index]
-            for o, child in enumerate(children):
-                reach[child] = here * own_masks[o]
-    return reach
+
+def walk(game: TreeGame, strategy: Mapping[int, np.ndarray], responder: int | None = None) -> Walk:
+    """Reach of ``strategy``; the ``responder``'s part, if named, is not needed nor used."""
+    plan = build_plan(game)
+    per_edge = [None if p == responder else plan.per_edge(p, strategy) for p in (0, 1)]
+    return walk_per_edge(game, per_edge)
+
+
+def reaches(game: TreeGame, strategy: Mapping[int, np.ndarray], player: int) -> np.ndarray:
+    """``[n_nodes, n_hands[player]]``: per node, ``player``'s own reach (their action
+    probabilities times their chance masks). Chance probabilities stay in ``game.path_chance``."""
+    if game.simultaneous:
+        raise TreeError(f"{game.name} is a matrix game: it has no tree to walk")
+    plan = build_plan(game)
+    per_edge = [plan.per_edge(player, strategy) if p == player else None for p in (0, 1)]
+    done = walk_per_edge(game, per_edge)
+    return done.by_node(done.reach[:, player], player)
 
 
 def counterfactual_values(
-    game: TreeGame,
-    strategy: Mapping[int, np.ndarray],
-    player: int,
-    opp_reach: list[np.ndarray],
-    respond: bool = False,
-) -> tuple[list[np.ndarray], dict[int, np.ndarray]]:
-    """Bottom-up ``cfv`` of ``player`` at every node, and argmax actions if ``respond``.
+    game: TreeGame, strategy: Mapping[int, np.ndarray], player: int, respond: bool = False
+) -> tuple[np.ndarray, Strategy]:
+    """``[n_nodes, n_hands[player]]`` counterfactual values of ``player`` at every node.
 
-    ``player`` follows ``strategy`` (or best-responds when ``respond``); the opponent's reach
-    ``opp_reach`` comes from ``reaches``. All terminals are evaluated in one batch.
+    ``player`` follows ``strategy``, or best-responds to the opponent's part of it when
+    ``respond``; then the second result is the pure best response, else it is empty.
     """
-    plan = _plan(game)
-    values: list[np.ndarray] = [np.empty(0)] * len(game.nodes)
-    terminal_reach = np.stack([opp_reach[t] for t in plan.terminals]) * plan.terminal_chance
-    terminal_values = game.terminal_values_batch(player, terminal_reach)
-    for t, row in zip(plan.terminals, terminal_values, strict=True):
-        values[t] = row
-    choices: dict[int, np.ndarray] = {}
-    for nid, kind, actor, children, masks in reversed(plan.inner):
-        if kind == _DECISION:
-            if actor == player:
-                child_values = np.array([values[c] for c in children])  # [actions, hands]
-                if respond:
-                    choices[nid] = child_values.argmax(axis=0)
-                    values[nid] = child_values.max(axis=0)
-                else:
-                    values[nid] = (child_values * strategy[nid].T).sum(axis=0)
-            else:
-                total = values[children[0]]
-                for child in children[1:]:
-                    total = total + values[child]
-                values[nid] = total
-        else:
-            own_masks = masks[player]  # type: ignore[index]
-            total = own_masks[0] * values[children[0]]
-            for o, child in enumerate(children[1:], start=1):
-                total = total + own_masks[o] * values[child]
-            values[nid] = total
-    return values, choices
+    done = walk(game, strategy, responder=player if respond else None)
+    values = done.values(game, player, respond)
+    pure = _pure_strategy(done.plan, player, values) if respond else {}
+    return done.by_node(values, player), pure
 
 
-def _prior_marginal(game: TreeGame, player: int) -> np.ndarray:
-    return game.prior.sum(axis=1 - player)
+def _pure_strategy(plan: TreePlan, player: int, values: np.ndarray) -> Strategy:
+    return plan.strategy_dict(player, best_actions(plan, player, values))
 
 
 def _per_hand(game: TreeGame, player: int, cfv_root: np.ndarray) -> np.ndarray:
-    marginal = _prior_marginal(game, player)
+    marginal = game.hand_weights(player)
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(marginal > 0, cfv_root / marginal, np.nan)
 
@@ -181,58 +164,60 @@ def _per_hand(game: TreeGame, player: int, cfv_root: np.ndarray) -> np.ndarray:
 
 def expected_values(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> ExpectedValues:
     """Each player's EV in chips under the profile, overall and per hand."""
-    if game.simultaneous:
-        from solvers.games.matrix import matrix_expected_values  # noqa: PLC0415
-
-        return matrix_expected_values(game, strategy)
-    reach1 = reaches(game, strategy, 1)
-    cfv0, _ = counterfactual_values(game, strategy, 0, reach1)
-    reach0 = reaches(game, strategy, 0)
-    cfv1, _ = counterfactual_values(game, strategy, 1, reach0)
-    total0 = float(cfv0[0].sum())
+    if isinstance(game, MatrixGame):
+        rows, cols = _mixes(strategy)
+        value = float(rows @ game.payoff @ cols)
+        return ExpectedValues((value, -value), (np.array([value]), np.array([-value])))
+    done = walk(game, strategy)
+    root = done.plan.row_of_node[0]
+    cfv = [done.values(game, p)[root, : game.n_hands[p]] for p in (0, 1)]
+    total0 = float(cfv[0].sum())
     return ExpectedValues(
         totals=(total0, -total0),
-        per_hand=(_per_hand(game, 0, cfv0[0]), _per_hand(game, 1, cfv1[0])),
+        per_hand=(_per_hand(game, 0, cfv[0]), _per_hand(game, 1, cfv[1])),
     )
+
+
+def value_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> float:
+    """Player 0's expected payoff of a profile given per edge (one walk, one value pass)."""
+    done = walk_per_edge(game, list(per_edge))
+    root = done.plan.row_of_node[0]
+    return float(done.values(game, 0)[root, : game.n_hands[0]].sum())
+
+
+def respond_per_edge(
+    game: TreeGame, opponent_per_edge: np.ndarray, player: int
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """Best response of ``player`` to an opponent given per edge: ``(value, per-hand cfv at the
+    root, per-edge pure strategy)``. The fast path of fictitious play and double oracle."""
+    per_edge: list[np.ndarray | None] = [None, None]
+    per_edge[1 - player] = opponent_per_edge
+    done = walk_per_edge(game, per_edge)
+    values = done.values(game, player, respond=True)
+    root = values[done.plan.row_of_node[0], : game.n_hands[player]]
+    return float(root.sum()), root, best_actions(done.plan, player, values)
 
 
 def best_response(game: TreeGame, strategy: Mapping[int, np.ndarray], player: int) -> BestResponse:
     """Exact best response of ``player`` to the opponent's part of ``strategy``."""
-    if game.simultaneous:
-        from solvers.games.matrix import matrix_best_response  # noqa: PLC0415
-
-        return matrix_best_response(game, strategy, player)
-    return _respond(game, strategy, player, reaches(game, strategy, 1 - player))
-
-
-def _respond(game: TreeGame, strategy, player: int, opp_reach: list[np.ndarray]) -> BestResponse:
-    values, choices = counterfactual_values(game, strategy, player, opp_reach, respond=True)
-    pure: Strategy = {}
-    for nid, best in choices.items():
-        one_hot = np.zeros((len(best), len(game.nodes[nid].children)))
-        one_hot[np.arange(len(best)), best] = 1.0
-        pure[nid] = one_hot
+    if isinstance(game, MatrixGame):
+        return _matrix_best_response(game, strategy, player)
+    plan = build_plan(game)
+    value, root, pure = respond_per_edge(game, plan.per_edge(1 - player, strategy), player)
     return BestResponse(
         player=player,
-        value=float(values[0].sum()),
-        per_hand=_per_hand(game, player, values[0]),
-        strategy=pure,
+        value=value,
+        per_hand=_per_hand(game, player, root),
+        strategy=plan.strategy_dict(player, pure),
     )
 
 
 def exploitability(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> Exploitability:
     """Both best responses, NashConv and exploitability ``(BR_0 + BR_1) / 2`` in chips."""
-    if game.simultaneous:
-        responses = (best_response(game, strategy, 0), best_response(game, strategy, 1))
-        game_value = expected_values(game, strategy).totals[0]
-    else:
-        reach = (reaches(game, strategy, 0), reaches(game, strategy, 1))
-        responses = tuple(_respond(game, strategy, p, reach[1 - p]) for p in (0, 1))
-        cfv0, _ = counterfactual_values(game, strategy, 0, reach[1])
-        game_value = float(cfv0[0].sum())
+    responses = (best_response(game, strategy, 0), best_response(game, strategy, 1))
     return Exploitability(
-        best_responses=responses,  # type: ignore[arg-type]
-        game_value=game_value,
+        best_responses=responses,
+        game_value=expected_values(game, strategy).totals[0],
         big_blind=getattr(game, "big_blind", 1.0),
         initial_pot=float(sum(game.root.contributions)),
     )
@@ -259,8 +244,10 @@ def bayes_range(
     defined even on a line the opponent's strategy never takes.
     """
     target = game.node(node)
-    own = reaches(game, strategy, player)[target.id]
-    opp = reaches(game, strategy, 1 - player)[target.id]
+    done = walk(game, strategy)
+    row = done.plan.row_of_node[target.id]
+    own = done.reach[row, player, : game.n_hands[player]]
+    opp = done.reach[row, 1 - player, : game.n_hands[1 - player]]
     prior = game.prior if player == 0 else game.prior.T
     if opp_hand is None:
         weight = own * (prior @ opp) * game.path_chance[target.id]
@@ -295,13 +282,34 @@ def action_values(
     if continuation not in ("strategy", "best_response"):
         raise TreeError(f"unknown continuation {continuation!r}")
     player = target.player
-    opp_reach = reaches(game, strategy, 1 - player)
-    values, _ = counterfactual_values(
-        game, strategy, player, opp_reach, respond=continuation == "best_response"
-    )
+    respond = continuation == "best_response"
+    done = walk(game, strategy, responder=player if respond else None)
+    values = done.values(game, player, respond)
+    plan = done.plan
+    n_own, n_opp = game.n_hands[player], game.n_hands[1 - player]
+    opp_reach = done.reach[plan.row_of_node[target.id], 1 - player, :n_opp]
     prior = game.prior if player == 0 else game.prior.T
-    opp_weight = (prior @ opp_reach[target.id]) * game.path_chance[target.id]
-    child_values = np.stack([values[c] for c in target.children], axis=1)
+    opp_weight = (prior @ opp_reach) * game.path_chance[target.id]
+    child_values = values[plan.row_of_node[list(target.children)], :n_own].T
     with np.errstate(invalid="ignore", divide="ignore"):
         result = np.where(opp_weight[:, None] > 0, child_values / opp_weight[:, None], np.nan)
     return result if hand is None else result[hand]
+
+
+# --- matrix games -------------------------------------------------------------------------
+
+
+def _mixes(strategy: Mapping[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    return np.asarray(strategy[0])[0], np.asarray(strategy[1])[0]
+
+
+def _matrix_best_response(
+    game: MatrixGame, strategy: Mapping[int, np.ndarray], player: int
+) -> BestResponse:
+    rows, cols = _mixes(strategy)
+    payoffs = game.payoff @ cols if player == 0 else -(rows @ game.payoff)
+    best = int(np.argmax(payoffs))
+    pure = np.zeros((1, len(payoffs)))
+    pure[0, best] = 1.0
+    value = float(payoffs[best])
+    return BestResponse(player, value, np.array([value]), {player: pure})

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from solvers.exact.walk import TreePlan, build_plan, profile_factor
 from solvers.games.base import Node, TreeGame
 
 
@@ -79,25 +80,57 @@ def pair_values(
     """Seat 0's expected payoff from every node when seat 0 holds ``hands[0]`` and seat 1
     ``hands[1]`` and both follow ``profile`` (chance uses the card-removal weights).
 
-    One bottom-up pass over the nodes; entries of nodes this pair cannot reach are 0.
+    ``[n_nodes]``; entries of nodes this pair cannot reach are 0.
     """
     h0, h1 = hands
-    pair_prior = game.prior[h0, h1]
-    if pair_prior <= 0:
+    if game.prior[h0, h1] <= 0:
         raise ValueError("these two hands cannot be dealt together")
-    values = np.zeros(len(game.nodes))
-    for node in reversed(game.nodes):
-        children = list(node.children)
-        if node.is_terminal:
-            values[node.id] = game.terminal_matrix(node)[h0, h1] / pair_prior
-        elif node.is_decision:
-            own = h0 if node.player == 0 else h1
-            values[node.id] = float(profile[node.id][own] @ values[children])
-        else:
-            assert node.outcome_probs is not None and node.outcome_masks is not None
-            weights = (
-                node.outcome_probs * node.outcome_masks[0][:, h0] * node.outcome_masks[1][:, h1]
-            )
-            total = weights.sum()
-            values[node.id] = float(weights @ values[children] / total) if total > 0 else 0.0
-    return values
+    return all_pair_values(game, profile, (np.array([h0]), np.array([h1])))[:, 0]
+
+
+def all_pair_values(
+    game: TreeGame,
+    profile: Mapping[int, np.ndarray],
+    pairs: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
+    """Full-information values ``[n_nodes, n_pairs]`` of many hand pairs at once.
+
+    ``pairs`` holds the seat-0 and seat-1 hand of each pair (default: every pair, in
+    ``np.indices(game.n_hands)`` order, so the result reshapes to ``[n_nodes, n0, n1]``). One
+    bottom-up pass of the level walk: a pair's value at a node is the actor's action
+    probabilities (or the chance weights ``p_o * mask0 * mask1``, renormalised for the pair)
+    times the children's values; at a terminal it is the payoff of that pair.
+    """
+    if pairs is None:
+        grid = np.indices(game.n_hands).reshape(2, -1)
+        pairs = (grid[0], grid[1])
+    h0, h1 = (np.asarray(h, dtype=np.intp) for h in pairs)
+    plan = build_plan(game)
+    factor = profile_factor(plan, [plan.per_edge(0, profile), plan.per_edge(1, profile)])
+    weight = factor[:, 0, h0] * factor[:, 1, h1] * _edge_chance(game, plan)[:, None]
+    values = np.zeros((plan.n_rows, len(h0)))
+    prior = game.prior[h0, h1]
+    payoff = np.stack([game.terminal_matrix(int(t))[h0, h1] for t in game.terminal_ids])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        values[plan.terminal_rows] = np.where(prior > 0, payoff / prior, 0.0)
+    for level in reversed(plan.levels):
+        children = slice(level.start, level.stop)
+        parents = slice(level.parent_start, level.parent_stop)
+        total = level.sum_children @ (weight[children] * values[children])
+        mass = level.sum_children @ weight[children]
+        values[parents] = np.where(mass > 0, total / np.where(mass > 0, mass, 1.0), 0.0)
+    return values[plan.row_of_node]
+
+
+def _edge_chance(game: TreeGame, plan: TreePlan) -> np.ndarray:
+    """``[rows]``: the chance probability on the edge into each row (1 below a decision)."""
+    cached = game.__dict__.get("_edge_chance")
+    if cached is None:
+        per_node = np.ones(len(game.nodes))
+        for node in game.nodes:
+            if node.is_chance:
+                assert node.outcome_probs is not None
+                per_node[list(node.children)] = node.outcome_probs
+        cached = per_node[plan.node_of_row]
+        game.__dict__["_edge_chance"] = cached
+    return cached

@@ -1,16 +1,18 @@
-"""The public tree flattened once into index arrays: a CFR iteration is a few numpy ops per level.
+"""The one tree walk: the public tree flattened into index arrays, walked level by level.
 
-``solvers.exact.evaluation`` walks the tree node by node, which is exact and fine for one
-evaluation, but a solver repeats the walk thousands of times. Here nodes are renumbered into
-*rows*, breadth
-first, with the non-terminal nodes of each depth before its terminals. Then:
+Every exact question (EV, best response, exploitability, Bayes ranges, action values) and every
+full-width solver (CFR family, fictitious play, double oracle) goes through this module, so a
+walk costs a few numpy calls per depth of the tree, not a Python call per node. Nodes are
+renumbered into *rows*, breadth first, with the non-terminal nodes of each depth before its
+terminals. Then:
 
 - each depth level is one contiguous block of rows, whose parents are the contiguous block of
   non-terminal rows of the level above;
 - the top-down reach pass is, per level, one gather from the parent block times a factor;
 - the bottom-up value pass is, per level, a product and one 0/1 matrix product that sums each
   parent's children (faster than ``np.add.reduceat`` on these small blocks), written straight
-  into the parent block.
+  into the parent block; a best response then overwrites its own decision rows of that block
+  with the maximum over their children (one padded gather per level).
 
 So an iteration costs a few numpy calls per depth (9 levels for Leduc), not per node.
 
@@ -70,6 +72,20 @@ class PlayerEdges:
 
 
 @dataclass(frozen=True)
+class ResponseLevel:
+    """One player's decision nodes whose children form one level, for the best-response max."""
+
+    rows: np.ndarray
+    """Rows of the decision nodes (all in the level's parent block)."""
+    slots: np.ndarray
+    """Their decision slots in ``PlayerEdges`` order."""
+    child_rows: np.ndarray
+    """``[k, max_actions]`` rows of each node's children, padded with the first child."""
+    padding: np.ndarray | None
+    """``[k, max_actions, 1]`` True where ``child_rows`` is padding; None when there is none."""
+
+
+@dataclass(frozen=True)
 class TreePlan:
     n_hands: tuple[int, int]
     max_hands: int
@@ -86,6 +102,8 @@ class TreePlan:
     terminal_chance: np.ndarray
     """``[n_terminals, 1]``: product of chance probabilities on each terminal's path."""
     edges: tuple[PlayerEdges, PlayerEdges]
+    responses: tuple[tuple[ResponseLevel | None, ...], tuple[ResponseLevel | None, ...]]
+    """Per player and level (as ``levels``), that player's decisions among the level's parents."""
 
     @property
     def n_rows(self) -> int:
@@ -195,6 +213,8 @@ def build_plan(game: TreeGame) -> TreePlan:
                 decision_nodes=tuple(int(node_of_row[r]) for r in decision_rows),
             )
         )
+    parent_starts = np.array([level.parent_start for level in levels], dtype=np.intp)
+    responses = tuple(_response_levels(edges[p], parent_starts) for p in (0, 1))
     terminals = game.terminal_ids
     plan = TreePlan(
         n_hands=game.n_hands,
@@ -207,9 +227,52 @@ def build_plan(game: TreeGame) -> TreePlan:
         terminal_rows=row_of_node[terminals],
         terminal_chance=game.path_chance[terminals][:, None],
         edges=(edges[0], edges[1]),
+        responses=(responses[0], responses[1]),
     )
     game.__dict__["_cfr_plan"] = plan
     return plan
+
+
+def _response_levels(
+    edges: PlayerEdges, parent_starts: np.ndarray
+) -> tuple[ResponseLevel | None, ...]:
+    """Group a player's decision slots by the level their children are in."""
+    n_slots = len(edges.decision_nodes)
+    slot_level = np.searchsorted(parent_starts, edges.parent_rows[edges.first_edge], "right") - 1
+    out: list[ResponseLevel | None] = []
+    for index in range(len(parent_starts)):
+        slots = np.flatnonzero(slot_level == index) if n_slots else np.zeros(0, dtype=np.intp)
+        if len(slots) == 0:
+            out.append(None)
+            continue
+        counts = edges.n_actions[slots]
+        width = int(counts.max())
+        offsets = np.minimum(np.arange(width)[None, :], counts[:, None] - 1)
+        child_rows = edges.rows[edges.first_edge[slots][:, None] + offsets]
+        padded = np.arange(width)[None, :] >= counts[:, None]
+        out.append(
+            ResponseLevel(
+                rows=edges.parent_rows[edges.first_edge[slots]],
+                slots=slots,
+                child_rows=child_rows,
+                padding=padded[:, :, None] if padded.any() else None,
+            )
+        )
+    return tuple(out)
+
+
+def profile_factor(plan: TreePlan, per_edge: list[np.ndarray | None]) -> np.ndarray:
+    """The ``factor`` array of a profile given per player as per-edge probabilities.
+
+    A player given as None keeps factor 1 on their edges: the layout a best response of that
+    player walks with (their own choices are then made by ``value_pass(respond=True)``).
+    """
+    factor = plan.fixed_factor.copy()
+    for p, edges in enumerate(plan.edges):
+        probs = per_edge[p]
+        if probs is not None and edges.n_edges:
+            factor[edges.rows, p, : plan.n_hands[p]] = probs
+    return factor
 
 
 def reach_pass(plan: TreePlan, factor: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -231,25 +294,66 @@ def reach_pass(plan: TreePlan, factor: np.ndarray, out: np.ndarray) -> np.ndarra
 
 
 def value_pass(
-    game: TreeGame, plan: TreePlan, player: int, factor: np.ndarray, reach: np.ndarray, out
+    game: TreeGame,
+    plan: TreePlan,
+    player: int,
+    factor: np.ndarray,
+    reach: np.ndarray,
+    out: np.ndarray,
+    respond: bool = False,
 ) -> np.ndarray:
     """Bottom-up counterfactual values of ``player`` at every row, into ``out[rows, max_hands]``.
 
     ``out[row, h] = sum over terminals t below and opponent hands h' of prior(h, h') * chance(t)
-    * opp_reach(t, h') * payoff(h, h') * (player's own factors strictly below row)``, as in
-    ``solvers.exact.evaluation.counterfactual_values``. Padding columns of ``out`` start at zero.
+    * opp_reach(t, h') * payoff(h, h') * (player's own factors strictly below row)``. With
+    ``respond`` the player best-responds instead: ``factor`` must hold 1 on the player's edges
+    (``profile_factor`` with None for them), and each of their decision rows takes the per-hand
+    maximum over its children; use ``best_actions`` to read the choices. Padding columns of
+    ``out`` must start at zero.
     """
     n_own, n_opp = plan.n_hands[player], plan.n_hands[1 - player]
     opp_reach = reach[plan.terminal_rows, 1 - player, :n_opp] * plan.terminal_chance
     out[plan.terminal_rows, :n_own] = game.terminal_values_batch(player, opp_reach)
     own_factor = factor[:, player]
-    for level in reversed(plan.levels):
+    responses = plan.responses[player]
+    for index in range(len(plan.levels) - 1, -1, -1):
+        level = plan.levels[index]
         weighted = own_factor[level.start : level.stop] * out[level.start : level.stop]
         if isinstance(level.sum_children, np.ndarray):
             np.matmul(level.sum_children, weighted, out=out[level.parent_start : level.parent_stop])
         else:
             out[level.parent_start : level.parent_stop] = level.sum_children @ weighted
+        response = responses[index]
+        if respond and response is not None:
+            out[response.rows] = _children_values(out, response).max(axis=1)
     return out
+
+
+def _children_values(out: np.ndarray, response: ResponseLevel) -> np.ndarray:
+    """``[k, max_actions, hands]`` child values of a level's decisions; padding is -inf."""
+    values = out[response.child_rows]
+    if response.padding is not None:
+        values = np.where(response.padding, -np.inf, values)
+    return values
+
+
+def best_actions(plan: TreePlan, player: int, values: np.ndarray) -> np.ndarray:
+    """Per-edge one-hot ``[n_edges, n_hands]``: the action with the best child value per hand.
+
+    ``values`` is the output of ``value_pass`` (any mode): a child's counterfactual value is what
+    the player gets by taking that action, so the argmax is a pure best response where the pass
+    responded. Ties go to the first action.
+    """
+    edges = plan.edges[player]
+    n_hands = plan.n_hands[player]
+    pure = np.zeros((edges.n_edges, n_hands))
+    columns = np.arange(n_hands)
+    for response in plan.responses[player]:
+        if response is None:
+            continue
+        best = _children_values(values, response)[:, :, :n_hands].argmax(axis=1)  # [k, hands]
+        pure[edges.first_edge[response.slots][:, None] + best, columns[None, :]] = 1.0
+    return pure
 
 
 def realization_weights(plan: TreePlan, profile: list[np.ndarray]) -> list[np.ndarray]:

@@ -104,26 +104,6 @@ def _mixes(strategy: Mapping[int, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(strategy[0])[0], np.asarray(strategy[1])[0]
 
 
-def matrix_expected_values(game: MatrixGame, strategy: Mapping[int, np.ndarray]):
-    from solvers.exact.evaluation import ExpectedValues  # noqa: PLC0415 - evaluation imports us lazily
-
-    rows, cols = _mixes(strategy)
-    value = float(rows @ game.payoff @ cols)
-    return ExpectedValues((value, -value), (np.array([value]), np.array([-value])))
-
-
-def matrix_best_response(game: MatrixGame, strategy: Mapping[int, np.ndarray], player: int):
-    from solvers.exact.evaluation import BestResponse  # noqa: PLC0415
-
-    rows, cols = _mixes(strategy)
-    payoffs = game.payoff @ cols if player == 0 else -(rows @ game.payoff)
-    best = int(np.argmax(payoffs))
-    pure = np.zeros((1, len(payoffs)))
-    pure[0, best] = 1.0
-    value = float(payoffs[best])
-    return BestResponse(player, value, np.array([value]), {player: pure})
-
-
 def maximin(payoff: np.ndarray) -> tuple[float, np.ndarray]:
     """Max over row mixes of the min over columns: variables (mix, v), maximise v."""
     from scipy.optimize import linprog  # noqa: PLC0415 - scipy is slow to import; only LP needs it

@@ -176,9 +176,9 @@ def _require_tree(game: TreeGame) -> None:
 def _gain_walk(game: TreeGame, strategy: Mapping[int, np.ndarray], player: int):
     """Subtree gains ``[n_nodes]``, per-hand local gains by node id, and the BR's choices."""
     _require_tree(game)
-    opp_reach = reaches(game, strategy, 1 - player)
-    follow, _ = counterfactual_values(game, strategy, player, opp_reach)
-    respond, choices = counterfactual_values(game, strategy, player, opp_reach, respond=True)
+    follow, _ = counterfactual_values(game, strategy, player)
+    respond, pure = counterfactual_values(game, strategy, player, respond=True)
+    choices = {node_id: rows.argmax(axis=1) for node_id, rows in pure.items()}
     own = reaches(game, strategy, player)
     subtree = np.array([float((respond[n.id] - follow[n.id]).sum()) for n in game.nodes])
     local: dict[int, np.ndarray] = {}
