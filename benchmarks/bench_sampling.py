@@ -25,6 +25,7 @@ from _timing import print_rows  # noqa: E402
 from solvers.algorithms import make_solver, paper_cfr, sampling  # noqa: E402, F401 - registration
 from solvers.games import load_game  # noqa: E402
 from solvers.games.von_neumann import closed_form  # noqa: E402
+from solvers.theory.thresholds import measured_thresholds  # noqa: E402
 
 VARIANTS = ("cs-cfr", "es-mccfr", "os-mccfr")
 
@@ -97,7 +98,7 @@ def paper_rows(counts: list[int], seed: int) -> list[dict]:
         solver = make_solver(game, "paper-cfr", seed=seed)
         for count in counts:
             solver.run(iterations=count - solver.iterations)
-            measured = game.thresholds(solver.average_strategy())
+            measured = measured_thresholds(game, solver.average_strategy())
             metrics = solver.metrics()
             rows.append(
                 {

@@ -18,6 +18,7 @@ from solvers.algorithms.base import SolverError
 from solvers.algorithms.genetic import GeneticAlgorithm
 from solvers.exact.evaluation import expected_values, exploitability
 from solvers.games import load_game
+from solvers.theory.thresholds import measured_thresholds
 
 SMALL = {"population": 40, "games": 20}
 
@@ -31,7 +32,7 @@ def test_ga_on_von_neumann_approaches_the_admissible_equilibrium():
     form = game.closed_form()
     solver = make_solver(game, "ga", seed=0).run(iterations=300)
     strategy = solver.average_strategy()
-    measured = game.thresholds(strategy)
+    measured = measured_thresholds(game, strategy)
     assert measured.x1 == pytest.approx(form.x1, abs=0.08)
     assert measured.x2 == pytest.approx(form.x2, abs=0.12)
     assert measured.y0 == pytest.approx(form.y0, abs=0.12)

@@ -28,6 +28,7 @@ from solvers.algorithms import (
 )
 from solvers.games import load_game
 from solvers.games.von_neumann import closed_form
+from solvers.theory.thresholds import measured_thresholds
 
 ROUNDS = 1_000_000
 FLOP_POKER_LP_VALUE = 0.14862
@@ -47,7 +48,7 @@ def test_registered():
 def test_von_neumann_player_thresholds(von_neumann_run):
     game, solver = von_neumann_run
     form = closed_form(1.0, 2.0)
-    measured = game.thresholds(solver.average_strategy())
+    measured = measured_thresholds(game, solver.average_strategy())
     bins = game.n_hands[0]
     assert measured.x1 * bins == pytest.approx(form.x1 * bins, abs=1.5)  # 11.1 bins
     assert measured.x2 * bins == pytest.approx(form.x2 * bins, abs=4.0)  # 77.8 bins
@@ -61,7 +62,7 @@ def test_von_neumann_player_thresholds(von_neumann_run):
 
 def test_von_neumann_dealer_middle_call_mass(von_neumann_run):
     game, solver = von_neumann_run
-    measured = game.thresholds(solver.average_strategy())
+    measured = measured_thresholds(game, solver.average_strategy())
     bins = game.n_hands[0]
     # The paper's 22.9 bins come from 10^10 rounds; c = 2/9 is 22.2 bins.
     assert measured.c * bins == pytest.approx(22.9, abs=3.0)

@@ -15,6 +15,7 @@ from solvers.exact.evaluation import exploitability
 from solvers.exact.lp import solve_lp
 from solvers.games import load_game
 from solvers.games.von_neumann import closed_form
+from solvers.theory.thresholds import measured_thresholds
 
 BINS = 100
 CASES = [(1, 2), (1, 4), (8, 1)]
@@ -38,7 +39,7 @@ def test_lp_on_bins_approaches_the_continuous_solution(ante, bet):
     form = game.closed_form()
     assert exploitability(game, solution.strategy).exploitability < 1e-9
     assert solution.value == pytest.approx(form.value, abs=2 / BINS**2)
-    measured = game.thresholds(solution.strategy)
+    measured = measured_thresholds(game, solution.strategy)
     assert measured.value == pytest.approx(solution.value, abs=1e-9)
     assert measured.x1 == pytest.approx(form.x1, abs=1 / BINS)
     assert measured.x2 == pytest.approx(form.x2, abs=1 / BINS)

@@ -15,6 +15,7 @@ import numpy as np
 from solvers.cards import evaluator
 from solvers.cards.deck import CLASS_SIZES, COMBO_CARDS, COMBO_CLASS, N_CLASSES, N_COMBOS, dead_mask
 from solvers.cards.equity import EquityResult, equity
+from solvers.cards.preflop_tables import preflop_allin_table
 from solvers.errors import InputError
 
 __all__ = [
@@ -40,7 +41,6 @@ def top_percent_range(percent: float, equity_vs_random: np.ndarray | None = None
     if not 0 <= percent <= 100:
         raise InputError(f"a top-x% preset needs x in 0..100, got {percent}")
     if equity_vs_random is None:
-        from solvers.cards.preflop_tables import preflop_allin_table  # noqa: PLC0415 - loads a file
 
         equity_vs_random = preflop_allin_table().equity_vs_random()
     order = np.argsort(-np.asarray(equity_vs_random, dtype=float), kind="stable")

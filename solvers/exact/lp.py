@@ -22,6 +22,7 @@ import scipy.sparse as sp
 from scipy.optimize import linprog
 
 from solvers.games.base import Strategy, TreeGame
+from solvers.games.matrix import MatrixGame, solve_matrix_lp
 
 HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
@@ -181,9 +182,7 @@ def strategy_to_plan(game: TreeGame, form: SequenceForm, player: int, strategy: 
 def solve_lp(game: TreeGame) -> LPSolution:
     """Game value for player 0 and an equilibrium profile, exactly (to LP tolerance)."""
     started = time.perf_counter()
-    if game.simultaneous:
-        from solvers.games.matrix import solve_matrix_lp  # noqa: PLC0415
-
+    if isinstance(game, MatrixGame):
         value, strategy = solve_matrix_lp(game)
         sizes = {"rows": game.payoff.shape[0], "columns": game.payoff.shape[1]}
         return LPSolution(value, strategy, time.perf_counter() - started, sizes)

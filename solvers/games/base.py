@@ -25,28 +25,18 @@ from enum import StrEnum
 from typing import Any, ClassVar
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict
 
 from solvers.errors import InputError
+from solvers.games.params import GameParamError as GameParamError  # re-exported
+from solvers.games.params import GameParams as GameParams  # re-exported
+from solvers.games.params import format_spec
 
 Strategy = dict[int, np.ndarray]
 """Node id -> ``[n_hands of the acting player, n_actions]`` action probabilities."""
 
 
-class GameParamError(InputError):
-    """Bad game parameters or an unparsable game spec."""
-
-
 class TreeError(InputError):
     """An unknown node or an illegal action asked of the tree API."""
-
-
-class GameParams(BaseModel):
-    """Base of every game's parameter model: immutable, and unknown fields are errors."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-    positional: ClassVar[tuple[str, ...]] = ()
-    """Field names that a spec string may give without ``name=``, in order."""
 
 
 class NodeKind(StrEnum):
@@ -160,8 +150,6 @@ class TreeGame:
         return self.name
 
     def spec_string(self) -> str:
-        from solvers.games.spec import format_spec  # noqa: PLC0415 - spec imports base
-
         return format_spec(self.name, self.params)
 
     def __repr__(self) -> str:

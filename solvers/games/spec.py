@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from solvers.games.base import GameParamError, GameParams
+from solvers.games.params import GameParamError, GameParams, format_spec
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
@@ -144,22 +144,6 @@ def validate_params(name: str, model: type[GameParams], values: dict[str, Any]) 
             message = err["msg"].removeprefix("Value error, ")
             problems.append(f"{where}: {message}")
         raise GameParamError(f"{name}: " + "; ".join(problems)) from None
-
-
-def _format_value(value: Any) -> str:
-    if isinstance(value, list | tuple):
-        return "[" + ",".join(_format_value(v) for v in value) + "]"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    return repr(value) if isinstance(value, float) else str(value)
-
-
-def format_spec(name: str, params: GameParams) -> str:
-    """The canonical spec string: every parameter named, so it round-trips through parsing."""
-    parts = [f"{k}={_format_value(v)}" for k, v in params.model_dump().items()]
-    return f"{name}({','.join(parts)})"
 
 
 _BUILT: dict[str, Any] = {}

@@ -118,25 +118,3 @@ class VonNeumannGame(TreeGame):
             self.node_by_key("").id: np.stack([1 - bet, bet], axis=1),
             self.node_by_key("b").id: np.stack([1 - call, call], axis=1),
         }
-
-    def thresholds(self, strategy: Strategy) -> ClosedForm:
-        """Measured x1, x2, c, y0 (fractions of [0, 1]) of a binned strategy.
-
-        ``x1`` is the betting mass below the check region, ``x2`` one minus the mass above it,
-        ``c`` the dealer's call mass on (x1, x2) and ``y0 = x2 - c`` (the admissible threshold
-        with the same call mass). ``value`` is player 0's EV of the profile.
-        """
-        from solvers.exact.evaluation import expected_values  # noqa: PLC0415 - avoid an import cycle
-
-        m = self.n_hands[0]
-        bet = strategy[self.node_by_key("").id][:, 1]
-        call = strategy[self.node_by_key("b").id][:, 1]
-        checking = np.flatnonzero(bet < 0.5)
-        split = (checking[0] + checking[-1] + 1) // 2 if len(checking) else m // 2
-        x1 = bet[:split].sum() / m
-        x2 = 1.0 - bet[split:].sum() / m
-        centres = (np.arange(m) + 0.5) / m
-        middle = (centres > x1) & (centres < x2)
-        c = call[middle].sum() / m
-        value = expected_values(self, strategy).totals[0]
-        return ClosedForm(x1=x1, x2=x2, c=c, y0=x2 - c, value=value)

@@ -13,6 +13,7 @@ from solvers.atomic import atomic_write_text
 from solvers.cards.deck import classes_to_combos
 from solvers.cards.ranges import format_range
 from solvers.errors import InputError
+from solvers.exact.evaluation import exploitability
 from solvers.games.base import Strategy, TreeGame
 from solvers.strategy_file.model import (
     DEFAULT_PRECISION,
@@ -39,8 +40,6 @@ def rounded_strategy(game: TreeGame, strategy: Strategy, precision: int = DEFAUL
 
 
 def measure(game: TreeGame, strategy: Strategy) -> Measured:
-    from solvers.exact.evaluation import exploitability  # noqa: PLC0415 - avoid an import cycle
-
     report = exploitability(game, strategy)
     pot = report.pot_percent
     return Measured(

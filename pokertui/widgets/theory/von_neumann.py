@@ -52,11 +52,12 @@ def von_neumann_figures(ante: float, bet: float, bins: int) -> dict:
     from solvers.exact.lp import solve_lp  # noqa: PLC0415
     from solvers.games import load_game  # noqa: PLC0415
     from solvers.games.von_neumann import closed_form  # noqa: PLC0415
+    from solvers.theory.thresholds import measured_thresholds  # noqa: PLC0415
 
     game = load_game(f"von_neumann(ante={ante!r},bet={bet!r},bins={bins})")
     form = closed_form(ante, bet)
     solution = solve_lp(game)
-    measured = game.thresholds(solution.strategy)
+    measured = measured_thresholds(game, solution.strategy)
     root, facing = game.node_by_key("").id, game.node_by_key("b").id
     centres = (np.arange(bins) + 0.5) / bins
     middle = (centres > form.x1) & (centres < form.x2)

@@ -1,0 +1,38 @@
+"""Game parameters: the immutable pydantic base every game's parameters extend, and the
+canonical spec string that names a game and all of its parameters."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from solvers.errors import InputError
+
+
+class GameParamError(InputError):
+    """Bad game parameters or an unparsable game spec."""
+
+
+class GameParams(BaseModel):
+    """Base of every game's parameter model: immutable, and unknown fields are errors."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+    positional: ClassVar[tuple[str, ...]] = ()
+    """Field names that a spec string may give without ``name=``, in order."""
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_format_value(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def format_spec(name: str, params: GameParams) -> str:
+    """The canonical spec string: every parameter named, so it round-trips through parsing."""
+    parts = [f"{k}={_format_value(v)}" for k, v in params.model_dump().items()]
+    return f"{name}({','.join(parts)})"

@@ -1,0 +1,83 @@
+"""The layers of ``solvers/`` import one way, with no cycles hidden in function-level imports.
+
+Every ``import`` statement of every module is read with ``ast`` (function-level ones too), so a
+cycle cannot hide behind a late import. Only the process entry point (``runs``) imports solvers
+modules on use, so that short commands start fast.
+"""
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent / "solvers"
+
+BASE = {"errors", "atomic", "__init__", "__version__"}
+"""Top-level helper modules that every layer may use."""
+
+ALLOWED: dict[str, set[str]] = {
+    "cards": {"cards"},
+    "games": {"cards", "games"},
+    "exact": {"cards", "games", "exact"},
+    "theory": {"cards", "games", "exact", "theory"},
+    "algorithms": {"cards", "games", "exact", "algorithms"},
+    "strategy_file": {"cards", "games", "exact", "strategy_file"},
+    "reports": {"cards", "games", "exact", "strategy_file", "reports"},
+    "runs": {"cards", "games", "exact", "algorithms", "strategy_file", "reports", "runs"},
+}
+"""Which packages each layer may import from (besides ``BASE``)."""
+
+def _imports(path: Path) -> list[tuple[str, bool]]:
+    """``(imported module, at module level)`` for every import statement in a file."""
+    tree = ast.parse(path.read_text())
+    top_level = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(alias.name, id(node) in top_level) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [f"{node.module}.{alias.name}" for alias in node.names]
+            found += [(name, id(node) in top_level) for name in names]
+    return found
+
+
+def _layer(module: str) -> str | None:
+    parts = module.split(".")
+    if parts[0] != "solvers" or len(parts) < 2:
+        return None
+    return parts[1].removesuffix(".py")
+
+
+def _modules():
+    for path in sorted(ROOT.rglob("*.py")):
+        rel = path.relative_to(ROOT.parent).with_suffix("")
+        yield path, ".".join(rel.parts)
+
+
+def test_every_package_has_a_layer():
+    layers = {p.name for p in ROOT.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert layers == set(ALLOWED)
+
+
+def test_imports_run_down_the_layers():
+    wrong = []
+    for path, module in _modules():
+        own = _layer(module)
+        if own in BASE or own is None:
+            continue
+        for imported, _ in _imports(path):
+            target = _layer(imported)
+            if target is None or target in BASE:
+                continue
+            if target not in ALLOWED[own]:
+                wrong.append(f"{module} imports {imported}")
+    assert wrong == []
+
+
+def test_no_late_imports_hide_a_cycle():
+    """Only ``runs`` (the process entry point) imports solvers modules on use, to start fast."""
+    late = [
+        f"{module} imports {imported} inside a function"
+        for path, module in _modules()
+        for imported, at_top in _imports(path)
+        if not at_top and imported.startswith("solvers.") and _layer(module) != "runs"
+    ]
+    assert late == []
