@@ -42,6 +42,7 @@ from solvers.algorithms.base import (
     register_algorithm,
     restore_per_player,
 )
+from solvers.algorithms.matching import regret_matching
 from solvers.exact.walk import (
     build_plan,
     reach_pass,
@@ -124,10 +125,9 @@ class FullWidthCFR(Solver):
     def _set_current(self, player: int) -> None:
         """Regret matching: positive regrets normalised per (node, hand), uniform if none."""
         plan = self.plan
-        positive = np.maximum(self.regrets[player], 0.0)
-        totals = plan.segment_sums(player, positive)
-        no_regret = totals <= 0  # then every action's positive regret is 0: play uniform
-        current = (positive + no_regret * self._uniform[player]) / (totals + no_regret)
+        current = regret_matching(
+            self.regrets[player], lambda per_edge: plan.segment_sums(player, per_edge)
+        )
         self._current[player] = current
         self._factor[plan.edges[player].rows, player, : plan.n_hands[player]] = current
 

@@ -37,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from solvers.algorithms.base import Solver, SolverError, register_algorithm
+from solvers.algorithms.matching import regret_matching_pair
 from solvers.algorithms.sampled_tree import RandomStream
 from solvers.games.base import Strategy, TreeGame
 
@@ -142,6 +143,7 @@ class PaperSelfPlayCFR(Solver):
         """``count`` rounds of self-play, one sampled deal each."""
         stream = self.stream
         floor, after = self.regret_floor, self.average_after_update
+        match = regret_matching_pair
         bet_probability, call_probability = self.bet_probability, self.call_probability
         regret_bet, regret_check = self.regret_bet, self.regret_check
         regret_call, regret_fold = self.regret_call, self.regret_fold
@@ -194,12 +196,8 @@ class PaperSelfPlayCFR(Solver):
                 regret_check[i] = new_check
                 regret_call[j] = new_call
                 regret_fold[j] = new_fold
-                positive_bet = new_bet if new_bet > 0.0 else 0.0
-                total = positive_bet + (new_check if new_check > 0.0 else 0.0)
-                bet = positive_bet / total if total > 0.0 else 0.5
-                positive_call = new_call if new_call > 0.0 else 0.0
-                total = positive_call + (new_fold if new_fold > 0.0 else 0.0)
-                call = positive_call / total if total > 0.0 else 0.5
+                bet = match(new_bet, new_check)
+                call = match(new_call, new_fold)
                 bet_probability[i] = bet
                 call_probability[j] = call
                 if after:

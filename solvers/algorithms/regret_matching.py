@@ -32,14 +32,8 @@ from solvers.algorithms.base import (
     register_algorithm,
     restore_per_player,
 )
+from solvers.algorithms.matching import regret_matching
 from solvers.games.base import Strategy, TreeGame
-
-
-def regret_matching(regrets: np.ndarray) -> np.ndarray:
-    """Positive regrets normalised; uniform when none is positive."""
-    positive = np.maximum(regrets, 0.0)
-    total = positive.sum()
-    return positive / total if total > 0 else np.full(len(regrets), 1.0 / len(regrets))
 
 
 class RegretMatching(Solver):

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from solvers.algorithms.base import Solver, SolverError
+from solvers.algorithms.matching import regret_matching
 from solvers.games.base import Strategy, TreeGame
 
 UNIFORM_BLOCK = 4096
@@ -148,17 +149,6 @@ class ScalarTree:
         return cached
 
 
-def regret_matching(regrets: list[float]) -> list[float]:
-    """Positive regrets normalised; uniform when none is positive."""
-    total = 0.0
-    for regret in regrets:
-        if regret > 0.0:
-            total += regret
-    if total > 0.0:
-        return [regret / total if regret > 0.0 else 0.0 for regret in regrets]
-    return [1.0 / len(regrets)] * len(regrets)
-
-
 class SampledSolver(Solver):
     """Base of the sampling solvers: seed, stream, per-node regret and strategy-sum tables."""
 
@@ -191,7 +181,7 @@ class SampledSolver(Solver):
     # --- strategies -------------------------------------------------------------------------
     def current_strategy(self) -> Strategy:
         return {
-            node_id: np.array([regret_matching(row) for row in rows])
+            node_id: regret_matching(np.asarray(rows, dtype=float))
             for node_id, rows in self.regrets.items()
         }
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 from solvers.algorithms.base import SolverError, register_algorithm
-from solvers.algorithms.sampled_tree import CHANCE, TERMINAL, SampledSolver, pick, regret_matching
+from solvers.algorithms.matching import regret_matching_scalar
+from solvers.algorithms.sampled_tree import CHANCE, TERMINAL, SampledSolver, pick
 from solvers.games.base import TreeGame
 
 
@@ -62,7 +63,7 @@ class ChanceSampledCFR(SampledSolver):
         player = tree.player[node]
         hand = self._hands[player]
         regrets = self.regrets[node][hand]
-        strategy = regret_matching(regrets)
+        strategy = regret_matching_scalar(regrets)
         deal_values = self._values
         values = []
         for child, slot, probability in zip(
@@ -115,7 +116,7 @@ class ExternalSamplingMCCFR(SampledSolver):
         player = tree.player[node]
         hand = self._hands[player]
         regrets = self.regrets[node][hand]
-        strategy = regret_matching(regrets)
+        strategy = regret_matching_scalar(regrets)
         children = tree.children[node]
         if player != traverser:
             sums = self.strategy_sums[node][hand]
@@ -180,7 +181,7 @@ class OutcomeSamplingMCCFR(SampledSolver):
         player = tree.player[node]
         hand = self._hands[player]
         regrets = self.regrets[node][hand]
-        strategy = regret_matching(regrets)
+        strategy = regret_matching_scalar(regrets)
         child = tree.children[node]
         if player == traverser:
             explore = self.epsilon / len(strategy)
