@@ -1,4 +1,4 @@
-"""Pilot tests of the theory lab: every figure against the formulas in ORACLES.md."""
+"""Pilot tests of the theory lab: every figure against the published closed-form formulas."""
 
 from __future__ import annotations
 

@@ -154,7 +154,7 @@ def _openspiel_average_gap(game, ours, theirs_policy) -> float:
 def test_leduc_matches_openspiel_cpp_for_100_iterations(variant, os_solver):
     """OpenSpiel's C++ CFR and CFR+ update alternately; ours reproduce them to rounding.
 
-    ORACLES.md quotes "about 0.094" after 100 iterations of vanilla CFR; OpenSpiel 2.0.2 itself
+    Published figures say "about 0.094" after 100 iterations of vanilla CFR; OpenSpiel 2.0.2 itself
     (C++ and Python ``CFRSolver``) gives 0.0957163530046 on this machine, and so do we.
 
     Leduc CFR+ is chaotic: a 1e-16 relative nudge to our own regrets at iteration 5 moves the
@@ -221,7 +221,7 @@ def test_kuhn_matches_openspiel_python_schedules(variant, options, factory):
 
 
 def test_leduc_vanilla_cfr_after_1000_iterations():
-    """ORACLES.md: OpenSpiel's vanilla CFR is at about 0.0118 after 1000 iterations."""
+    """Published figure: OpenSpiel's vanilla CFR is at about 0.0118 after 1000 iterations."""
     metrics = make_solver(load_game("leduc"), "cfr").run(iterations=1000).metrics()
     assert metrics.exploitability == pytest.approx(0.0118, abs=5e-5)
 
@@ -247,6 +247,6 @@ def test_leduc_matches_openspiel_cpp_after_1000_iterations():
 
 
 def test_leduc_cfr_plus_after_118_iterations():
-    """ORACLES.md: OpenSpiel's C++ CFR+ is at 0.011 after 118 iterations."""
+    """Published figure: OpenSpiel's C++ CFR+ is at 0.011 after 118 iterations."""
     metrics = make_solver(load_game("leduc"), "cfr+").run(iterations=118).metrics()
     assert metrics.exploitability == pytest.approx(0.011, abs=5e-4)  # measured 0.0111744

@@ -1,4 +1,4 @@
-"""Equity against ORACLES.md figures and against independent enumerations and samplers."""
+"""Equity against published figures and against independent enumerations and samplers."""
 
 import itertools
 

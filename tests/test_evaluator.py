@@ -1,4 +1,4 @@
-"""The evaluator against exhaustive counts (ORACLES.md) and an independent one (phevaluator)."""
+"""The evaluator against exhaustive counts (published Table 1) and phevaluator."""
 
 import numpy as np
 import pytest

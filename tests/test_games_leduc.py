@@ -7,7 +7,7 @@ from solvers.exact.evaluation import exploitability
 from solvers.exact.lp import solve_lp
 from solvers.games import load_game, random_strategy, uniform_strategy
 
-LEDUC_VALUE = -0.0856064240780006  # about -0.0856 (ORACLES.md); pinned from the LP
+LEDUC_VALUE = -0.0856064240780006  # about -0.0856 (published); pinned from the LP
 
 
 @pytest.fixture(scope="module")

@@ -24,7 +24,7 @@ def ten_bb():
 
 
 def test_ten_bb_ranges(ten_bb):
-    """ORACLES.md [T]: about 58% shoves and 37% calls, K2s and Q9o call."""
+    """Published push/fold charts: about 58% shoves and 37% calls, K2s and Q9o call."""
     game, solution = ten_bb
     pct = game.range_percentages(solution.strategy)
     assert pct["sb_shove_percent"] == pytest.approx(58, abs=1)

@@ -1,4 +1,4 @@
-"""The clairvoyance river game against ORACLES.md and the x/(1+x), 1/(1+x) formulas."""
+"""The clairvoyance river game against published figures and the x/(1+x), 1/(1+x) formulas."""
 
 import numpy as np
 import pytest

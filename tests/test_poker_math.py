@@ -1,4 +1,4 @@
-"""The single-bet formulas against ORACLES.md."""
+"""The single-bet formulas against published reference figures."""
 
 import pytest
 

@@ -151,7 +151,7 @@ def test_worst_hand_all_in_heads_up_is_still_32o(allin):
 def test_known_allin_values(allin):
     eq = allin.equity
     assert eq[idx("AA"), idx("KK")] == pytest.approx(0.8194605046767396, abs=1e-12)  # ~82 / 18
-    # The non-transitive triple of ORACLES.md [G], pinned to the exact values.
+    # The published non-transitive triple, pinned to the exact values.
     assert eq[idx("22"), idx("AKo")] == pytest.approx(0.53, abs=0.01)
     assert eq[idx("AKo"), idx("JTs")] == pytest.approx(0.60, abs=0.015)
     assert eq[idx("JTs"), idx("22")] == pytest.approx(0.53, abs=0.01)

@@ -31,3 +31,21 @@ def test_console_script_runs():
     result = subprocess.run([str(exe), "--help"], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
     assert "equity" in result.stdout
+
+
+def test_nothing_points_outside_the_repository():
+    """Docs and code cite their sources by name; no file refers to folders beside the repo."""
+    outside = ".." + "/shared"
+    names = ["ORACLES" + ".md", "ARCHITECTURE" + ".md", "STYLE" + ".md"]
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    offenders = []
+    for name in tracked:
+        path = ROOT / name
+        if path.suffix not in {".py", ".md", ".toml", ".tcss", ".txt", ""} or not path.is_file():
+            continue
+        text = path.read_text(errors="ignore")
+        if outside in text or any(n in text for n in names):
+            offenders.append(name)
+    assert offenders == []

@@ -61,7 +61,7 @@ def test_known_combo_counts(text: str, count: int) -> None:
 
 @pytest.mark.parametrize(("text", "count"), [("AK", 16), ("AJ", 12), ("J9", 9)])
 def test_counts_on_j93_board(text: str, count: int) -> None:
-    # ORACLES.md: combos on a J93 board.
+    # Published figure: combos on a J93 board.
     weights = parse_range(text)
     assert combo_count(weights, parse_cards(BOARD_J93)) == count
     assert combo_count(weights, BOARD_J93) == count

@@ -1,4 +1,4 @@
-"""The one solver interface (ARCHITECTURE.md, "Solvers"), checkpoints and the ``solve`` helper.
+"""The one solver interface (docs/architecture.md), checkpoints and the ``solve`` helper.
 
 Every iterative solver is built from a game and options and has one step verb,
 ``run(iterations=None, seconds=None)``, which works in chunks and can be called again to continue

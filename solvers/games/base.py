@@ -1,6 +1,6 @@
 """The one game representation: private hands per player plus a public tree.
 
-Every solver, bot and display in pokertui works on this model (see ARCHITECTURE.md). A game has
+Every solver, bot and display in pokertui works on this model (see docs/architecture.md). A game has
 ``n_hands[p]`` private hands per player with a joint prior ``prior[h0, h1]`` (zero for hands that
 cannot coexist), and a public tree whose nodes are listed parent-before-child in ``nodes``.
 

@@ -4,7 +4,7 @@ With stacks of S big blinds the SB (player 0) posts 0.5 and the BB (player 1) po
 either folds, losing 0.5, or moves all in; the BB then folds, losing 1, or calls, and a full
 5-card board is dealt. This is the standard short-stack model behind push/fold charts (see the
 AI Poker Tutorial, seed 002); at 10 bb the SB shoves about 58% of hands and the BB calls about
-37% (ORACLES.md).
+37% (published push/fold charts).
 
 As in flop poker, no decision follows the board, so the hands are the 169 classes, the joint
 prior counts compatible combo pairs and a showdown pays its exact expectation from the preflop

@@ -1,4 +1,4 @@
-"""The closed-form quantities of a single bet (ORACLES.md; Janda, the AI Poker Tutorial).
+"""The closed-form quantities of a single bet (Janda; the AI Poker Tutorial).
 
 ``pot`` is the pot before the bet and ``bet`` the bet's size, both in chips.
 
