@@ -23,7 +23,7 @@ def colex_subsets(n: int, k: int) -> np.ndarray:
         return np.zeros((1, 0), dtype=np.int8)
     if k > n:
         return np.zeros((0, k), dtype=np.int8)
-    smaller = colex_subsets(n - 1, k - 1) if k - 1 <= n - 1 else None
+    smaller = colex_subsets(n - 1, k - 1) if k - 1 <= n - 1 else np.zeros((0, k - 1), np.int8)
     blocks = []
     for top in range(k - 1, n):
         head = smaller[: comb(top, k - 1)]

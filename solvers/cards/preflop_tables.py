@@ -237,8 +237,8 @@ def compute_table(board_cards: int, processes: int = 1) -> ClassTable:
             results = pool.map(_accumulate_chunk, chunks)
     else:
         results = [_accumulate_chunk(chunk) for chunk in chunks]
-    wins_all = sum(r[0] for r in results)
-    shared = sum(r[1] for r in results)
+    wins_all = np.sum([r[0] for r in results], axis=0)
+    shared = np.sum([r[1] for r in results], axis=0)
 
     # Map the shared-card wins {c, x} > {c, y} onto class pairs and remove them.
     partner = _card_partner_combos()

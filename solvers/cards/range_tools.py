@@ -100,8 +100,14 @@ def _combined(parts: list[EquityResult]) -> EquityResult:
     p_lose = max(0.0, 1.0 - p_win - p_tie)
     mean = p_win + p_tie / 2
     std_error = float(np.sqrt(max(p_win + p_tie / 4 - mean * mean, 0.0) / samples))
-    counts = sum(p.hand_samples for p in parts)
-    scores = sum(np.nan_to_num(p.hand_equity) * p.hand_samples for p in parts)
+    hand_samples = [p.hand_samples for p in parts if p.hand_samples is not None]
+    hand_equity_parts = [p.hand_equity for p in parts if p.hand_equity is not None]
+    if len(hand_samples) != len(parts) or len(hand_equity_parts) != len(parts):
+        raise InputError("every Monte Carlo chunk must carry per-combo estimates")
+    counts = np.sum(hand_samples, axis=0)
+    scores = np.sum(
+        [np.nan_to_num(e) * n for e, n in zip(hand_equity_parts, hand_samples, strict=True)], axis=0
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
         hand_equity = np.where(counts > 0, scores / counts, np.nan)
     return EquityResult(

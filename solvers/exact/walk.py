@@ -30,6 +30,7 @@ Layouts (``node_of_row[row]`` is the node id of a row):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -124,7 +125,7 @@ class TreePlan:
             out[node_id] = per_edge[first : first + edges.n_actions[slot]].T
         return out
 
-    def per_edge(self, player: int, strategy: Strategy) -> np.ndarray:
+    def per_edge(self, player: int, strategy: Mapping[int, np.ndarray]) -> np.ndarray:
         """The per-edge ``[n_edges, n_hands]`` layout of ``player``'s part of ``strategy``."""
         edges = self.edges[player]
         return np.concatenate(
@@ -197,17 +198,20 @@ def build_plan(game: TreeGame) -> TreePlan:
     edges = []
     for p in (0, 1):
         decision_rows = sorted(row_of_node[n.id] for n in nodes if n.is_decision and n.player == p)
-        rows, parents, firsts, counts = [], [], [], []
+        rows: list[int] = []
+        edge_parents: list[int] = []
+        firsts: list[int] = []
+        counts: list[int] = []
         for drow in decision_rows:
             node = nodes[node_of_row[drow]]
             firsts.append(len(rows))
             counts.append(len(node.children))
             rows.extend(row_of_node[child] for child in node.children)
-            parents.extend([drow] * len(node.children))
+            edge_parents.extend([drow] * len(node.children))
         edges.append(
             PlayerEdges(
                 rows=np.array(rows, dtype=np.intp),
-                parent_rows=np.array(parents, dtype=np.intp),
+                parent_rows=np.array(edge_parents, dtype=np.intp),
                 first_edge=np.array(firsts, dtype=np.intp),
                 n_actions=np.array(counts, dtype=np.intp),
                 decision_nodes=tuple(int(node_of_row[r]) for r in decision_rows),

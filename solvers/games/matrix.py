@@ -60,7 +60,9 @@ class MatrixGame(TreeGame):
     def from_params(cls, params: MatrixParams) -> MatrixGame:
         if isinstance(params.payoff, str):
             rows, labels = NAMED[params.payoff]
-            payoff, row_labels, col_labels = np.array(rows), labels, labels
+            payoff = np.array(rows)
+            row_labels: tuple[str, ...] = labels
+            col_labels: tuple[str, ...] = labels
         else:
             payoff = np.array(params.payoff, dtype=float)
             row_labels = tuple(f"r{i}" for i in range(payoff.shape[0]))

@@ -57,6 +57,7 @@ def _size_token(size: float) -> str:
 class RiverToyGame(TreeGame):
     name = "river_toy"
     params_model = RiverToyParams
+    params: RiverToyParams
     description = "clairvoyance river game: nuts-or-air bettor vs a bluff-catcher"
 
     @classmethod

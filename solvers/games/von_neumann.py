@@ -91,6 +91,7 @@ def bet_or_check_tree(ante: float, bet: float) -> TreeBuilder:
 class VonNeumannGame(TreeGame):
     name = "von_neumann"
     params_model = VonNeumannParams
+    params: VonNeumannParams
     description = "von Neumann poker on M bins: bet or check, then call or fold"
 
     @classmethod
