@@ -23,7 +23,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--bot", help="the bot's strategy file (default: the shipped Leduc bot)")
     parser.add_argument("--hands", type=int, help="play this many hands headless")
     parser.add_argument("--opponent", default="random", help="FILE, 'random' or 'call'")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="replay a deck (drills); the TUI otherwise deals fresh cards, headless uses 0",
+    )
     parser.add_argument("--resume", metavar="NAME", help="resume a saved session in the TUI")
     add_json_flag(parser)
     parser.set_defaults(handler=run)
@@ -45,13 +50,20 @@ def run(args: argparse.Namespace) -> int:
     from pokertui.session.headless import play_match  # noqa: PLC0415
 
     bot = load_strategy(args.bot or _default_bot())
-    report = play_match(bot, args.opponent, args.hands, args.seed)
+    report = play_match(bot, args.opponent, args.hands, 0 if args.seed is None else args.seed)
     if args.json:
         print_json(report)
         return 0
     print(
         f"{report['hands']} hands, bot {report['bot']} vs {report['opponent']}: "
         f"{report['mean']:+.4f} ± {report['ci95']:.4f} {report['unit']} (95% CI); "
-        f"EV-adjusted {report['ev_adjusted_mean']:+.4f} ± {report['ev_adjusted_ci95']:.4f}"
+        f"luck-adjusted (uses the bot's cards) {report['ev_adjusted_mean']:+.4f} "
+        f"± {report['ev_adjusted_ci95']:.4f}"
     )
+    if "opponent_ev_lost_mean" in report:
+        print(
+            f"EV lost by the opponent's decisions against the bot: "
+            f"{report['opponent_ev_lost_mean']:.4f} ± {report['opponent_ev_lost_ci95']:.4f} "
+            f"{report['unit']}"
+        )
     return 0

@@ -87,6 +87,9 @@ def history_text(session: Session) -> str:
         f"pokertui hand history: {session.game.spec_string()}",
         f"bot: {session.file.source} ({session.bot_mode}), seed {session.seed}",
         f"hands {summary['hands']}, net {chips(summary['net'])} chips",
+        f"EV lost by your decisions: {summary['ev_lost_net']:.3f} chips over "
+        f"{summary['ev_lost_hands']} reviewed hands",
+        "Luck-adjusted results are AIVAT/DIVAT-style estimates that use the bot's cards.",
         "",
     ]
     for hand in session.hands:
@@ -100,6 +103,8 @@ def history_text(session: Session) -> str:
                 line += f"   (EV loss {step.ev_loss:.3f})"
             lines.append(line)
         lines.append("  " + result_line(session, hand))
-        lines.append(f"  EV-adjusted {hand.ev_adjusted:+.3f}")
+        if hand.ev_lost is not None:
+            lines.append(f"  EV lost by your decisions {hand.ev_lost:.3f}")
+        lines.append(f"  Luck-adjusted (uses the bot's cards) {hand.ev_adjusted:+.3f}")
         lines.append("")
     return "\n".join(lines)
