@@ -150,3 +150,43 @@ async def test_live_panel_says_off_the_equilibrium_path(tmp_path):
         assert "off path" in evs and "off the equilibrium path" in evs
         assert "%" not in evs  # no filler frequencies
         assert current_spot(snapshot(session)).off_path
+
+
+def rendered_screen(app) -> str:
+    """The screen as a person sees it, in plain text (as the snapshot tests render it)."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True,
+                      color_system=None, legacy_windows=False, safe_box=False)  # fmt: skip
+    console.print(app.screen._compositor.render_update(full=True))
+    return console.export_text(styles=False)
+
+
+async def test_solve_screen_shows_whole_live_numbers_at_200_columns(tmp_path):
+    from pokertui.screens.solve import SolveScreen
+
+    app = make_app(STRATEGIES, tmp_path)
+    async with app.run_test(size=(200, 40)) as pilot:
+        await settle(pilot)
+        screen = SolveScreen(tmp_path / "runs")
+        await app.push_screen(screen)
+        await pilot.pause()
+        record = screen.book.add(
+            game="leduc()", algo="cfr+", out=tmp_path / "runs" / "x.json", options="",
+            stop=("iterations", 1e8), state="running", iterations=10, seconds=0.5,
+            exploitability=0.5,
+        )  # fmt: skip
+        screen.refresh_row(record)
+        await pilot.pause()
+        # the row is updated in place, with values longer than the first ones
+        record.state, record.iterations, record.seconds = "interrupted", 123_456_789, 12345.6
+        record.exploitability = 5.27e-05
+        screen.refresh_row(record)
+        await pilot.pause()
+        text = rendered_screen(app)
+        row = next(line for line in text.splitlines() if "interrupted" in line)
+        for value in ("leduc", "cfr+", "interrupted", "123,456,789", "12345.6s", "5.27e-05"):
+            assert value in row, (value, row)
