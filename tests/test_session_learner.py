@@ -148,3 +148,41 @@ def test_headless_strategy_opponent_reports_its_ev_lost():
     assert same["opponent_ev_lost_net"] == pytest.approx(0.0, abs=1e-3)
     random = play_match(kuhn, "random", 50, seed=3)
     assert "opponent_ev_lost_mean" not in random
+
+
+def test_play_json_reports_the_strategy_opponents_ev_lost(capsys):
+    from pokertui.cli import main
+
+    kuhn = str(STRATEGIES / "kuhn.json")
+    assert main(["play", "--bot", kuhn, "--opponent", kuhn, "--hands", "40", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["seed"] == 0  # headless matches stay reproducible by default
+    assert report["opponent_ev_lost_mean"] == pytest.approx(0.0, abs=1e-3)
+    assert {"opponent_ev_lost_net", "opponent_ev_lost_ci95"} <= report.keys()
+
+
+# --- item 6: pot odds only where there is a call to make ----------------------------------
+
+
+def test_push_fold_small_blind_gets_no_pot_odds_but_the_big_blind_does():
+    from pokertui.session import current_spot
+    from pokertui.widgets.live_panel import odds_text
+
+    small_blind = session_for("push_fold_10bb.json", seed=1, human_seat=0)
+    small_blind.new_hand()
+    spot = current_spot(small_blind)
+    assert spot.to_call == pytest.approx(0.5)  # the blind is owed, but it cannot be called
+    assert spot.required_equity is None and spot.mdf is None and spot.bluff_share is None
+    text = odds_text(spot).plain
+    assert "MDF" not in text and "no call here" in text
+    for seed in range(100):
+        big_blind = session_for("push_fold_10bb.json", seed=seed, human_seat=1)
+        big_blind.new_hand()
+        if big_blind.human_to_act:  # the bot shoved
+            break
+    spot = current_spot(big_blind)
+    # calling 9 more into a pot of 11: 9 / 20 = 45% needed; the shove is a raise of 9 over a
+    # pot of 2 (both blinds matched at 1), so MDF = 2 / (2 + 9)
+    assert spot.required_equity == pytest.approx(9 / 20)
+    assert spot.mdf == pytest.approx(2 / 11)
+    assert "MDF" in odds_text(spot).plain
