@@ -10,7 +10,8 @@ the live panel's numbers are computed.
   time (the key press until ``SpotReady`` is handled) and the time ``current_spot`` takes alone,
   which runs in a thread worker and must not show up in the stall.
 
-Run: ``python benchmarks/bench_app.py [--launches N] [--decisions N] [--bot FILE] [--json]``.
+Run: ``.venv/bin/python benchmarks/bench_app.py [--launches N] [--decisions N] [--bot FILE]
+[--json]``.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 Times the full exploitability computation (both best responses) for the same strategy profile
 with ``solvers.exact.evaluation.exploitability``, OpenSpiel's C++ ``pyspiel.exploitability`` and its
 Python ``exploitability.exploitability``, and prints medians and ratios. Policy conversion is
-done once, outside the timings. Run: ``python benchmarks/bench_bestresponse.py [--repeats N]``.
+done once, outside the timings.
+Run: ``.venv/bin/python benchmarks/bench_bestresponse.py [--repeats N]``.
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ In one process, on the same machine and load:
 - Leduc: iterations per second of every variant, alternating and simultaneous, and of FP;
 - peak resident memory of the process (``resource.getrusage``) and the solver state's size.
 
-Run: ``python benchmarks/bench_cfr.py [--repeats N] [--json]``.
+Run: ``.venv/bin/python benchmarks/bench_cfr.py [--repeats N] [--json]``.
 """
 
 from __future__ import annotations

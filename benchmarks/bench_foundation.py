@@ -1,6 +1,6 @@
 """Hand evaluation and equity: pokertui against eval7, treys and phevaluator, in one run.
 
-Run ``python benchmarks/bench_foundation.py [--repeats N] [--json]`` after
+Run ``.venv/bin/python benchmarks/bench_foundation.py [--repeats N] [--json]`` after
 ``pip install -e '.[bench]'``. Every figure is a median over repeats, and every ratio compares
 measurements taken side by side in this run on the same data (the machine is noisy).
 

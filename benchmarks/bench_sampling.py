@@ -7,8 +7,8 @@
 - von Neumann (100 bins) with ``paper-cfr``: thresholds x1, x2 and the dealer's middle call
   mass c in bins, exploitability and rounds per second, for each (a, B) of the paper.
 
-Run: ``python benchmarks/bench_sampling.py [--kuhn 1000,10000,100000] [--leduc 1000,10000,100000]
-[--paper 1000000,10000000] [--openspiel] [--json]``.
+Run: ``.venv/bin/python benchmarks/bench_sampling.py [--kuhn 1000,10000,100000]
+[--leduc 1000,10000,100000] [--paper 1000000,10000000] [--openspiel] [--json]``.
 """
 
 from __future__ import annotations

@@ -29,7 +29,12 @@ class PokerApp(App[int]):
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", priority=True)]
 
     def __init__(
-        self, strategies_dir: Path, saves_dir: Path, bot: str | None, resume: str | None, seed: int
+        self,
+        strategies_dir: Path,
+        saves_dir: Path,
+        bot: str | None,
+        resume: str | None,
+        seed: int | None,
     ) -> None:
         super().__init__()
         self.strategies_dir = Path(strategies_dir)
@@ -37,7 +42,8 @@ class PokerApp(App[int]):
         self.settings = load_settings(self.saves_dir)
         self.start_bot = bot
         self.start_resume = resume
-        self.seed = seed or self.settings.seed
+        self.seed = seed
+        """``--seed`` for drills; None deals fresh cards in every new session."""
 
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
@@ -103,7 +109,14 @@ class PokerApp(App[int]):
         from pokertui.screens.setup import SetupDialog  # noqa: PLC0415
 
         settings = self.settings
-        dialog = SetupDialog(path, settings.seat, settings.bot_mode, self.seed)
+        dialog = SetupDialog(
+            path,
+            settings.seat,
+            settings.bot_mode,
+            self.seed,
+            shipped_dir=self.strategies_dir,
+            recent=settings.custom_strategies,
+        )
         self.push_screen(dialog, self.start_play)
 
     def bot_chosen(self, path: str | None) -> None:
@@ -117,10 +130,12 @@ class PokerApp(App[int]):
     # --- starting play ----------------------------------------------------------------------
     def play_file(self, path: str) -> None:
         """``pokertui play --bot FILE``: straight to the table with the remembered settings."""
+        from pokertui.paths import resolve_bot  # noqa: PLC0415
         from pokertui.screens.setup import PlaySetup  # noqa: PLC0415
         from solvers.errors import InputError  # noqa: PLC0415
         from solvers.strategy_file import load_strategy  # noqa: PLC0415
 
+        path = resolve_bot(path, self.strategies_dir)
         try:
             strategy = load_strategy(path)
         except InputError as exc:
@@ -148,8 +163,7 @@ class PokerApp(App[int]):
             return
         s = self.settings
         s.remember_bot(setup.path, self.strategies_dir)
-        s.seat, s.bot_mode, s.seed = setup.seat, setup.bot_mode, setup.seed
-        self.seed = setup.seed
+        s.seat, s.bot_mode = setup.seat, setup.bot_mode
         save_settings(self.saves_dir, s)
         name = setup.name or self.fresh_save_name()
         self.push_screen(PlayScreen(session, name, self.saves_dir, hints=s.hints))
@@ -188,7 +202,7 @@ def make_app(
     saves_dir: Path | str | None = None,
     bot: str | None = None,
     resume: str | None = None,
-    seed: int = 0,
+    seed: int | None = None,
 ) -> PokerApp:
     """The app with its folders injected (defaults: ``pokertui.paths``)."""
     if strategies_dir is None or saves_dir is None:
@@ -205,7 +219,7 @@ def make_app(
     )
 
 
-def run_app(bot: str | None = None, resume: str | None = None, seed: int = 0) -> int:
+def run_app(bot: str | None = None, resume: str | None = None, seed: int | None = None) -> int:
     """Run the TUI until the user quits; the exit code for the CLI."""
     app = make_app(bot=bot, resume=resume, seed=seed)
     app.run()

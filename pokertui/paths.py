@@ -22,3 +22,22 @@ def default_strategy_path() -> Path:
     from solvers.runs.shipped import DEFAULT_BOT  # noqa: PLC0415 - loads every game; only when needed
 
     return strategies_dir() / DEFAULT_BOT
+
+
+def shipped_bot_names(shipped_dir: Path) -> list[str]:
+    """The shipped bots' short names (``leduc``, ``kuhn``…): their file names without ``.json``."""
+    return sorted(p.stem for p in Path(shipped_dir).glob("*.json") if p.is_file())
+
+
+def resolve_bot(text: str, shipped_dir: Path) -> str:
+    """A strategy path for what the user typed: an existing path as it is, else a shipped bot's
+    name with or without ``.json`` (``leduc``); anything else unchanged, for the loader to
+    report."""
+    text = text.strip()
+    if not text or Path(text).exists():
+        return text
+    for candidate in (text, f"{text}.json"):
+        shipped = Path(shipped_dir) / candidate
+        if "/" not in candidate and shipped.is_file():
+            return str(shipped)
+    return text

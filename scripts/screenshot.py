@@ -5,8 +5,8 @@ seed and a temporary saves folder, plays to a decision where the player faces a 
 board out, waits for the live panel, and saves Textual's SVG screenshot. Run it after changing
 how the play screen looks::
 
-    python scripts/screenshot.py            # writes docs/play.svg
-    python scripts/screenshot.py --seed 7 --out /tmp/play.svg
+    .venv/bin/python scripts/screenshot.py            # writes docs/play.svg
+    .venv/bin/python scripts/screenshot.py --seed 7 --out /tmp/play.svg
 """
 
 from __future__ import annotations

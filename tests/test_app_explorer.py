@@ -120,7 +120,9 @@ async def test_exploitability_report_matches_engine(tmp_path):
         )
         gains = screen.query_one("#explorer-gains", DataTable)
         first = cells(gains)[0]
-        assert first[0] == (top.key or "(root)") and first[2] == f"{top.local_gain:.4g}"
+        assert first[0] == (top.key or "(root)") and first[2] == f"{top.local_gain / 2:.4g}"
+        # reach-weighted subtree shares never exceed the whole strategy's exploitability
+        assert all(float(row[3]) <= report.exploitability * (1 + 1e-3) for row in cells(gains))
         # choosing a row goes to that node
         screen.query_one("#explorer-tabs").active = "tab-exploit"
         gains.focus()

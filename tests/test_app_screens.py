@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from textual.widgets import Input, OptionList, Sparkline, Static
 
 from pokertui.app import DEFAULT_BOT_FILE, make_app
@@ -155,7 +156,16 @@ async def test_review_and_export(tmp_path):
         detail = plain(review.query_one("#review-detail", Static))
         assert f"{decision.action_evs[0]:+.3f}" in detail
         sparks = review.query(Sparkline)
-        assert len(sparks) == 2 and len(list(sparks.first().data)) == 3
+        assert len(sparks) == 3 and all(len(list(spark.data)) == 3 for spark in sparks)
+        lost = [sum(s.ev_loss for s in h.steps if s.ev_loss is not None) for h in review.finished]
+        assert list(review.query_one("#spark-lost", Sparkline).data) == pytest.approx(
+            [sum(lost[: i + 1]) for i in range(3)]
+        )
+        stats = plain(review.query_one("#review-summary", Static))
+        summary = review.session.summary()
+        assert "EV lost by your decisions" in stats and "uses bot's cards" in stats
+        assert f"{summary['ev_lost_mean']:+.3f}" in stats
+        assert "EV-adjusted" not in stats
         await pilot.press("left")
         assert review.hand.number == 2
         await pilot.press("w")

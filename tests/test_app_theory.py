@@ -10,10 +10,7 @@ from textual.widgets import DataTable, Input, Static
 
 from pokertui.app import make_app
 from pokertui.screens.theory import TheoryScreen
-from pokertui.widgets.theory.kuhn import kuhn_deviations
 from pokertui.widgets.theory.pot_odds import pot_odds_figures
-from pokertui.widgets.theory.river import river_figures
-from pokertui.widgets.theory.von_neumann import von_neumann_figures
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
@@ -47,51 +44,6 @@ def test_pot_odds_formulas():
     assert figures["implied_odds"] == pytest.approx(50)
 
 
-def test_river_toy_oracle_figures():
-    f = river_figures(4, 1, 0.2)
-    assert f.bluff_of_all == pytest.approx(0.04) and f.call_probability == pytest.approx(0.8)
-    assert f.mdf == pytest.approx(0.8) and f.alpha == pytest.approx(0.2)
-    assert f.vs_best_response["equilibrium"] == pytest.approx(0.96)
-    assert f.vs_best_response["never bluff"] == pytest.approx(0.8)
-    assert f.vs_best_response["always bet"] == pytest.approx(0.2)
-    assert f.equilibrium_vs == pytest.approx({"always call": 0.96, "always fold": 0.96})
-
-
-@pytest.mark.parametrize(
-    ("ante", "bet", "row"),
-    [
-        (1, 2, ("1/9", "7/9", "2/9", "5/9", "1/9")),
-        (1, 4, ("1/10", "17/20", "3/20", "7/10", "1/10")),
-        (8, 1, ("8/297", "161/297", "136/297", "25/297", "64/297")),
-    ],
-)
-def test_von_neumann_table_rows(ante, bet, row):
-    f = von_neumann_figures(ante, bet, 50)
-    form = f["form"]
-    got = (form.x1, form.x2, form.c, form.y0, form.value)
-    assert got == pytest.approx([float(Fraction(v)) for v in row])
-    # the LP on 50 bins lands within a bin or two of the thresholds and near the value
-    assert f["measured"].x1 == pytest.approx(form.x1, abs=2 / 50)
-    assert f["measured"].x2 == pytest.approx(form.x2, abs=2 / 50)
-    assert f["lp_value"] == pytest.approx(form.value, abs=0.01)
-    evs = {name: evs for name, *evs in f["rows"]}
-    admissible_eq, _, lp_eq = evs["equilibrium"]
-    for name, (admissible, _, lp) in evs.items():
-        if name != "player's best response":
-            assert admissible <= admissible_eq + 1e-3 and lp <= f["lp_value"] + 1e-9
-
-
-@pytest.mark.parametrize("alpha", [0.0, 1 / 6, 1 / 3])
-def test_kuhn_family_value_and_deviations(alpha):
-    value, deviations = kuhn_deviations(alpha)
-    assert value == pytest.approx(-1 / 18)
-    assert len(deviations) == 12
-    for row in deviations:
-        assert max(row.pure_evs) == pytest.approx(row.equilibrium_ev, abs=1e-12)
-        if 0 < row.frequency < 1:  # mixed: both pure actions tie
-            assert row.pure_evs[0] == pytest.approx(row.pure_evs[1], abs=1e-12)
-
-
 async def test_theory_screen_shows_the_figures(tmp_path):
     app = make_app(STRATEGIES, tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -100,8 +52,20 @@ async def test_theory_screen_shows_the_figures(tmp_path):
         assert "-0.055556" in summary and "bet K 0.5" in summary
         await pilot.click("#kuhn-up")
         await pilot.pause()
-        assert screen.query_one("#kuhn-alpha", Input).value == "6/30"
+        assert screen.query_one("#kuhn-alpha", Input).value == "1/5"  # 6/30, reduced
         assert "bet K 0.6" in text(screen.query_one("#kuhn-summary", Static))
+        # [ and ] step alpha even while the alpha box has focus
+        alpha_box = screen.query_one("#kuhn-alpha", Input)
+        alpha_box.focus()
+        await pilot.pause()
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert alpha_box.value == "7/30"
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        await pilot.pause()
+        assert alpha_box.value == "1/6" and "bet K 0.5" in text(
+            screen.query_one("#kuhn-summary", Static)
+        )
         await set_input(pilot, screen, "kuhn-alpha", "0.5")
         assert "at most" in text(screen.query_one("#pane-kuhn .theory-error", Static))
 
@@ -121,7 +85,10 @@ async def test_theory_screen_shows_the_figures(tmp_path):
         await pilot.pause()
         figures = text(screen.query_one("#river-figures", Static))
         assert "MDF P/(P+B) = 80.0%" in figures and "= 4.0% of all hands" in figures
-        table = rows(screen.query_one("#river-table", DataTable))
+        river_table = screen.query_one("#river-table", DataTable)
+        headers = [str(column.label) for column in river_table.columns.values()]
+        assert headers[-1] == "Bettor's EV (chips)"
+        table = rows(river_table)
         assert table[:3] == [
             ["never bluff", "best response", "0.8"],
             ["always bet", "best response", "0.2"],

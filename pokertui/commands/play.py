@@ -23,7 +23,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--bot", help="the bot's strategy file (default: the shipped Leduc bot)")
     parser.add_argument("--hands", type=int, help="play this many hands headless")
     parser.add_argument("--opponent", default="random", help="FILE, 'random' or 'call'")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        help="replay a deck (drills); the TUI otherwise deals fresh cards, headless uses 0",
+    )
     parser.add_argument("--resume", metavar="NAME", help="resume a saved session in the TUI")
     add_json_flag(parser)
     parser.set_defaults(handler=run)
@@ -39,7 +44,7 @@ PROGRESS_BAR_HANDS = 2000
 """Matches at least this long show a progress bar on stderr (unless --json)."""
 
 
-def _play_with_progress_bar(bot: Any, args: argparse.Namespace) -> dict[str, Any]:
+def _play_with_progress_bar(bot: Any, opponent: str, hands: int, seed: int) -> dict[str, Any]:
     from rich.console import Console  # noqa: PLC0415 - rich loads only for long matches
     from rich.progress import (  # noqa: PLC0415
         BarColumn,
@@ -58,9 +63,9 @@ def _play_with_progress_bar(bot: Any, args: argparse.Namespace) -> dict[str, Any
         console=Console(stderr=True),
         transient=True,
     ) as bar:
-        task = bar.add_task("hands", total=args.hands)
+        task = bar.add_task("hands", total=hands)
         return play_match(
-            bot, args.opponent, args.hands, args.seed, lambda done: bar.update(task, completed=done)
+            bot, opponent, hands, seed, lambda done: bar.update(task, completed=done)
         )
 
 
@@ -74,16 +79,24 @@ def run(args: argparse.Namespace) -> int:
     from pokertui.session.headless import play_match  # noqa: PLC0415
 
     bot = load_strategy(args.bot or _default_bot())
+    seed = 0 if args.seed is None else args.seed  # headless matches stay reproducible
     if args.json or args.hands < PROGRESS_BAR_HANDS:
-        report = play_match(bot, args.opponent, args.hands, args.seed)
+        report = play_match(bot, args.opponent, args.hands, seed)
     else:
-        report = _play_with_progress_bar(bot, args)
+        report = _play_with_progress_bar(bot, args.opponent, args.hands, seed)
     if args.json:
         print_json(report)
         return 0
     print(
         f"{report['hands']} hands, bot {report['bot']} vs {report['opponent']}: "
         f"{report['mean']:+.4f} ± {report['ci95']:.4f} {report['unit']} (95% CI); "
-        f"EV-adjusted {report['ev_adjusted_mean']:+.4f} ± {report['ev_adjusted_ci95']:.4f}"
+        f"luck-adjusted (uses the bot's cards) {report['ev_adjusted_mean']:+.4f} "
+        f"± {report['ev_adjusted_ci95']:.4f}"
     )
+    if "opponent_ev_lost_mean" in report:
+        print(
+            f"EV lost by the opponent's decisions against the bot: "
+            f"{report['opponent_ev_lost_mean']:.4f} ± {report['opponent_ev_lost_ci95']:.4f} "
+            f"{report['unit']}"
+        )
     return 0

@@ -44,8 +44,19 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         "Review",
         (
             ("up / down", "step through the hand's decisions"),
+            ("← → / [ ]", "previous or next hand"),
             ("w", "write the hand history"),
             ("escape", "back to the table"),
+        ),
+    ),
+    (
+        "Scores (review, table, history)",
+        (
+            ("Result", "chips you actually won, with a 95% interval"),
+            ("EV lost", "your decisions' cost: best action EV minus yours, against the bot's"),
+            ("", "actual strategy, knowing only your cards (0 = no mistakes)"),
+            ("Luck-adj.", "result minus card luck, estimated with the bot's hidden cards"),
+            ("", "(AIVAT/DIVAT-style): fair over many hands, noisy for one hand"),
         ),
     ),
     (
@@ -90,10 +101,11 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 
 def help_table() -> Text:
     text = Text()
+    width = max(len(key) for _, keys in SECTIONS for key, _ in keys) + 2
     for title, keys in SECTIONS:
         text.append(f"{title}\n", style="bold underline")
         for key, what in keys:
-            text.append(f"  {key:<12}", style="bold cyan")
+            text.append(f"  {key:<{width}}", style="bold cyan")
             text.append(f"{what}\n")
         text.append("\n")
     text.rstrip()

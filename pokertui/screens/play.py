@@ -104,7 +104,10 @@ class PlayScreen(Screen[None]):
         summary = self.session.summary()
         if not summary["hands"]:
             return "no hands yet"
-        return f"{summary['hands']} hands · net {chips(summary['net'])}"
+        line = f"{summary['hands']} hands · net {chips(summary['net'])}"
+        if summary["ev_lost_hands"]:
+            line += f" · EV lost {chips(round(summary['ev_lost_net'], 3))}"
+        return line
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="spot")
     def compute_spot(self, frozen: Session, hand_number: int, node_key: str) -> None:

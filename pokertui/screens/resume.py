@@ -1,7 +1,13 @@
-"""The resume dialog: pick a saved session; returns its name, or None when cancelled."""
+"""The resume dialog: pick a saved session; returns its name, or None when cancelled.
+
+Each save is listed with its game, hands played and when it was saved, read from the save
+itself, so sessions of the same bot are told apart at a glance.
+"""
 
 from __future__ import annotations
 
+import json
+from datetime import datetime
 from pathlib import Path
 
 from textual.app import ComposeResult
@@ -10,6 +16,20 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
+
+
+def save_label(path: Path) -> str:
+    """``NAME · GAME · N hands · saved DATE`` (an unreadable save says so; resuming it
+    explains why)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        game = str(data["game"])
+        hands = len(data["hands"])
+        saved = datetime.fromisoformat(data["saved_at"]).astimezone()
+    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+        return f"{path.stem} · unreadable save"
+    plural = "" if hands == 1 else "s"
+    return f"{path.stem} · {game} · {hands} hand{plural} · saved {saved:%Y-%m-%d %H:%M}"
 
 
 class ResumeDialog(ModalScreen[str | None]):
@@ -25,7 +45,7 @@ class ResumeDialog(ModalScreen[str | None]):
             if not self.saves:
                 yield Static("No saved sessions yet: play a hand and it is saved.", id="no-saves")
             newest = sorted(self.saves, key=lambda p: p.stat().st_mtime, reverse=True)
-            yield OptionList(*(Option(p.stem, id=p.stem) for p in newest), id="resume-list")
+            yield OptionList(*(Option(save_label(p), id=p.stem) for p in newest), id="resume-list")
             yield Static("Enter to resume, Escape to cancel", classes="hint")
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

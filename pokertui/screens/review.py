@@ -2,8 +2,9 @@
 
 For each of the player's decisions it shows what the session recorded when the player acted:
 the EV of every action against the bot's strategy, the EV lost by the chosen one and the
-equilibrium frequencies for the player's hand. The statistics show the result and the
-EV-adjusted result per hand with 95% intervals, and sparklines of both running totals.
+equilibrium frequencies for the player's hand (or that the file never gets there with it). The
+statistics show per hand, with 95% intervals: the result, the EV lost by the player's decisions,
+and the luck-adjusted estimate that uses the bot's cards; and sparklines of the running totals.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from textual.widgets import Footer, Header, Label, OptionList, Sparkline, Static
 from textual.widgets.option_list import Option
 
 from pokertui.session import HandRecord, Session, Step
-from pokertui.widgets.format import chips, ev, pct
+from pokertui.session.scoring import ADJUSTED_LABEL, ADJUSTED_NOTE, EV_LOST_LABEL, EV_LOST_NOTE
+from pokertui.widgets.format import OFF_PATH_NOTE, chips, ev, gto_cell
 from pokertui.widgets.hand_log import result_line, step_line
 
 
@@ -36,7 +38,7 @@ def decision_table(session: Session, step: Step) -> Table | Text:
     best = max(step.action_evs)
     for index, label in enumerate(actions):
         value = step.action_evs[index]
-        frequency = pct(step.equilibrium[index]) if step.equilibrium else "–"
+        frequency = gto_cell(step.equilibrium, index, step.off_path)
         style = "bold green" if abs(value - best) < 1e-9 else ""
         mark = " ← you" if label == step.action else ""
         table.add_row(Text(label + mark, style=style), Text(ev(value), style=style), frequency)
@@ -45,6 +47,8 @@ def decision_table(session: Session, step: Step) -> Table | Text:
     outer = Table.grid()
     outer.add_row(table)
     outer.add_row(Text(verdict, style="bold green" if loss < 1e-6 else "bold red"))
+    if step.off_path:
+        outer.add_row(Text(OFF_PATH_NOTE, style="dim italic"))
     return outer
 
 
@@ -52,13 +56,17 @@ def stats_text(session: Session) -> Text:
     summary = session.summary()
     text = Text()
     text.append(f"{summary['hands']} hands, net {chips(summary['net'])} chips\n", style="bold")
-    for name, mean, ci in (
-        ("Result", summary["mean"], summary["ci95"]),
-        ("EV-adjusted", summary["ev_adjusted_mean"], summary["ev_adjusted_ci95"]),
-    ):
-        text.append(f"{name:<12}", style="dim")
+    rows = [("Result", summary["mean"], summary["ci95"])]
+    if summary["ev_lost_hands"]:
+        rows.append((EV_LOST_LABEL, summary["ev_lost_mean"], summary["ev_lost_ci95"]))
+    rows.append((ADJUSTED_LABEL, summary["ev_adjusted_mean"], summary["ev_adjusted_ci95"]))
+    width = max(len(name) for name, _, _ in rows) + 1
+    for name, mean, ci in rows:
+        text.append(f"{name:<{width}}", style="dim")
         spread = f" ± {ci:.3f}" if math.isfinite(ci) else " (± needs 2 hands)"
         text.append(f"{mean:+.3f}{spread} {summary['unit']}\n")
+    text.append(f"\nEV lost: {EV_LOST_NOTE}.\n", style="dim")
+    text.append(f"Luck-adjusted: {ADJUSTED_NOTE}.", style="dim")
     return text
 
 
@@ -91,7 +99,10 @@ class ReviewScreen(Screen[None]):
                 yield Static(stats_text(self.session), id="review-summary")
                 yield Label("Cumulative result")
                 yield Sparkline(list(accumulate(self.session.score.results)), id="spark-result")
-                yield Label("Cumulative EV-adjusted result")
+                yield Label("Cumulative EV lost by your decisions")
+                lost = list(accumulate(self.session.score.reviewed_losses))
+                yield Sparkline(lost, id="spark-lost")
+                yield Label("Cumulative luck-adjusted estimate (uses the bot's cards)")
                 adjusted = list(accumulate(self.session.score.adjusted))
                 yield Sparkline(adjusted, id="spark-adjusted")
         yield Footer()
@@ -108,6 +119,9 @@ class ReviewScreen(Screen[None]):
             marker = "▸ " if step.action_evs is not None else "  "
             steps.add_option(Option(marker + step_line(hand, step), id=str(index)))
         steps.add_option(Option(result_line(self.session, hand), disabled=True))
+        if hand.ev_lost is not None:
+            lost = f"Your decisions lost {hand.ev_lost:.3f} chips of EV this hand."
+            steps.add_option(Option(lost, disabled=True))
         steps.focus()
         first = next((i for i, s in enumerate(hand.steps) if s.action_evs is not None), 0)
         steps.highlighted = first

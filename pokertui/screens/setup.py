@@ -1,22 +1,28 @@
 """The new-game dialog: strategy file, seat, bot mode, seed and an optional save name.
 
-The path is validated by loading the file here: a broken file shows its full validation
-report inside the dialog, and the dialog stays open so the user can fix the path. On Start it
-returns a ``PlaySetup`` holding the loaded strategy, so the play screen never loads it twice.
+The bot is picked from the shipped and recently played bots by name, or typed as a shipped
+bot's name (``leduc``) or a path. The seed is blank by default, so every new session deals new
+cards; a number replays the same deck (drills). The path is validated by loading the file
+here: a broken file shows its full validation report inside the dialog, and the dialog stays
+open so the user can fix the path. On Start it returns a ``PlaySetup`` holding the loaded
+strategy, so the play screen never loads it twice.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.suggester import SuggestFromList
 from textual.validation import Integer
 from textual.widgets import Button, Input, Label, Select, Static
 
+from pokertui.paths import resolve_bot, shipped_bot_names
 from pokertui.settings import BOT_MODES, SEAT_CHOICES
 
 
@@ -27,7 +33,8 @@ class PlaySetup:
     """The loaded ``StrategyFile``."""
     seat: str
     bot_mode: str
-    seed: int
+    seed: int | None
+    """None: a fresh seed from the OS, so the session deals new cards."""
     name: str | None
 
 
@@ -37,16 +44,51 @@ SEAT_LABELS = {"alternate": "alternate each hand", "1": "seat 1 (acts first)", "
 class SetupDialog(ModalScreen[PlaySetup | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, path: str, seat: str, bot_mode: str, seed: int) -> None:
+    def __init__(
+        self,
+        path: str,
+        seat: str,
+        bot_mode: str,
+        seed: int | None,
+        shipped_dir: Path | None = None,
+        recent: list[str] | None = None,
+    ) -> None:
         super().__init__()
         self.initial = (path, seat, bot_mode, seed)
+        self.shipped_dir = Path(shipped_dir) if shipped_dir is not None else Path(path).parent
+        self.recent = [p for p in (recent or []) if Path(p).is_file()]
+
+    def bot_choices(self) -> list[tuple[str, str]]:
+        """``(label, path)`` for every shipped bot by name, then recently played files."""
+        shipped = [
+            (f"{name} (shipped)", str(self.shipped_dir / f"{name}.json"))
+            for name in shipped_bot_names(self.shipped_dir)
+        ]
+        recent = [(f"{Path(p).name} (recent: {Path(p).parent})", p) for p in self.recent]
+        return shipped + recent
 
     def compose(self) -> ComposeResult:
         path, seat, bot_mode, seed = self.initial
         with Vertical(id="setup-box"):
             yield Static("New game", id="setup-title")
-            yield Label("Strategy file (the bot)")
-            yield Input(path, id="setup-path")
+            yield Label("Bot: pick one, or type a shipped bot's name or a strategy file's path")
+            choices = self.bot_choices()
+            known = {value for _, value in choices}
+            yield Select(
+                choices,
+                value=path if path in known else Select.BLANK,
+                prompt="shipped and recent bots",
+                id="setup-bot",
+                compact=True,
+            )
+            yield Input(
+                path,
+                id="setup-path",
+                select_on_focus=False,
+                suggester=SuggestFromList(
+                    shipped_bot_names(self.shipped_dir) + self.recent, case_sensitive=False
+                ),
+            )
             with Horizontal(classes="setup-row"):
                 yield Select(
                     [(SEAT_LABELS[key], key) for key in SEAT_CHOICES],
@@ -63,8 +105,16 @@ class SetupDialog(ModalScreen[PlaySetup | None]):
                     compact=True,
                 )
             with Horizontal(classes="setup-row"):
-                yield Input(str(seed), id="setup-seed", validators=[Integer()], placeholder="seed")
-                yield Input(id="setup-name", placeholder="save name (optional)")
+                yield Label("Seed", classes="setup-label")
+                yield Input(
+                    "" if seed is None else str(seed),
+                    id="setup-seed",
+                    validators=[Integer()],
+                    placeholder="blank: new cards",
+                    tooltip="Leave blank for new cards; a number replays the same deck (drills)",
+                )
+                yield Label("Save as", classes="setup-label")
+                yield Input(id="setup-name", placeholder="optional")
             with VerticalScroll(id="setup-report"):
                 yield Static("", id="setup-problems", markup=False)
             with Horizontal(id="setup-buttons"):
@@ -74,6 +124,11 @@ class SetupDialog(ModalScreen[PlaySetup | None]):
     def on_mount(self) -> None:
         self.query_one("#setup-report").display = False
         self.query_one("#setup-start", Button).focus()
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        if event.select.id == "setup-bot" and event.value is not Select.BLANK:
+            event.stop()
+            self.query_one("#setup-path", Input).value = str(event.value)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -94,13 +149,15 @@ class SetupDialog(ModalScreen[PlaySetup | None]):
         from solvers.errors import InputError  # noqa: PLC0415 - solvers load after the home screen
         from solvers.strategy_file import load_strategy  # noqa: PLC0415
 
-        path = self.query_one("#setup-path", Input).value.strip()
-        seed_text = self.query_one("#setup-seed", Input).value.strip() or "0"
+        path = resolve_bot(self.query_one("#setup-path", Input).value, self.shipped_dir)
+        seed_text = self.query_one("#setup-seed", Input).value.strip()
         name = self.query_one("#setup-name", Input).value.strip() or None
         try:
-            seed = int(seed_text)
+            seed = int(seed_text) if seed_text else None
         except ValueError:
-            self.show_problem(f"the seed must be a whole number, not {seed_text!r}")
+            self.show_problem(
+                f"the seed must be a whole number (or blank for new cards), not {seed_text!r}"
+            )
             return
         if name is not None:
             from pokertui.session.saves import SaveError, save_path  # noqa: PLC0415
@@ -110,10 +167,14 @@ class SetupDialog(ModalScreen[PlaySetup | None]):
             except SaveError as exc:
                 self.show_problem(str(exc))
                 return
+        if not path:
+            self.show_problem("choose a bot: " + ", ".join(shipped_bot_names(self.shipped_dir)))
+            return
         try:
             strategy = load_strategy(path)
         except InputError as exc:
-            self.show_problem(str(exc))
+            names = ", ".join(shipped_bot_names(self.shipped_dir))
+            self.show_problem(f"{exc}\n(shipped bots by name: {names})")
             return
         except OSError as exc:
             self.show_problem(f"cannot read {path}: {exc.strerror or exc}")

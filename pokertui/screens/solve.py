@@ -41,6 +41,19 @@ def _fmt_exploit(value: float | None) -> str:
     return "-" if value is None else f"{value:.3g}"
 
 
+RUN_COLUMNS = (
+    ("#", 3),
+    ("Game", 14),
+    ("Algo", 12),
+    ("State", 13),
+    ("Iter", 13),
+    ("Elapsed", 9),
+    ("Exploit", 9),
+)
+"""Fixed widths that fit the longest live values ("interrupted ✓", "-5.27e-05", "100,000,000"),
+so nothing is cut while a run updates its row in place."""
+
+
 class SolveScreen(Screen[None]):
     """The launcher. ``runs_dir`` receives the strategy files and checkpoints."""
 
@@ -117,7 +130,8 @@ class SolveScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one("#solve-runs", DataTable)
-        table.add_columns("#", "Game", "Algo", "State", "Iter", "Elapsed", "Exploit")
+        for label, width in RUN_COLUMNS:
+            table.add_column(label, width=width)
         self.book.listener = self
         for record in self.book.runs:
             self.refresh_row(record)
@@ -256,7 +270,7 @@ class SolveScreen(Screen[None]):
         )
         if key in table.rows:
             for column, value in zip(table.columns, cells, strict=True):
-                table.update_cell(key, column, value)
+                table.update_cell(key, column, value, update_width=True)
         else:
             table.add_row(*cells, key=key)
             table.move_cursor(row=table.row_count - 1)

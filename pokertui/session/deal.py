@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from solvers.cards import evaluator
-from solvers.cards.deck import CLASS_LABELS, COMBO_CLASS, COMBO_INDEX, cards_str
+from solvers.cards.deck import CLASS_LABELS, COMBO_CLASS, COMBO_INDEX, cards_str, parse_card
+from solvers.errors import InputError
 from solvers.games.base import Node, TreeGame
 
 
@@ -28,9 +29,24 @@ class Deal:
     """Real board cards dealt at showdown in hold'em class games."""
 
     def hand_text(self, game: TreeGame, seat: int) -> str:
+        """The seat's hand as shown: real hole cards high card first, else the game's label."""
         if self.hole_cards is not None:
-            return cards_str(self.hole_cards[seat])
+            return cards_str(sorted(self.hole_cards[seat], reverse=True))
         return game.hand_labels[seat][self.hands[seat]]
+
+    def showdown_cards(
+        self, game: TreeGame, seat: int, chance_labels: list[str]
+    ) -> list[int] | None:
+        """The seat's real cards plus the board, for naming the hand at showdown; None when
+        the game's hands are not cards (Kuhn ranks, von Neumann bins, the river toy)."""
+        if self.hole_cards is not None:
+            return [*self.hole_cards[seat], *self.board]
+        labels = [game.hand_labels[seat][self.hands[seat]], *chance_labels]
+        try:
+            cards = [parse_card(label) for label in labels]
+        except InputError:
+            return None
+        return cards if len(set(cards)) == len(cards) else None
 
 
 def is_holdem_class_game(game: TreeGame) -> bool:

@@ -63,7 +63,9 @@ def play_match(
     """
     if hands < 1:
         raise InputError("play at least one hand")
-    session = Session(bot_file, seed=seed, review=False)
+    # a strategy-file opponent gets each decision's EV loss reviewed (costs one walk a decision)
+    reviewed = opponent not in SIMPLE_POLICIES
+    session = Session(bot_file, seed=seed, review=reviewed)
     policy = opponent_policy(opponent, bot_file, np.random.default_rng(seed + 1))
     for played in range(1, hands + 1):
         session.new_hand()
@@ -81,4 +83,10 @@ def play_match(
         "net": -summary["net"],
         "unit": summary["unit"],
     }
+    if reviewed:
+        bot_view |= {
+            "opponent_ev_lost_net": summary["ev_lost_net"],
+            "opponent_ev_lost_mean": summary["ev_lost_mean"],
+            "opponent_ev_lost_ci95": summary["ev_lost_ci95"],
+        }
     return {"bot": bot_file.source, "opponent": opponent, "seed": seed, **bot_view}

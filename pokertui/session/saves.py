@@ -130,7 +130,7 @@ def _restore(data: dict[str, Any], path: Path) -> Session:
         for hand_data in data["hands"]:
             hand = _hand_from_dict(hand_data)
             session.hands.append(hand)
-            session.score.add(hand.result, hand.ev_adjusted)
+            session.score.add(hand.result, hand.ev_adjusted, hand.ev_lost)
     except InputError as exc:
         raise SaveError(f"cannot resume {path}: {exc}") from None
     except (KeyError, TypeError, ValueError) as exc:

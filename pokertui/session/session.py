@@ -7,6 +7,7 @@ for any decision of the human it answers the live questions by asking ``solvers`
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -30,6 +31,11 @@ from solvers.strategy_file.transforms import purify, threshold
 BotMode = Literal["mixed", "purified", "thresholded"]
 
 
+def fresh_seed() -> int:
+    """A new session's seed from the operating system's entropy (short enough to type back)."""
+    return secrets.randbits(32)
+
+
 class IllegalActionError(InputError):
     """The human asked for an action that is not legal now."""
 
@@ -48,6 +54,8 @@ class Step:
     action_evs: list[float] | None = None
     equilibrium: list[float] | None = None
     """The strategy file's frequencies for the human's hand at this node."""
+    off_path: bool = False
+    """The file never reaches this node with the human's hand: ``equilibrium`` is its filler."""
 
 
 @dataclass
@@ -60,6 +68,15 @@ class HandRecord:
     """The human's chips won (negative when lost)."""
     ev_adjusted: float | None = None
     showdown: bool = False
+
+    @property
+    def ev_lost(self) -> float | None:
+        """Chips the human's decisions gave up against the bot's strategy (None if not
+        reviewed): the sum of each decision's best action EV minus the chosen action's EV."""
+        losses = [s.ev_loss for s in self.steps if s.seat == self.human_seat]
+        if any(loss is None for loss in losses):
+            return None
+        return float(sum(losses))  # type: ignore[arg-type]
 
 
 @dataclass
@@ -82,7 +99,7 @@ class Session:
         strategy_file: StrategyFile,
         *,
         human_seat: int | None = None,
-        seed: int = 0,
+        seed: int | None = None,
         bot_mode: BotMode = "mixed",
         threshold_cutoff: float = 0.15,
         review: bool = True,
@@ -102,8 +119,9 @@ class Session:
         self.review = review
         """Record each human decision's action EVs and EV loss (the hand review needs them)."""
         self.seat_mode = human_seat
-        self.seed = seed
-        self.rng = np.random.default_rng(seed)
+        self.seed = fresh_seed() if seed is None else int(seed)
+        """Explicit for drills; otherwise fresh entropy, so each new session deals new cards."""
+        self.rng = np.random.default_rng(self.seed)
         self.hands: list[HandRecord] = []
         self.score = Score(unit=self.unit, per_hand_scale=self.unit_scale)
         self.node: Node = self.game.root
@@ -234,10 +252,12 @@ class Session:
             legal = ", ".join(labels)
             raise IllegalActionError(f"{action!r} is not legal here; choose one of {legal}")
         evs = chosen_loss = frequencies = None
+        off_path = False
         if self.review:
             from pokertui.session.spot import decision_review  # noqa: PLC0415 - spot imports us
 
             evs, chosen_loss, frequencies = decision_review(self, action)
+            off_path = not self.on_equilibrium_path()
         index = labels.index(action)
         self.hand.steps.append(
             Step(
@@ -248,6 +268,7 @@ class Session:
                 ev_loss=chosen_loss,
                 action_evs=evs,
                 equilibrium=frequencies,
+                off_path=off_path,
             )
         )
         self._ev_step(index)
@@ -312,7 +333,20 @@ class Session:
         record.showdown = node.terminal == "showdown"
         record.ev_adjusted = float(seat_value + self._skill)
         self._skill = 0.0
-        self.score.add(record.result, record.ev_adjusted)
+        self.score.add(record.result, record.ev_adjusted, record.ev_lost if self.review else None)
+
+    def on_equilibrium_path(self) -> bool:
+        """Whether the strategy file itself reaches the current node with the human's hand:
+        the product of the file's probabilities of the human's own actions so far is positive
+        (chance and the bot's actions are already given by the hand being here)."""
+        own = self.hand.deal.hands[self.human_seat]
+        for step in self.hand.steps:
+            if step.seat != self.human_seat:
+                continue
+            node = self.game.node_by_key(step.node_key)
+            if self.equilibrium[node.id][own][node.actions.index(step.action)] <= 0:
+                return False
+        return True
 
     # --- views for the UI ------------------------------------------------------------------
     def pot(self) -> float:

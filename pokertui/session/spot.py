@@ -44,9 +44,13 @@ class Spot:
     mdf: float | None
     bluff_share: float | None
     beats_share: float
-    """Share of the bot's range here that the human's hand beats at showdown."""
+    """Probability the human's hand wins a checkdown against the bot's range here, with the
+    cards still to come dealt at random (so it is not "the share of hands beaten now")."""
+    tie_share: float
+    """Probability the checkdown ties (same dealing)."""
     equity: float
-    """The human's share of the pot against the bot's range if the hand were checked down."""
+    """The human's share of the pot against the bot's range if the hand were checked down:
+    ``beats_share + tie_share / 2``."""
     sizes: list[SizeInfo]
     bot_range: np.ndarray
     human_range: np.ndarray | None
@@ -54,6 +58,9 @@ class Spot:
     action_labels: list[str]
     action_evs: list[float]
     equilibrium: list[float] = field(default_factory=list)
+    off_path: bool = False
+    """The strategy file never reaches this node with the human's hand: ``equilibrium`` is
+    filler and the UI says "off the equilibrium path" instead."""
 
     @property
     def best_action(self) -> str:
@@ -73,7 +80,8 @@ def current_spot(session) -> Spot:
     except TreeError:  # the human left the equilibrium's lines: Bayes has nothing to update
         human_range = None
     win, tie = checkdown_odds(game, node, human, own, bot_range)
-    facing = to_call > 0
+    # pot odds and MDF need a call to make: a small blind that may only fold or shove has none
+    facing = to_call > 0 and "call" in node.actions
     pot_before = pot - to_call
     sizes = []
     for index, (label, amount) in enumerate(zip(node.actions, node.amounts, strict=True)):
@@ -105,6 +113,7 @@ def current_spot(session) -> Spot:
         mdf=poker_math.minimum_defence_frequency(pot_before, to_call) if facing else None,
         bluff_share=poker_math.bluff_share(pot_before, to_call) if facing else None,
         beats_share=win,
+        tie_share=tie,
         equity=win + tie / 2,
         sizes=sizes,
         bot_range=bot_range,
@@ -112,6 +121,7 @@ def current_spot(session) -> Spot:
         action_labels=list(node.actions),
         action_evs=[float(v) for v in evs],
         equilibrium=[float(p) for p in session.equilibrium[node.id][own]],
+        off_path=not session.on_equilibrium_path(),
     )
 
 

@@ -72,3 +72,18 @@ def card_text(label: str, *, hidden: bool = False) -> Text:
 
 def signed_chips(value: float) -> str:
     return ("+" if value > 0 else "") + chips(value)
+
+
+OFF_PATH = "off path"
+OFF_PATH_NOTE = (
+    "off the equilibrium path: the strategy file never gets here with your hand, so it has no "
+    "advice for it (its numbers here are filler)"
+)
+
+
+def gto_cell(frequencies: list[float] | None, index: int, off_path: bool) -> str:
+    """The GTO column: the file's frequency, or ``off path`` where the file never reaches the
+    node with this hand (its row there is uniform filler, not advice)."""
+    if off_path:
+        return OFF_PATH
+    return pct(frequencies[index]) if frequencies else "–"

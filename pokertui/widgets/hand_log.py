@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from pokertui.widgets.format import chips
 from solvers.cards.deck import cards_str
+from solvers.cards.hand_names import hand_name
 
 if TYPE_CHECKING:
     from pokertui.session import HandRecord, Session, Step
@@ -29,13 +30,27 @@ def step_line(hand: HandRecord, step: Step) -> str:
     return f"{who}: {step.action}{amount}"
 
 
+def showdown_names(session: Session, hand: HandRecord) -> tuple[str, str] | None:
+    """Both seats' made hands, named (``two pair, kings and nines``), where hands are cards."""
+    chance = [step.action for step in hand.steps if step.seat is None]
+    cards = [hand.deal.showdown_cards(session.game, seat, chance) for seat in (0, 1)]
+    if cards[0] is None or cards[1] is None:
+        return None
+    return hand_name(cards[0]), hand_name(cards[1])
+
+
 def result_line(session: Session, hand: HandRecord) -> str:
     if hand.result is None:
         return ""
     bot_cards = hand.deal.hand_text(session.game, 1 - hand.human_seat)
     board = f"Board {cards_str(hand.deal.board)}. " if hand.deal.board else ""
     verb = "shows" if hand.showdown else "had"
-    shown = f"{board}Bot {verb} {bot_cards}. "
+    names = showdown_names(session, hand) if hand.showdown else None
+    if names is None:
+        shown = f"{board}Bot {verb} {bot_cards}. "
+    else:
+        yours, bots = names[hand.human_seat], names[1 - hand.human_seat]
+        shown = f"{board}Bot shows {bot_cards}: {bots}; you have {yours}. "
     if hand.result > 0:
         return shown + f"You win {chips(hand.result)}."
     if hand.result < 0:
@@ -87,6 +102,9 @@ def history_text(session: Session) -> str:
         f"pokertui hand history: {session.game.spec_string()}",
         f"bot: {session.file.source} ({session.bot_mode}), seed {session.seed}",
         f"hands {summary['hands']}, net {chips(summary['net'])} chips",
+        f"EV lost by your decisions: {summary['ev_lost_net']:.3f} chips over "
+        f"{summary['ev_lost_hands']} reviewed hands",
+        "Luck-adjusted results are AIVAT/DIVAT-style estimates that use the bot's cards.",
         "",
     ]
     for hand in session.hands:
@@ -100,6 +118,8 @@ def history_text(session: Session) -> str:
                 line += f"   (EV loss {step.ev_loss:.3f})"
             lines.append(line)
         lines.append("  " + result_line(session, hand))
-        lines.append(f"  EV-adjusted {hand.ev_adjusted:+.3f}")
+        if hand.ev_lost is not None:
+            lines.append(f"  EV lost by your decisions {hand.ev_lost:.3f}")
+        lines.append(f"  Luck-adjusted (uses the bot's cards) {hand.ev_adjusted:+.3f}")
         lines.append("")
     return "\n".join(lines)

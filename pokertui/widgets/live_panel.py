@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from pokertui.widgets.format import ev, pct, ratio
+from pokertui.widgets.format import OFF_PATH_NOTE, ev, gto_cell, pct, ratio
 from pokertui.widgets.range_view import render_range
 
 if TYPE_CHECKING:
@@ -32,13 +32,15 @@ def odds_text(spot: Spot) -> Text:
         text.append(f"{name:<12}", style="dim")
         text.append(f"{value}\n")
 
-    if spot.to_call > 0:
+    if spot.required_equity is not None:
         row("Pot odds", pct(spot.required_equity))
         row("MDF", pct(spot.mdf))
         row("Bluff share", pct(spot.bluff_share))
+    elif spot.to_call > 0:
+        row("Pot odds", "no call here: fold or raise")
     else:
         row("Pot odds", "nothing to call")
-    row("You beat", f"{pct(spot.beats_share)} of bot range")
+    row("Checkdown", f"win {pct(spot.beats_share)}, tie {pct(spot.tie_share)} vs bot range")
     if spot.sizes:
         width = max(4, *(len(size.label) for size in spot.sizes))
         text.append(f"{'size':<{width}} {'alpha':>6} {'bot fold':>8} {'bluff:val':>9}\n", "dim")
@@ -53,13 +55,15 @@ def odds_text(spot: Spot) -> Text:
 def evs_text(spot: Spot) -> Text:
     best = spot.best_action
     width = max(6, *(len(label) + 2 for label in spot.action_labels))
-    text = Text(f"{'action':<{width}} {'EV':>8} {'GTO':>7}\n", style="dim")
+    text = Text(f"{'action':<{width}} {'EV':>8} {'GTO':>8}\n", style="dim")
     for index, (label, value) in enumerate(zip(spot.action_labels, spot.action_evs, strict=True)):
-        frequency = pct(spot.equilibrium[index]) if spot.equilibrium else "–"
+        frequency = gto_cell(spot.equilibrium, index, spot.off_path)
         style = "bold green" if label == best else ""
         name = label + (" ★" if label == best else "")
         text.append(f"{name:<{width}} {ev(value):>8}", style=style)
-        text.append(f" {frequency:>7}\n")
+        text.append(f" {frequency:>8}\n")
+    if spot.off_path:
+        text.append(OFF_PATH_NOTE, style="dim italic")
     text.rstrip()
     return text
 
@@ -76,6 +80,7 @@ def equity_text(spot: Spot) -> Text:
     text = Text()
     text.append("Equity vs bot range ", style="dim")
     text.append(pct(spot.equity), style="bold")
+    text.append("\n(checkdown win + half the ties; cards to come dealt at random)", style="dim")
     return text
 
 

@@ -81,8 +81,11 @@ def render_table(session: Session, width: int = 34) -> Text:
         verdict = "You win" if hand.result > 0 else "You lose" if hand.result < 0 else "Split"
         how = "showdown" if hand.showdown else "fold"
         text.append(f"{'':10}{verdict} {chips(abs(hand.result))} ({how})\n", style="bold")
+        if hand.ev_lost is not None:
+            lost = chips(round(hand.ev_lost, 3))
+            text.append(f"{'':10}EV lost by your decisions {lost}\n", style="dim")
         adjusted = signed_chips(round(hand.ev_adjusted or 0.0, 3))
-        text.append(f"{'':10}EV-adjusted {adjusted}\n", style="dim")
+        text.append(f"{'':10}Luck-adjusted (uses bot's cards) {adjusted}\n", style="dim")
     text.rstrip()
     return text
 

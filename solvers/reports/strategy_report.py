@@ -10,12 +10,19 @@ Everything here is a thin layer over ``solvers.exact`` (one public-tree walk per
   EV of each file's seat 1 against the other's seat 2.
 
 Where the best response gains. For the responder ``p``, let ``V(n)[h]`` be the best response's
-counterfactual value and ``S(n)[h]`` the strategy's. The *subtree gain* of a node is
-``sum_h V(n)[h] - S(n)[h]``: what the responder gains by best-responding from that node on. It is
-never negative, and at the root it is ``BR value - EV``. At a decision node of ``p``,
+counterfactual value and ``S(n)[h]`` the strategy's, and ``r(n)[h]`` ``p``'s own reach under the
+strategy. At a decision node of ``p``,
 ``V - S = (max_a V(c_a) - sum_a s_a V(c_a)) + sum_a s_a (V(c_a) - S(c_a))``, so the *local gain*
-``sum_h reach_p(n)[h] * (max_a V(c_a)[h] - sum_a s_a[h] V(c_a)[h])`` (own reach under the
-strategy) is the node's own share: the local gains of ``p``'s nodes add up to ``BR value - EV``.
+``sum_h r(n)[h] * (max_a V(c_a)[h] - sum_a s_a[h] V(c_a)[h])`` is the node's own share: the
+local gains of ``p``'s nodes add up to ``BR value - EV``. The *subtree gain* of a node is
+``sum_h r(n)[h] * (V(n)[h] - S(n)[h])``, the local gains of the nodes below it: what the
+responder gains by deviating from there on, weighted by how often the strategy itself gets
+there. It is never negative and never exceeds its root value ``BR value - EV`` (unweighted, a
+node the strategy never reaches could show a gain larger than the whole strategy's).
+
+Exploitability averages the two seats' gains, so a node's *share of exploitability* is half its
+gain: the shares of both seats' nodes add up to the exploitability, and no subtree's share can
+exceed it.
 """
 
 from __future__ import annotations
@@ -159,13 +166,24 @@ class NodeGain:
     node_id: int
     key: str
     subtree_gain: float
-    """Chips the responder gains by best-responding from this node on (>= 0)."""
+    """Chips the responder gains by best-responding from this node on, weighted by the
+    strategy's own reach of it (>= 0, at most ``BR value - EV``)."""
     local_gain: float
     """This node's own share of ``BR value - EV`` (>= 0); these add up over the responder."""
     top_hand: str
     """The hand whose deviation here gains most."""
     top_action: str
     """The best response's action with ``top_hand``."""
+
+    @property
+    def local_share(self) -> float:
+        """This node's part of the exploitability (which averages the two seats' gains)."""
+        return self.local_gain / 2
+
+    @property
+    def subtree_share(self) -> float:
+        """The subtree's part of the exploitability: never more than the exploitability."""
+        return self.subtree_gain / 2
 
 
 def _require_tree(game: TreeGame) -> None:
@@ -180,7 +198,7 @@ def _gain_walk(game: TreeGame, strategy: Mapping[int, np.ndarray], player: int):
     respond, pure = counterfactual_values(game, strategy, player, respond=True)
     choices = {node_id: rows.argmax(axis=1) for node_id, rows in pure.items()}
     own = reaches(game, strategy, player)
-    subtree = np.array([float((respond[n.id] - follow[n.id]).sum()) for n in game.nodes])
+    subtree = np.array([float(own[n.id] @ (respond[n.id] - follow[n.id])) for n in game.nodes])
     local: dict[int, np.ndarray] = {}
     for node in game.decision_nodes(player):
         child_values = np.stack([respond[c] for c in node.children], axis=1)  # [hands, actions]

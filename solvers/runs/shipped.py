@@ -1,7 +1,9 @@
 """The bots that ship in ``strategies/``: which games, how they are solved, and their bounds.
 
 Every shipped file is an exact sequence-form LP equilibrium, rounded to 6 decimals; the file
-records the exploitability of the rounded profile as measured by exact best response.
+records the exploitability of the rounded profile as measured by exact best response. Where the
+game's suits are interchangeable (Leduc), the LP's equilibrium is averaged over the suit
+permutations first (``suit_symmetry``), so the bot never treats ``Js`` and ``Jh`` differently.
 Regenerate them all with ``pokertui build-bots`` (about a minute on a 2-core machine).
 """
 
@@ -13,6 +15,7 @@ from pathlib import Path
 
 from solvers.exact.lp import solve_lp
 from solvers.games import load_game
+from solvers.runs.suit_symmetry import suit_symmetric
 from solvers.strategy_file import SolverInfo, StrategyFile, load_strategy, save_strategy
 
 
@@ -23,11 +26,13 @@ class ShippedBot:
     max_exploitability: float
     """The bound the file must meet, in chips (bb for push/fold)."""
     title: str
+    suit_symmetric: bool = False
+    """Average the equilibrium over suit permutations before saving."""
 
 
 SHIPPED_BOTS: tuple[ShippedBot, ...] = (
     ShippedBot("kuhn.json", "kuhn(cards=3)", 1e-4, "Kuhn poker, 3 cards"),
-    ShippedBot("leduc.json", "leduc()", 1e-3, "Leduc hold'em"),
+    ShippedBot("leduc.json", "leduc()", 1e-3, "Leduc hold'em", suit_symmetric=True),
     ShippedBot(
         "von_neumann.json",
         "von_neumann(ante=1,bet=2,bins=100)",
@@ -59,11 +64,15 @@ def build_bot(bot: ShippedBot, out_dir: Path) -> tuple[StrategyFile, float]:
     started = time.perf_counter()
     game = load_game(bot.spec)
     solution = solve_lp(game)
+    strategy, method = solution.strategy, "sequence-form, HiGHS"
+    if bot.suit_symmetric:
+        strategy = suit_symmetric(game, strategy)
+        method += ", averaged over suit permutations"
     saved = save_strategy(
         out_dir / bot.filename,
         game,
-        solution.strategy,
-        solver=SolverInfo(algorithm="lp", settings={"method": "sequence-form, HiGHS"}),
+        strategy,
+        solver=SolverInfo(algorithm="lp", settings={"method": method}),
     )
     return saved, time.perf_counter() - started
 

@@ -41,22 +41,25 @@ class ExploitPane(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Static("Open a strategy to measure it.", id="explorer-exploit-summary")
-        yield Static("best-response gains by node (Enter: go there)", classes="dim")
+        yield Static(
+            "each node's share of the exploitability, reach-weighted (Enter: go there)",
+            classes="dim",
+        )
         yield DataTable(id="explorer-gains", cursor_type="row", zebra_stripes=True)
 
     def show_report(self, report) -> None:
         self.query_one("#explorer-exploit-summary", Static).update(exploit_summary(report))
         table = self.query_one("#explorer-gains", DataTable)
         table.clear(columns=True)
-        table.add_columns("node", "BR", "gain here", "subtree", "top hand")
+        table.add_columns("node", "BR", "here", "subtree", "top hand")
         rows = [(player, gain) for player in (0, 1) for gain in report.gains[player]]
         rows.sort(key=lambda row: -row[1].local_gain)
         for player, gain in rows:
             table.add_row(
                 gain.key or "(root)",
                 f"seat {player + 1}",
-                f"{gain.local_gain:.4g}",
-                f"{gain.subtree_gain:.4g}",
+                f"{gain.local_share:.4g}",
+                f"{gain.subtree_share:.4g}",
                 f"{gain.top_hand} {gain.top_action}" if gain.local_gain > 1e-9 else "–",
                 key=f"{player}:{gain.key}",
             )

@@ -50,12 +50,14 @@ class TheoryPane(Vertical):
     """
 
     FIELDS: tuple[tuple[str, str, str], ...] = ()
+    INPUT_TYPE: type[Input] = Input
+    """The input widget the fields use (a pane may pass some keys through to its bindings)."""
 
     def compose_inputs(self) -> ComposeResult:
         with Horizontal(classes="theory-inputs"):
             for field_id, label, default in self.FIELDS:
                 yield Label(label)
-                yield Input(default, id=field_id)
+                yield self.INPUT_TYPE(default, id=field_id)
         yield Static("", classes="theory-error")
 
     def text(self, field_id: str) -> str:

@@ -1,15 +1,13 @@
 """Kuhn poker: player 1's alpha family, player 2's unique answer, and every pure deviation.
 
-Each row of the deviation table changes one information set (a node and a card) to a pure
-action, keeps everything else at equilibrium, and shows the deviator's exact EV from
-``expected_values``: no deviation gains, and the actions an equilibrium mixes tie.
+The numbers come from ``solvers.theory.kuhn_family``; this pane only renders them. Alpha steps
+by 1/30 with ``[``/``]`` (also while the alpha box has focus) and shows as a reduced fraction.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from fractions import Fraction
 
-import numpy as np
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -19,66 +17,21 @@ from textual.widgets import Button, DataTable, Input, Static
 from pokertui.widgets.theory.common import TheoryPane, fmt, parse_number
 
 NODE_NAMES = {"": "first to act", "c": "after a check", "c/b": "check, bet", "b": "facing a bet"}
-CARDS = ("J", "Q", "K")
+ALPHA_STEP = Fraction(1, 30)
 
 
-@dataclass
-class Deviation:
-    player: int
-    card: str
-    node: str
-    actions: tuple[str, str]
-    frequency: float
-    """Equilibrium probability of the second action (bet or call)."""
-    pure_evs: tuple[float, float]
-    """The deviator's game EV when this card always takes each action here."""
-    equilibrium_ev: float
+def alpha_text(alpha: Fraction) -> str:
+    """Alpha as a reduced fraction: ``1/5`` rather than ``6/30``, ``0`` and ``1/3`` at the ends."""
+    return str(alpha)
 
 
-def kuhn_profile(alpha: float):
-    """The game and the alpha-family equilibrium in the engine's strategy format."""
-    from solvers.games import load_game  # noqa: PLC0415
+class AlphaInput(Input):
+    """The alpha box: it leaves ``[`` and ``]`` to the pane, which steps alpha with them."""
 
-    game = load_game("kuhn")
-    second = {
-        "": [alpha, 0.0, 3 * alpha],
-        "c/b": [0.0, alpha + 1 / 3, 1.0],
-        "b": [0.0, 1 / 3, 1.0],
-        "c": [1 / 3, 0.0, 1.0],
-    }
-    strategy = {}
-    for key, probabilities in second.items():
-        p = np.array(probabilities)
-        strategy[game.node_by_key(key).id] = np.stack([1 - p, p], axis=1)
-    return game, strategy
-
-
-def kuhn_deviations(alpha: float) -> tuple[float, list[Deviation]]:
-    """Player 1's value and the deviation rows for one alpha in [0, 1/3]."""
-    from solvers.exact.evaluation import expected_values  # noqa: PLC0415
-
-    game, strategy = kuhn_profile(alpha)
-    totals = expected_values(game, strategy).totals
-    rows = []
-    for node in game.decision_nodes():
-        for hand, card in enumerate(CARDS):
-            evs = []
-            for action in range(2):
-                deviated = {k: v.copy() for k, v in strategy.items()}
-                deviated[node.id][hand] = np.eye(2)[action]
-                evs.append(expected_values(game, deviated).totals[node.player])
-            rows.append(
-                Deviation(
-                    node.player,
-                    card,
-                    node.key,
-                    (node.actions[0], node.actions[1]),
-                    float(strategy[node.id][hand, 1]),
-                    (evs[0], evs[1]),
-                    totals[node.player],
-                )
-            )
-    return totals[0], rows
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        if character in ("[", "]"):
+            return False
+        return super().check_consume_key(key, character)
 
 
 class KuhnPane(TheoryPane):
@@ -87,9 +40,11 @@ class KuhnPane(TheoryPane):
     KuhnPane .kuhn-slider Button { margin-right: 1; }
     """
     FIELDS = (("kuhn-alpha", "alpha in [0, 1/3]", "1/6"),)
+    INPUT_TYPE = AlphaInput
     BINDINGS = [
-        Binding("left_square_bracket", "nudge(-1)", "alpha -"),
-        Binding("right_square_bracket", "nudge(1)", "alpha +"),
+        # priority, with AlphaInput not consuming brackets: they step alpha even while it has focus
+        Binding("left_square_bracket", "nudge(-1)", "alpha -", priority=True),
+        Binding("right_square_bracket", "nudge(1)", "alpha +", priority=True),
     ]
 
     def compose(self) -> ComposeResult:
@@ -112,8 +67,8 @@ class KuhnPane(TheoryPane):
             alpha = parse_number(self.text("kuhn-alpha"), "alpha", 0, 1 / 3)
         except ValueError:
             alpha = 1 / 6
-        ticks = min(10, max(0, round(alpha * 30) + step))
-        self.query_one("#kuhn-alpha", Input).value = f"{ticks}/30"
+        ticks = min(10, max(0, round(alpha / ALPHA_STEP) + step))
+        self.query_one("#kuhn-alpha", Input).value = alpha_text(ticks * ALPHA_STEP)
 
     @on(Button.Pressed, "#kuhn-down")
     def _down(self) -> None:
@@ -128,14 +83,21 @@ class KuhnPane(TheoryPane):
         event.stop()
 
     def recompute(self) -> None:
+        from solvers.theory.kuhn_family import (  # noqa: PLC0415 - solvers load on demand
+            KUHN_VALUE,
+            kuhn_deviations,
+            kuhn_family,
+        )
+
         alpha = parse_number(self.text("kuhn-alpha"), "alpha", 0, 1 / 3 + 1e-12)
-        value, rows = kuhn_deviations(min(alpha, 1 / 3))
+        family = kuhn_family(alpha)
+        value, rows = kuhn_deviations(family.alpha)
         self.query_one("#kuhn-summary", Static).update(
-            f"Player 1: bet J {fmt(alpha)}, bet K {fmt(3 * alpha)}, check Q;"
-            f" after check-bet call Q {fmt(alpha + 1 / 3)}.\n"
+            f"Player 1: bet J {fmt(family.bet_jack)}, bet K {fmt(family.bet_king)}, check Q;"
+            f" after check-bet call Q {fmt(family.call_queen_after_check_bet)}.\n"
             "Player 2 (unique): facing a bet call K, Q 1/3, fold J;"
             " after a check bet K, J 1/3, check Q.\n"
-            f"Value for player 1: {value:.6f} (exact -1/18 = {-1 / 18:.6f})"
+            f"Value for player 1: {value:.6f} (exact -1/18 = {KUHN_VALUE:.6f})"
         )
         table = self.query_one("#kuhn-table", DataTable)
         table.clear()
