@@ -74,9 +74,12 @@ def best_response_value(strategy, seat: int, cards: int = 3, ante=1.0, bet=1.0) 
     )
 
 
-def info_set_action_values(strategy, history: str, card: int, cards: int = 3, ante=1.0, bet=1.0):
+def info_set_action_values(
+    strategy, history: str, card: int, cards: int = 3, ante=1.0, bet=1.0, respond: bool = True
+):
     """EV of each action at ``(history, card)`` for the actor, given the node is reached with
-    ``card``: the opponent plays ``strategy``, the actor best-responds afterwards.
+    ``card``: the opponent plays ``strategy``; afterwards the actor best-responds (``respond``)
+    or plays ``strategy`` too.
 
     The opponent's cards are weighted by the deal and by the opponent's own actions on the way;
     a later decision of the actor maximises the value summed over the opponent's cards, since the
@@ -94,11 +97,41 @@ def info_set_action_values(strategy, history: str, card: int, cards: int = 3, an
                 for wi, o in zip(w, others, strict=True)
             )
         if ACTOR[node] == seat:
-            return max(total(child(node, a), w) for a in (0, 1))
+            values = [total(child(node, a), w) for a in (0, 1)]
+            return max(values) if respond else float(np.dot(strategy[node][card], values))
         probs = np.array([np.asarray(strategy[node])[o] for o in others])
         return sum(total(child(node, a), w * probs[:, a]) for a in (0, 1))
 
     return [total(child(history, a), weights) / weights.sum() for a in (0, 1)]
+
+
+def opponent_weights(strategy, history: str, card: int, cards: int = 3) -> np.ndarray:
+    """The opponent's card distribution at ``history`` given the actor holds ``card``: the deal
+    (card removal) times the opponent's own actions on the way, normalised."""
+    seat = ACTOR[history]
+    weights = np.array(
+        [_opponent_reach(strategy, history, seat, c) if c != card else 0.0 for c in range(cards)]
+    )
+    return weights / weights.sum()
+
+
+def local_gain(strategy, history: str, cards: int = 3) -> float:
+    """What the actor of ``history`` gains, in chips of the whole game, by best-responding at this
+    node alone (the strategy before it, a best response after it): summed over the actor's cards,
+    probability of reaching the node with the card times the gain of the best action there."""
+    seat = ACTOR[history]
+    deal = 1.0 / (cards * (cards - 1))
+    gain = 0.0
+    for card in range(cards):
+        own = _opponent_reach(strategy, history, 1 - seat, card)
+        others = [c for c in range(cards) if c != card]
+        opp = sum(_opponent_reach(strategy, history, seat, c) for c in others)
+        if own * opp == 0:
+            continue
+        values = info_set_action_values(strategy, history, card, cards)
+        played = float(np.dot(strategy[history][card], values))
+        gain += own * opp * deal * (max(values) - played)
+    return gain
 
 
 def _opponent_reach(strategy, history: str, seat: int, opp_card: int) -> float:
