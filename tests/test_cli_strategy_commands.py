@@ -68,6 +68,7 @@ def assert_user_error(code: int, err: str, needle: str) -> None:
 
 
 CALLING_STATION = {"": [[1, 0]] * 3, "c": [[1, 0]] * 3, "c/b": [[0, 1]] * 3, "b": [[0, 1]] * 3}
+"""``play --opponent call``: check when it can, else call."""
 
 
 @pytest.mark.parametrize(
@@ -88,14 +89,12 @@ def test_headless_play_scores_the_exact_ev(tmp_path, capsys, bot, opponent, expe
         "maniac": write_kuhn(tmp_path / "maniac.json", every_node([0, 1])),
         "uniform": write_kuhn(tmp_path / "uniform.json", every_node([0.5, 0.5])),
     }
-    exact = bot_mean(
-        file_probs(files[bot]),
-        {k: np.array(v, float) for k, v in CALLING_STATION.items()}
-        if opponent == "call"
-        else {k: np.full((3, 2), 0.5) for k in ACTIONS}
-        if opponent == "random"
-        else file_probs(files[opponent]),
-    )
+    policies = {
+        "call": {key: np.array(rows, dtype=float) for key, rows in CALLING_STATION.items()},
+        "random": {key: np.full((3, 2), 0.5) for key in ACTIONS},
+    }
+    opponent_probs = policies.get(opponent) or file_probs(files[opponent])
+    exact = bot_mean(file_probs(files[bot]), opponent_probs)
     assert exact == pytest.approx(expected, abs=1e-6)
     other = opponent if opponent in ("call", "random") else str(files[opponent])
     argv = ["play", "--bot", str(files[bot]), "--opponent", other, "--hands", "3000"]
@@ -370,3 +369,27 @@ def test_a_real_process_prints_a_message_and_exits_2(argv, needle):
     assert result.returncode == 2
     assert needle in result.stderr and "Traceback" not in result.stderr
     assert result.stdout == ""
+
+
+def test_unexpected_failures_print_one_line_unless_debugging(monkeypatch, capsys):
+    """A bug is reported in one line with exit 1; POKERTUI_DEBUG=1 lets the traceback through."""
+    import pokertui.session.headless as headless
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(headless, "play_match", broken)
+    argv = ["play", "--bot", str(KUHN_FILE), "--hands", "3"]
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 1 and out == ""
+    assert "internal error: RuntimeError: boom" in err and "POKERTUI_DEBUG=1" in err
+    monkeypatch.setenv("POKERTUI_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="boom"):
+        main(argv)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(headless, "play_match", interrupted)
+    code, _, err = run_cli(capsys, *argv)
+    assert code == 130 and err == "pokertui: interrupted\n"
