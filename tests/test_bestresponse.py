@@ -156,3 +156,31 @@ def test_all_pair_values_match_the_node_by_node_reference(spec):
     for h0, h1 in pairs[rng.choice(len(pairs), size=min(len(pairs), 12), replace=False)]:
         expected = reference_walk.pair_values(game, profile, (int(h0), int(h1)))
         np.testing.assert_allclose(table[:, h0, h1], expected, rtol=1e-12, atol=1e-12)
+@pytest.mark.parametrize("cards", [3, 4])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_kuhn_evaluation_equals_an_independent_enumeration(cards, seed):
+    """Values, best responses and action values against ``tests/kuhn_brute_force.py``, which
+    writes Kuhn's rules out and enumerates deals and pure strategies without ``solvers``."""
+    from tests import kuhn_brute_force as kuhn
+
+    game = load_game(f"kuhn(cards={cards})")
+    profile = random_strategy(game, np.random.default_rng(seed))
+    by_key = {node.key: profile[node.id] for node in game.decision_nodes()}
+    value = kuhn.seat0_value(by_key, cards)
+    report = exploitability(game, profile)
+    assert report.game_value == pytest.approx(value, abs=1e-12)
+    assert expected_values(game, profile).totals[0] == pytest.approx(value, abs=1e-12)
+    for player in (0, 1):
+        brute = kuhn.best_response_value(by_key, player, cards)
+        assert report.best_responses[player].value == pytest.approx(brute, abs=1e-12)
+    for node in game.decision_nodes():
+        for continuation, respond in (("strategy", False), ("best_response", True)):
+            got = action_values(game, profile, node, continuation=continuation)
+            for card in range(cards):
+                expected = kuhn.info_set_action_values(by_key, node.key, card, cards,
+                                                       respond=respond)  # fmt: skip
+                np.testing.assert_allclose(got[card], expected, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(
+            bayes_range(game, profile, node, node.player),
+            kuhn.bayes_range(by_key, node.key, node.player, cards),
+        )

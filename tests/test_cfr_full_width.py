@@ -9,13 +9,15 @@ from solvers.exact.lp import solve_lp
 from solvers.exact.walk import build_plan, reach_pass, value_pass
 from solvers.games import load_game, random_strategy
 from solvers.games.river_toy import river_toy_equilibrium
+from tests.equilibrium_checks import assert_near_equilibrium
 from tests.reference_walk import counterfactual_values, reaches
 
 KUHN_VALUE = -1 / 18
 LEDUC_VALUE = -0.085606424078001  # sequence-form LP (tests/test_lp.py)
 
 # (variant, alternating, iterations, exploitability below, |value - LP| below), measured values in
-# the comments. Simultaneous vanilla CFR is Zinkevich et al.'s original schedule.
+# the comments. Simultaneous vanilla CFR is Zinkevich et al.'s original schedule. The value must
+# also lie within NashConv of the LP value (tests/equilibrium_checks.py), which is a theorem.
 KUHN_CASES = [
     ("cfr", True, 1000, 2e-3, 3e-4),  # 9.4e-4, 6.9e-5
     ("cfr", False, 1000, 1e-2, 3e-4),  # 7.3e-3, 1.7e-6
@@ -25,7 +27,7 @@ KUHN_CASES = [
 ]
 LEDUC_CASES = [
     ("cfr", True, 1000, 0.0125, 3e-3),  # 0.0118, 1.6e-3
-    ("cfr", False, 1000, 0.045, 1e-2),  # 0.040, 5.6e-3
+    ("cfr", False, 1000, 0.045, 6.5e-3),  # 0.040, 5.6e-3
     ("cfr+", True, 1000, 5e-4, 1e-4),  # 2.6e-4, 1.3e-5
     ("lcfr", True, 1000, 0.01, 1e-3),  # 6.8e-3, 3.7e-4
     ("dcfr", True, 1000, 5e-4, 1e-4),  # 1.6e-4, 1.0e-6
@@ -36,10 +38,14 @@ LEDUC_CASES = [
     ("variant", "alternating", "iterations", "max_expl", "max_gap"), KUHN_CASES
 )
 def test_variants_solve_kuhn(variant, alternating, iterations, max_expl, max_gap):
-    solver = make_solver(load_game("kuhn"), variant, alternating=alternating)
-    metrics = solver.run(iterations=iterations).metrics()
+    game = load_game("kuhn")
+    solver = make_solver(game, variant, alternating=alternating).run(iterations=iterations)
+    metrics = solver.metrics()
     assert metrics.iterations == iterations
-    assert metrics.exploitability < max_expl
+    assert_near_equilibrium(
+        game, solver.strategy(), value=KUHN_VALUE, max_exploitability=max_expl,
+        reported=metrics,
+    )  # fmt: skip
     assert abs(metrics.game_value - KUHN_VALUE) < max_gap
 
 
@@ -47,9 +53,16 @@ def test_variants_solve_kuhn(variant, alternating, iterations, max_expl, max_gap
     ("variant", "alternating", "iterations", "max_expl", "max_gap"), LEDUC_CASES
 )
 def test_variants_solve_leduc(variant, alternating, iterations, max_expl, max_gap):
-    solver = make_solver(load_game("leduc"), variant, alternating=alternating)
-    metrics = solver.run(iterations=iterations).metrics()
-    assert metrics.exploitability < max_expl
+    game = load_game("leduc")
+    solver = make_solver(game, variant, alternating=alternating).run(iterations=iterations)
+    metrics = solver.metrics()
+    # the bounds fail uniform play (exploitability 2.37) and a value for the wrong seat
+    assert_near_equilibrium(
+        game, solver.strategy(), value=LEDUC_VALUE, max_exploitability=max_expl,
+        reported=metrics,
+    )  # fmt: skip
+    # Full-width runs are deterministic, so the measured gaps hold to rounding; every bound is
+    # below 0.0076, the gap of uniform play's value (-0.078) to the game value.
     assert abs(metrics.game_value - LEDUC_VALUE) < max_gap
 
 

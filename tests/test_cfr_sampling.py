@@ -21,10 +21,11 @@ from solvers.algorithms import (
 )
 from solvers.algorithms.sampled_tree import RandomStream
 from solvers.games import load_game
+from tests.equilibrium_checks import assert_near_equilibrium
 
 VARIANTS = ("cs-cfr", "es-mccfr", "os-mccfr")
 KUHN_VALUE = -1.0 / 18.0
-LEDUC_VALUE = -0.0856
+LEDUC_VALUE = -0.085606424078001  # sequence-form LP (tests/test_lp.py)
 
 
 def test_variants_are_registered():
@@ -36,22 +37,31 @@ def test_variants_are_registered():
     ("algo", "threshold"), [("cs-cfr", 0.015), ("es-mccfr", 0.025), ("os-mccfr", 0.045)]
 )
 def test_kuhn_converges(algo, threshold):
-    metrics = make_solver(load_game("kuhn"), algo, seed=0).run(iterations=20_000).metrics()
-    assert metrics.exploitability < threshold
-    assert metrics.game_value == pytest.approx(KUHN_VALUE, abs=0.01)
+    game = load_game("kuhn")
+    solver = make_solver(game, algo, seed=0).run(iterations=20_000)
+    # |value + 1/18| <= NashConv < 2 * threshold: a value for the wrong seat (+1/18) fails
+    metrics = solver.metrics()
+    assert_near_equilibrium(
+        game, solver.strategy(), value=KUHN_VALUE, max_exploitability=threshold, reported=metrics
+    )
+    assert metrics.game_value == pytest.approx(KUHN_VALUE, abs=3e-3)  # measured 3.3e-4 at most
 
 
 # Leduc, 30,000 iterations (seed 1): measured 0.094 (cs), 0.151 (es), 0.89 (os; outcome sampling
-# with epsilon = 0.6 is slow on Leduc, as OpenSpiel's is).
+# with epsilon = 0.6 is slow on Leduc, as OpenSpiel's is). The seed is fixed, so the bounds keep
+# about 1.5x over the measured figures. Uniform play has 2.37, so every bound
+# fails it; the value is checked by the best-response interval (tests/equilibrium_checks.py), as
+# a fixed value tolerance would pass uniform play's -0.078.
 @pytest.mark.slow
-@pytest.mark.parametrize(
-    ("algo", "threshold", "value_tolerance"),
-    [("cs-cfr", 0.2, 0.03), ("es-mccfr", 0.3, 0.05), ("os-mccfr", 1.5, 0.25)],
-)
-def test_leduc_converges(algo, threshold, value_tolerance):
-    metrics = make_solver(load_game("leduc"), algo, seed=1).run(iterations=30_000).metrics()
-    assert metrics.exploitability < threshold
-    assert metrics.game_value == pytest.approx(LEDUC_VALUE, abs=value_tolerance)
+@pytest.mark.parametrize(("algo", "threshold"), [("cs-cfr", 0.15), ("es-mccfr", 0.25),
+                                                  ("os-mccfr", 1.2)])  # fmt: skip
+def test_leduc_converges(algo, threshold):
+    game = load_game("leduc")
+    solver = make_solver(game, algo, seed=1).run(iterations=30_000)
+    assert_near_equilibrium(
+        game, solver.strategy(), value=LEDUC_VALUE, max_exploitability=threshold,
+        reported=solver.metrics(),
+    )  # fmt: skip
 
 
 @pytest.mark.parametrize("algo", VARIANTS)

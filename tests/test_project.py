@@ -49,3 +49,41 @@ def test_nothing_points_outside_the_repository():
         if outside in text or any(n in text for n in names):
             offenders.append(name)
     assert offenders == []
+def _path_without_tmux(tmp_path: Path) -> str:
+    """A PATH holding only ``dirname`` and an ``apt-get`` that always fails (no tmux)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "dirname").symlink_to(shutil.which("dirname"))
+    apt = bin_dir / "apt-get"
+    apt.write_text("#!/bin/sh\nexit 100\n")
+    apt.chmod(0o755)
+    return str(bin_dir)
+
+
+def test_ci_stops_when_tmux_cannot_be_installed(tmp_path):
+    bash = shutil.which("bash")
+    result = subprocess.run(
+        [bash, str(ROOT / ".ci" / "run")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": _path_without_tmux(tmp_path)},
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "tmux" in result.stderr and "could not install" in result.stderr
+
+
+def test_tmux_smoke_fails_rather_than_skips_under_ci(tmp_path):
+    env = {"PATH": _path_without_tmux(tmp_path), "CI": "1", "HOME": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         str(ROOT / "tests" / "test_tmux_smoke.py")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=ROOT,
+    )
+    assert result.returncode == 1, result.stdout
+    assert "2 failed" in result.stdout and "skipped" not in result.stdout
+    assert "tmux is not installed" in result.stdout

@@ -8,7 +8,6 @@ import pytest
 from pokertui.session import IllegalActionError, Session, current_spot
 from pokertui.session.headless import play_match
 from pokertui.session.saves import SaveError, load_session, save_path, save_session
-from solvers.exact.evaluation import best_response, reaches
 from solvers.strategy_file import load_strategy
 from tests.conftest import STRATEGIES
 
@@ -91,44 +90,112 @@ def _walk_to_human_decision(session, rng, depth):
         session.act(str(rng.choice(session.node.actions)))
 
 
-@pytest.mark.parametrize("name", ["kuhn.json", "leduc.json", "von_neumann.json"])
-def test_ranges_and_action_evs_equal_the_exact_tools(name):
-    session = session_for(name, seed=11)
-    game = session.game
-    rng = np.random.default_rng(2)
-    checked = 0
-    for _ in range(120):
-        if checked >= 25:
-            break
+def _human_decisions(session, rng, wanted):
+    """Yield the session at ``wanted`` human decisions reached by random play."""
+    seen = 0
+    for _ in range(20 * wanted):
+        if seen >= wanted:
+            return
         _walk_to_human_decision(session, rng, int(rng.integers(0, 3)))
-        if not session.human_to_act:
-            continue
-        spot = current_spot(session)
-        human, bot = session.human_seat, session.bot_seat
-        own = session.hand.deal.hands[human]
-        profile = session.equilibrium_vs_bot(human)
-        node = session.node
-        # Bayes: the bot's reach times the prior given the human's hand, normalised
-        bot_reach = reaches(game, profile, bot)[node.id]
-        prior = game.prior[own] if human == 0 else game.prior[:, own]
-        manual = bot_reach * prior
-        assert np.allclose(spot.bot_range, manual / manual.sum())
-        # the best action's EV is the human's best-response value at this node
-        response = best_response(game, profile, human)
-        assert max(spot.action_evs) == pytest.approx(
-            _br_value_at(game, profile, response, node, human, own), abs=1e-9
+        if session.human_to_act:
+            seen += 1
+            yield session
+    raise AssertionError(f"only {seen} human decisions reached")
+
+
+class OpenSpielSpots:
+    """The bot's range and the human's action EVs from OpenSpiel's own best response.
+
+    ``BestResponsePolicy`` lists, for every information state of the responder, the histories in
+    it with their counterfactual weight (chance times the bot's reach); ``q_value`` is a history's
+    value of an action with the best response afterwards. Weighting one by the other gives the
+    information state's action values, and summing weights by the bot's card gives its range.
+    """
+
+    def __init__(self, session):
+        from open_spiel.python.algorithms.best_response import BestResponsePolicy
+
+        from solvers.strategy_file.openspiel import (
+            _ACTION_IDS,
+            openspiel_game_for,
+            to_openspiel_policy,
         )
+
+        self.game = session.game
+        self.os_game = openspiel_game_for(self.game)
+        self.action_ids = _ACTION_IDS[self.game.name]
+        self.responders = [
+            BestResponsePolicy(
+                self.os_game, seat, to_openspiel_policy(self.game, session.equilibrium_vs_bot(seat))
+            )
+            for seat in (0, 1)
+        ]
+
+    def spot(self, session):
+        deal, human = session.hand.deal, session.human_seat
+        state = self.os_game.new_initial_state()
+        state.apply_action(deal.hands[0])
+        state.apply_action(deal.hands[1])
+        for step in session.hand.steps:
+            if step.seat is None:  # a board card: our outcome index is the card id
+                state.apply_action(self.game.node_by_key(step.node_key).actions.index(step.action))
+            else:
+                state.apply_action(self.action_ids[step.action])
+        responder = self.responders[human]
+        entries = responder.infosets[state.information_state_string(human)]
+        weights = np.array([weight for _, weight in entries])
+        bot_range = np.zeros(self.game.n_hands[1 - human])
+        for (history, weight) in entries:
+            bot_range[history.history()[1 - human]] += weight
+        evs = [
+            sum(w * responder.q_value(h, self.action_ids[a]) for h, w in entries) / weights.sum()
+            for a in session.node.actions
+        ]
+        return bot_range / bot_range.sum(), np.array(evs)
+
+
+@pytest.mark.parametrize("name", ["kuhn.json", "leduc.json"])
+@pytest.mark.parametrize("bot_mode", ["mixed", "thresholded"])
+def test_ranges_and_action_evs_equal_openspiel(name, bot_mode):
+    session = session_for(name, seed=11, bot_mode=bot_mode, threshold_cutoff=0.3, review=False)
+    oracle = OpenSpielSpots(session)
+    for spot_session in _human_decisions(session, np.random.default_rng(2), 25):
+        spot = current_spot(spot_session)
+        bot_range, evs = oracle.spot(spot_session)
+        np.testing.assert_allclose(spot.bot_range, bot_range, atol=1e-12)
+        np.testing.assert_allclose(spot.action_evs, evs, atol=1e-12)
+        best = spot_session.node.actions.index(spot.best_action)
+        assert evs[best] == pytest.approx(evs.max(), abs=1e-12)
+
+
+def test_von_neumann_ranges_and_action_evs_equal_the_closed_form():
+    """One decision each: the player bets or checks, the dealer calls or folds a bet of 2.
+
+    Hands are bins dealt independently (equal bins split). Checking is worth the ante times
+    (share of lower bins - share of higher ones); betting wins the ante when the dealer folds and
+    3 or -3 when called; calling wins 3 or loses 3 against the player's betting range.
+    """
+    session = session_for("von_neumann.json", seed=11)
+    game = session.game
+    bins = game.n_hands[0]
+    bet = session.bot_strategy[game.root.id][:, 1]
+    call = session.bot_strategy[game.node_by_key("b").id][:, 1]
+    checked = 0
+    for spot_session in _human_decisions(session, np.random.default_rng(2), 25):
+        spot = current_spot(spot_session)
+        own = session.hand.deal.hands[session.human_seat]
+        sign = np.sign(own - np.arange(bins))  # +1 where the human's bin is higher
+        if session.human_seat == 0:  # the player, at the root: the dealer's range is uniform
+            np.testing.assert_allclose(spot.bot_range, np.full(bins, 1 / bins))
+            check_ev = sign.mean()
+            bet_ev = np.mean((1 - call) * 1.0 + call * 3.0 * sign)
+            np.testing.assert_allclose(spot.action_evs, [check_ev, bet_ev], atol=1e-12)
+        else:  # the dealer facing a bet: the player's range is the bins that bet
+            np.testing.assert_allclose(spot.bot_range, bet / bet.sum(), atol=1e-12)
+            call_ev = (bet / bet.sum()) @ (3.0 * sign)
+            np.testing.assert_allclose(spot.action_evs, [-1.0, call_ev], atol=1e-12)
         checked += 1
-    assert checked >= 10
-
-
-def _br_value_at(game, profile, response, node, seat, hand):
-    """Best-response value of ``hand`` at ``node``, from the BR strategy by direct evaluation."""
-    from solvers.exact.evaluation import action_values
-
-    mixed = {**profile, **response.strategy}
-    values = action_values(game, mixed, node, hand, continuation="strategy")
-    return float(values[np.argmax(response.strategy[node.id][hand])])
+    assert checked == 25
 
 
 def test_river_toy_indifference_numbers_match_oracles():
