@@ -17,8 +17,10 @@ from solvers.games.base import GameParamError, GameParams
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
-    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<punct>[()\[\],=]))"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<string>\"[^\"]*\")|(?P<punct>[()\[\],=]))"
 )
+
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 GAMES: dict[str, type] = {}
 """Registered game classes by name; each has ``params_model`` and ``from_params``."""
@@ -80,6 +82,8 @@ class _Parser:
             return int(text) if re.fullmatch(r"[-+]?\d+", text) else float(text)
         if self.pos < len(self.tokens) and self.tokens[self.pos][0] == "name":
             return self.take("name")
+        if self.pos < len(self.tokens) and self.tokens[self.pos][0] == "string":
+            return self.take("string")[1:-1]
         raise self.fail("a value")
 
     def spec(self) -> tuple[str, list[Any], dict[str, Any]]:
@@ -153,6 +157,8 @@ def _format_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
+    if isinstance(value, str) and not _PLAIN_NAME.fullmatch(value):
+        return f'"{value}"'
     return repr(value) if isinstance(value, float) else str(value)
 
 
@@ -172,7 +178,12 @@ def load_game(spec: str | Any) -> Any:
     """
     if not isinstance(spec, str):
         return spec
-    name, params = parse_spec(spec)
+    if spec.strip().lower().endswith(".toml"):
+        from solvers.games.holdem.spot import load_spot_params  # noqa: PLC0415 - a spot file
+
+        name, params = "nlhe", load_spot_params(spec.strip())
+    else:
+        name, params = parse_spec(spec)
     canonical = format_spec(name, params)
     if canonical not in _BUILT:
         if len(_BUILT) >= 32:

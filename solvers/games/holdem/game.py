@@ -1,0 +1,155 @@
+"""``nlhe``: a no-limit hold'em postflop subgame as a ``TreeGame`` over the live combos.
+
+Hands are the combos of each range that the board does not block, weighted by the range; the
+joint prior is ``w0(h) * w1(h') / Z`` where the hands share no card (zero elsewhere), so values
+are chips per deal. Terminal values come from ``TerminalEvaluator`` (no dense ``n x n`` per
+terminal); ``terminal_matrix`` still gives the dense matrix for small spots (the exact LP).
+"""
+
+from __future__ import annotations
+
+import functools
+from itertools import combinations
+from math import comb
+
+import numpy as np
+
+from solvers.cards.deck import COMBO_CARDS, COMBO_LABELS, dead_mask
+from solvers.games.base import GameParamError, Node, TreeGame
+from solvers.games.holdem.memory import check_memory
+from solvers.games.holdem.showdown import _JOB_CHUNK_CELLS, TerminalEvaluator
+from solvers.games.holdem.spot import SpotParams, board_cards, range_weights
+from solvers.games.holdem.tree import SpotTreeBuilder, TreeShapeError
+from solvers.games.spec import register_game
+
+
+def live_hands(params: SpotParams, player: int) -> tuple[np.ndarray, np.ndarray]:
+    """Combo ids with positive weight that the board leaves, and their weights."""
+    weights = range_weights(params, player) * ~dead_mask(board_cards(params))
+    combos = np.flatnonzero(weights > 0)
+    return combos, weights[combos]
+
+
+@register_game
+class HoldemGame(TreeGame):
+    name = "nlhe"
+    params_model = SpotParams
+    description = "no-limit hold'em postflop spot: board, pot, stack, ranges, bet sizes"
+
+    @classmethod
+    def from_params(cls, params: SpotParams) -> HoldemGame:
+        hands = (live_hands(params, 0), live_hands(params, 1))
+        combos = (hands[0][0], hands[1][0])
+        cards0, cards1 = COMBO_CARDS[combos[0]], COMBO_CARDS[combos[1]]
+        shares = (cards0[:, None, :, None] == cards1[None, :, None, :]).any(axis=(2, 3))
+        prior = hands[0][1][:, None] * hands[1][1][None, :] * ~shares
+        total = prior.sum()
+        if not total > 0:
+            raise GameParamError("nlhe: every pair of hands shares a card; the ranges cannot meet")
+        try:
+            nodes = SpotTreeBuilder(params, combos).build()
+        except TreeShapeError as exc:
+            raise GameParamError(f"nlhe: {exc}; use fewer bet sizes") from None
+        check_memory(len(nodes), max(len(c) for c in combos))
+        labels = tuple(tuple(COMBO_LABELS[c] for c in combos[p]) for p in (0, 1))
+        game = cls(params, labels, prior / total, nodes, big_blind=1.0)
+        game.hand_combos = combos
+        game.range_weights = (hands[0][1], hands[1][1])
+        game.normaliser = float(total)
+        return game
+
+    hand_combos: tuple[np.ndarray, np.ndarray]
+    range_weights: tuple[np.ndarray, np.ndarray]
+    normaliser: float
+
+    def spec_string(self) -> str:
+        """``nlhe(...)`` with only the fields that differ from their defaults."""
+        from solvers.games.spec import _format_value  # noqa: PLC0415
+
+        values = self.params.model_dump(exclude_defaults=True)
+        return "nlhe(" + ",".join(f"{k}={_format_value(v)}" for k, v in values.items()) + ")"
+
+    @property
+    def pot(self) -> float:
+        return float(self.params.pot)
+
+    # --- terminal layout ------------------------------------------------------------------
+    @functools.cached_property
+    def _layout(self):
+        """Fold rows and payoffs; showdown jobs ``(terminal row, board id, weight * put)``."""
+        fold_rows, fold_pay = [], []
+        job_rows, job_boards, job_scale = [], [], []
+        boards: dict[tuple[int, ...], int] = {}
+        for row, tid in enumerate(self.terminal_ids):
+            node = self.nodes[int(tid)]
+            put0, put1 = node.contributions
+            if node.terminal == "fold":
+                fold_rows.append(row)
+                pay0 = -put0 if node.folder == 0 else put1
+                fold_pay.append(pay0)
+                continue
+            if put0 != put1:
+                raise AssertionError(f"showdown {node.key!r} with unequal contributions")
+            board = tuple(node.board)
+            left = [c for c in range(52) if c not in board]
+            to_deal = 5 - len(board)
+            weight = 1.0 / comb(len(left) - 4, to_deal)
+            for extra in combinations(left, to_deal):
+                full = tuple(sorted((*board, *extra)))
+                job_rows.append(row)
+                job_boards.append(boards.setdefault(full, len(boards)))
+                job_scale.append(weight * put0)
+        board_array = np.array(list(boards), dtype=np.intp).reshape(-1, 5)
+        return (
+            np.array(fold_rows, dtype=np.intp),
+            np.array(fold_pay),
+            np.array(job_rows, dtype=np.intp),
+            np.array(job_boards, dtype=np.intp),
+            np.array(job_scale),
+            board_array,
+        )
+
+    @functools.cached_property
+    def evaluator(self) -> TerminalEvaluator:
+        boards = self._layout[5]
+        return TerminalEvaluator(self.hand_combos, self.range_weights, self.normaliser, boards)
+
+    def terminal_values_batch(self, player: int, opp_reach: np.ndarray) -> np.ndarray:
+        fold_rows, fold_pay, job_rows, job_boards, job_scale, _ = self._layout
+        ev = self.evaluator
+        q = 1 - player
+        r = opp_reach * self.range_weights[q]
+        values = np.zeros((len(r), self.n_hands[player]))
+        sign = 1.0 if player == 0 else -1.0
+        if len(fold_rows):
+            sums = ev.fold_sums(player, r[fold_rows])
+            values[fold_rows] = sums * (sign * fold_pay)[:, None]
+        chunk = max(1, _JOB_CHUNK_CELLS // max(1, r.shape[1]))
+        for start in range(0, len(job_rows), chunk):
+            rows = job_rows[start : start + chunk]
+            boards = job_boards[start : start + chunk]
+            masked = r[rows] * ev.board_mask[q][boards]
+            net = ev.showdown_net(player, masked, boards)
+            net *= ev.board_mask[player][boards] * job_scale[start : start + chunk, None]
+            if len(rows) == len(np.unique(rows)):
+                values[rows] += net
+            else:  # runout jobs: several boards per terminal
+                np.add.at(values, rows, net)
+        return values * (self.range_weights[player] / self.normaliser)
+
+    def terminal_matrix(self, node: int | str | Node) -> np.ndarray:
+        """Dense ``[n0, n1]`` payoff times prior, from the batch code (for small spots only)."""
+        node = self.node(node)
+        cached = self._terminal_cache.get(node.id)
+        if cached is not None:
+            return cached
+        row = int(np.flatnonzero(self.terminal_ids == node.id)[0])
+        n1 = self.n_hands[1]
+        reach = np.zeros((len(self.terminal_ids), n1))
+        matrix = np.zeros(self.n_hands)
+        for h1 in range(n1):  # one unit opponent reach per column; small spots only
+            reach[row] = 0.0
+            reach[row, h1] = 1.0
+            matrix[:, h1] = self.terminal_values_batch(0, reach)[row]
+        self._terminal_cache[node.id] = matrix
+        return matrix
