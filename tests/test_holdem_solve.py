@@ -8,7 +8,7 @@ from phevaluator import evaluate_cards
 
 from solvers.algorithms import make_solver
 from solvers.cards.deck import COMBO_CARDS, card_str, parse_cards
-from solvers.exact.evaluation import exploitability, expected_values
+from solvers.exact.evaluation import expected_values, exploitability
 from solvers.exact.lp import solve_lp
 from solvers.games import load_game
 from solvers.reports.strategy_report import aggregate_frequencies
@@ -80,7 +80,9 @@ def test_check_only_turn_tree_gives_each_player_equity_times_pot():
 
 def test_check_only_river_tree_with_different_ranges_gives_equity_times_pot():
     oop, ip = "AA, KQs, 65s", "QQ, JTs, A5o"
-    game = load_game(f'nlhe(board="Qs Jh 2h 8d 3c",pot=50,stack=10,oop_range="{oop}",ip_range="{ip}")')
+    game = load_game(
+        f'nlhe(board="Qs Jh 2h 8d 3c",pot=50,stack=10,oop_range="{oop}",ip_range="{ip}")'
+    )
     strategy = {n.id: np.ones((game.n_hands[n.player], 1)) for n in game.decision_nodes()}
     ev = expected_values(game, strategy).totals[0]
     equity = _equity(game.hand_combos[0], game.hand_combos[1], "Qs Jh 2h 8d 3c")

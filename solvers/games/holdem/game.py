@@ -50,17 +50,20 @@ class HoldemGame(TreeGame):
             nodes = SpotTreeBuilder(params, combos).build()
         except TreeShapeError as exc:
             raise GameParamError(f"nlhe: {exc}; use fewer bet sizes") from None
-        check_memory(len(nodes), max(len(c) for c in combos))
+        need = check_memory(len(nodes), max(len(c) for c in combos))
         labels = tuple(tuple(COMBO_LABELS[c] for c in combos[p]) for p in (0, 1))
         game = cls(params, labels, prior / total, nodes, big_blind=1.0)
         game.hand_combos = combos
         game.range_weights = (hands[0][1], hands[1][1])
         game.normaliser = float(total)
+        game.memory_estimate_mb = need / 2**20
         return game
 
     hand_combos: tuple[np.ndarray, np.ndarray]
     range_weights: tuple[np.ndarray, np.ndarray]
     normaliser: float
+    memory_estimate_mb: float
+    """Estimated memory of a solve plus exact evaluation (``memory.py``)."""
 
     def spec_string(self) -> str:
         """``nlhe(...)`` with only the fields that differ from their defaults."""
