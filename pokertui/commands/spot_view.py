@@ -19,8 +19,10 @@ def class_frequencies(game, player: int, reach: np.ndarray, rows: np.ndarray) ->
     classes = COMBO_CLASS[game.hand_combos[player]]
     weight = np.bincount(classes, weights=reach, minlength=N_CLASSES)
     per_action = np.stack(
-        [np.bincount(classes, weights=reach * rows[:, a], minlength=N_CLASSES)
-         for a in range(rows.shape[1])],
+        [
+            np.bincount(classes, weights=reach * rows[:, a], minlength=N_CLASSES)
+            for a in range(rows.shape[1])
+        ],
         axis=1,
     )
     with np.errstate(invalid="ignore", divide="ignore"):

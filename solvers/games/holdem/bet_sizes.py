@@ -34,7 +34,7 @@ _MULT = re.compile(r"(\d+(?:\.\d+)?|\.\d+)x")
 def parse_sizes(text: str, *, raise_sizes: bool, where: str = "sizes") -> tuple[Size, ...]:
     """Parse ``"33%, 75%, a"``; ``Nx`` is only allowed in raise lists."""
     if not isinstance(text, str):
-        raise SizeError(f"{where}: sizes are a string such as \"33%, 75%, a\"")
+        raise SizeError(f'{where}: sizes are a string such as "33%, 75%, a"')
     sizes: list[Size] = []
     position = 0
     for chunk in text.split(","):

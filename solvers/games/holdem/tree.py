@@ -49,8 +49,12 @@ def _fmt(amount: float) -> str:
 class SpotTreeBuilder:
     """Builds the nodes of one spot, depth first; ``hand_combos[p]`` are each player's combos."""
 
-    def __init__(self, params: SpotParams, hand_combos: tuple[np.ndarray, np.ndarray],
-                 max_nodes: int = 2_000_000) -> None:
+    def __init__(
+        self,
+        params: SpotParams,
+        hand_combos: tuple[np.ndarray, np.ndarray],
+        max_nodes: int = 2_000_000,
+    ) -> None:
         self.params = params
         self.hand_combos = hand_combos
         self.cap = params.pot / 2 + params.stack
@@ -139,8 +143,15 @@ class SpotTreeBuilder:
         )
         for label, child_token, add in zip(labels, tokens, adds, strict=True):
             if child_token == "f":
-                self._add(node, "f", NodeKind.TERMINAL, contributions=state.contributions,
-                          terminal="fold", folder=actor, board=state.board)
+                self._add(
+                    node,
+                    "f",
+                    NodeKind.TERMINAL,
+                    contributions=state.contributions,
+                    terminal="fold",
+                    folder=actor,
+                    board=state.board,
+                )
             elif child_token == "c":
                 called = (opp, opp)
                 self._round_over(node, "c", replace(state, contributions=called), actor == 0)
@@ -183,8 +194,14 @@ class SpotTreeBuilder:
         put = state.contributions
         all_in = put[0] >= self.cap
         if len(state.board) == 5 or all_in:
-            self._add(parent, token, NodeKind.TERMINAL, contributions=put, terminal="showdown",
-                      board=state.board)
+            self._add(
+                parent,
+                token,
+                NodeKind.TERMINAL,
+                contributions=put,
+                terminal="showdown",
+                board=state.board,
+            )
             return
         deck = [c for c in range(52) if c not in state.board]
         masks = self._deal_masks(state.board, deck)
