@@ -169,7 +169,8 @@ class FullWidthCFR(Solver):
         if config.alpha is not None:
             positive = iteration**config.alpha / (iteration**config.alpha + 1.0)
             negative = iteration**config.beta / (iteration**config.beta + 1.0)
-            regrets *= np.where(regrets >= 0, positive, negative)
+            dtype = regrets.dtype.type
+            regrets *= np.where(regrets >= 0, dtype(positive), dtype(negative))
         weight = float(max(iteration - config.delay, 0)) ** config.gamma
         if weight > 0:
             own_reach = self._reach[edges.parent_rows, player, :n_hands]

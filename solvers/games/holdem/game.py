@@ -57,6 +57,7 @@ class HoldemGame(TreeGame):
         game.range_weights = (hands[0][1], hands[1][1])
         game.normaliser = float(total)
         game.memory_estimate_mb = need / 2**20
+        game.evaluator  # noqa: B018 - strengths and sweep tables belong to building the spot
         return game
 
     hand_combos: tuple[np.ndarray, np.ndarray]
@@ -103,6 +104,10 @@ class HoldemGame(TreeGame):
                 job_boards.append(boards.setdefault(full, len(boards)))
                 job_scale.append(weight * put0)
         board_array = np.array(list(boards), dtype=np.intp).reshape(-1, 5)
+        by_board = np.argsort(np.array(job_boards, dtype=np.intp), kind="stable")
+        job_rows = list(np.array(job_rows, dtype=np.intp)[by_board])
+        job_boards = list(np.array(job_boards, dtype=np.intp)[by_board])
+        job_scale = list(np.array(job_scale)[by_board])
         return (
             np.array(fold_rows, dtype=np.intp),
             np.array(fold_pay),
@@ -113,6 +118,16 @@ class HoldemGame(TreeGame):
         )
 
     @functools.cached_property
+    def _board_groups(self) -> list[tuple[int, int, int]]:
+        """``(board id, first job, stop)`` runs: jobs are sorted by board in ``_layout``."""
+        boards = self._layout[3]
+        if not len(boards):
+            return []
+        starts = np.flatnonzero(np.diff(boards, prepend=-1))
+        stops = np.append(starts[1:], len(boards))
+        return [(int(boards[a]), int(a), int(b)) for a, b in zip(starts, stops, strict=True)]
+
+    @functools.cached_property
     def evaluator(self) -> TerminalEvaluator:
         boards = self._layout[5]
         return TerminalEvaluator(self.hand_combos, self.range_weights, self.normaliser, boards)
@@ -121,24 +136,27 @@ class HoldemGame(TreeGame):
         fold_rows, fold_pay, job_rows, job_boards, job_scale, _ = self._layout
         ev = self.evaluator
         q = 1 - player
-        r = opp_reach * self.range_weights[q]
-        values = np.zeros((len(r), self.n_hands[player]))
+        # float32 reaches (a float32 solve) keep the whole evaluation in float32.
+        dtype = np.float32 if opp_reach.dtype == np.float32 else np.float64
+        weights = ev.cast("hand_weights", dtype)
+        r = opp_reach * weights[q]
+        values = np.zeros((len(r), self.n_hands[player]), dtype=dtype)
         sign = 1.0 if player == 0 else -1.0
         if len(fold_rows):
             sums = ev.fold_sums(player, r[fold_rows])
-            values[fold_rows] = sums * (sign * fold_pay)[:, None]
+            sums *= (sign * fold_pay).astype(dtype)[:, None]
+            values[fold_rows] = sums
         chunk = max(1, _JOB_CHUNK_CELLS // max(1, r.shape[1]))
-        for start in range(0, len(job_rows), chunk):
-            rows = job_rows[start : start + chunk]
-            boards = job_boards[start : start + chunk]
-            masked = r[rows] * ev.board_mask[q][boards]
-            net = ev.showdown_net(player, masked, boards)
-            net *= ev.board_mask[player][boards] * job_scale[start : start + chunk, None]
-            if len(rows) == len(np.unique(rows)):
+        scale = job_scale.astype(dtype)
+        for board, first, stop in self._board_groups:
+            for start in range(first, stop, chunk):
+                end = min(stop, start + chunk)
+                rows = job_rows[start:end]  # distinct: a terminal has one job per board
+                net = ev.showdown_net(player, r[rows], board)
+                net *= scale[start:end, None]
                 values[rows] += net
-            else:  # runout jobs: several boards per terminal
-                np.add.at(values, rows, net)
-        return values * (self.range_weights[player] / self.normaliser)
+        values *= weights[player] / dtype(self.normaliser)
+        return values
 
     def terminal_matrix(self, node: int | str | Node) -> np.ndarray:
         """Dense ``[n0, n1]`` payoff times prior, from the batch code (for small spots only)."""

@@ -23,11 +23,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import scipy.sparse as sp
 
 from solvers.cards.deck import COMBO_CARDS, N_CARDS, N_COMBOS
 from solvers.cards.evaluator import evaluate
 
 _JOB_CHUNK_CELLS = 1 << 22
+_DENSE_FOLD_ROWS = 256
+"""From this many fold terminals on, card sums use a dense BLAS product."""
 """Largest ``jobs x hands`` block computed at once (bounds the temporary memory)."""
 
 
@@ -44,20 +47,19 @@ def combo_strengths(boards: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class _SideTables:
-    """Per-board lookup tables of one (own player, opponent) pairing."""
+class _BoardSweep:
+    """One board, one (own player, opponent) pairing: the sweep as a gather, a cumsum and a
+    sparse sum.
 
-    order: np.ndarray
-    """``[B, n_q]`` opponent hands by increasing strength."""
-    lo: np.ndarray
-    """``[B, n_p]`` number of opponent hands strictly weaker than each own hand."""
-    hi: np.ndarray
-    """``[B, n_p]`` number of opponent hands weaker or equal."""
-    card_order: np.ndarray
-    """``[B, 52, K]`` per card, the opponent hands holding it by strength (pad: ``n_q``)."""
-    card_lo: np.ndarray
-    """``[B, n_p, 2]`` flat index ``card * (K + 1) + weaker count`` for the hand's two cards."""
-    card_hi: np.ndarray
+    ``select`` lists the opponent's live hands by strength, then for every card the live hands
+    holding it by strength. With ``C`` the running sum of ``r[:, select]`` (a leading zero),
+    ``net(h) = C[lo] + C[hi] - C[total] + sum over h's two cards of (C[start] + C[end]
+    - C[start + lo_c] - C[start + hi_c])``: weaker minus stronger, less the hands that share a
+    card. ``combine`` holds those signs, ``[n_own, len(select) + 1]`` with 11 entries a row.
+    """
+
+    select: np.ndarray
+    combine: sp.csr_matrix
 
 
 class TerminalEvaluator:
@@ -75,23 +77,25 @@ class TerminalEvaluator:
         self.normaliser = normaliser
         self.boards = np.asarray(boards, dtype=np.intp).reshape(-1, 5)
         self.cards = tuple(COMBO_CARDS[c].astype(np.intp) for c in self.hand_combos)
-        self._holders = tuple(self._card_holders(cards) for cards in self.cards)
+        self._card_holders_t = tuple(self._holding(cards) for cards in self.cards)
+        self.holding_dense = tuple(h.T.toarray() for h in self._card_holders_t)
         strengths = combo_strengths(self.boards)
         self.strength = tuple(strengths[:, c] for c in self.hand_combos)
         self.board_mask = tuple((s >= 0).astype(float) for s in self.strength)
         self._same = tuple(self._identical(p) for p in (0, 1))
-        self._tables = tuple(self._side_tables(p) for p in (0, 1))
+        self._cast_cache: dict[tuple[str, str], tuple] = {}
+        self._sweeps = tuple(
+            [self._board_sweep(p, b) for b in range(len(self.boards))] for p in (0, 1)
+        )
 
     # --- precomputation -------------------------------------------------------------------
     @staticmethod
-    def _card_holders(cards: np.ndarray) -> np.ndarray:
-        """``[52, K]``: the hands holding each card, padded with ``len(cards)`` (a zero column)."""
-        holders = [np.flatnonzero((cards == c).any(axis=1)) for c in range(N_CARDS)]
-        width = max(1, max(len(h) for h in holders))
-        padded = np.full((N_CARDS, width), len(cards), dtype=np.intp)
-        for c, h in enumerate(holders):
-            padded[c, : len(h)] = h
-        return padded
+    def _holding(cards: np.ndarray) -> sp.csr_matrix:
+        """``[52, n]`` sparse 0/1: which hands hold each card."""
+        n = len(cards)
+        rows = cards.T.reshape(-1)
+        columns = np.tile(np.arange(n), 2)
+        return sp.csr_matrix((np.ones(2 * n), (rows, columns)), shape=(N_CARDS, n))
 
     def _identical(self, player: int) -> np.ndarray:
         """For each hand of ``player``, the opponent's index of the same combo (or ``n_q``)."""
@@ -100,82 +104,90 @@ class TerminalEvaluator:
         where[opp] = np.arange(len(opp))
         return where[own]
 
-    def _side_tables(self, player: int) -> _SideTables:
+    def _board_sweep(self, player: int, board: int) -> _BoardSweep:
         q = 1 - player
-        s_own, s_opp = self.strength[player], self.strength[q]
-        order = np.argsort(s_opp, axis=1, kind="stable")
-        sorted_opp = np.take_along_axis(s_opp, order, axis=1)
-        pairs = list(zip(sorted_opp, s_own, strict=True))
-        lo = np.stack([np.searchsorted(a, b, "left") for a, b in pairs])
-        hi = np.stack([np.searchsorted(a, b, "right") for a, b in pairs])
-        padded = self._holders[q]
-        width = padded.shape[1]
-        big = np.iinfo(np.int64).max // 4
-        s_pad = np.concatenate([s_opp, np.full((len(s_opp), 1), big)], axis=1)
-        pad_strength = s_pad[:, padded]  # [B, 52, K]
-        card_sort = np.argsort(pad_strength, axis=2, kind="stable")
-        card_order = np.take_along_axis(np.broadcast_to(padded, pad_strength.shape), card_sort, 2)
-        card_sorted = np.take_along_axis(pad_strength, card_sort, axis=2)
-        own_cards = self.cards[player]  # [n_p, 2]
-        card_lo = np.empty((len(s_opp), len(own_cards), 2), dtype=np.intp)
-        card_hi = np.empty_like(card_lo)
-        for b in range(len(s_opp)):
-            # Search each own hand's strength in the sorted strengths of its cards' holders.
-            for slot in (0, 1):
-                rows = card_sorted[b][own_cards[:, slot]]  # [n_p, K]
-                target = s_own[b][:, None]
-                card_lo[b, :, slot] = (rows < target).sum(axis=1)
-                card_hi[b, :, slot] = (rows <= target).sum(axis=1)
-        base = own_cards * (width + 1)
-        return _SideTables(
-            order=order,
-            lo=lo,
-            hi=hi,
-            card_order=card_order,
-            card_lo=card_lo + base[None],
-            card_hi=card_hi + base[None],
+        s_own, s_opp = self.strength[player][board], self.strength[q][board]
+        live = np.flatnonzero(s_opp >= 0)
+        order = live[np.argsort(s_opp[live], kind="stable")]
+        n_live = len(order)
+        sorted_strength = s_opp[order]
+        # Per card, the live hands holding it by strength: keys card * BIG + strength sort them.
+        big = np.int64(1) << 40
+        opp_cards = self.cards[q][order]  # [n_live, 2], rows already by strength
+        holder_card = opp_cards.T.reshape(-1)
+        holder_hand = np.tile(order, 2)
+        holder_key = holder_card * big + np.tile(sorted_strength, 2)
+        by_card = np.argsort(holder_key, kind="stable")
+        holder_key, holder_hand = holder_key[by_card], holder_hand[by_card]
+        first = np.searchsorted(holder_key, np.arange(N_CARDS + 1) * big, "left")
+        select = np.concatenate([order, holder_hand])
+        base = n_live  # index in C of the first per-card prefix
+        own_live = np.flatnonzero(s_own >= 0)
+        strength = s_own[own_live]
+        lo = np.searchsorted(sorted_strength, strength, "left")
+        hi = np.searchsorted(sorted_strength, strength, "right")
+        columns = [lo, hi, np.full_like(lo, n_live)]
+        signs = [1.0, 1.0, -1.0]
+        for slot in (0, 1):
+            card = self.cards[player][own_live, slot]
+            key = card * big + strength
+            columns += [
+                base + first[card],
+                base + first[card + 1],
+                base + np.searchsorted(holder_key, key, "left"),
+                base + np.searchsorted(holder_key, key, "right"),
+            ]
+            signs += [1.0, 1.0, -1.0, -1.0]
+        n_cols = len(select) + 1
+        rows = np.repeat(own_live[None, :], len(columns), axis=0).reshape(-1)
+        data = np.repeat(np.array(signs)[:, None], len(own_live), axis=1).reshape(-1)
+        combine = sp.csr_matrix(
+            (data, (rows, np.concatenate(columns))), shape=(len(s_own), n_cols)
         )
+        return _BoardSweep(select=select, combine=combine)
+
+    def cast(self, name: str, dtype) -> tuple:
+        """A per-player pair of arrays or matrices (``hand_weights``...) in ``dtype``, cached."""
+        key = (name, np.dtype(dtype).str)
+        cached = self._cast_cache.get(key)
+        if cached is None:
+            cached = tuple(x.astype(dtype) for x in getattr(self, name))
+            self._cast_cache[key] = cached
+        return cached
 
     # --- values ---------------------------------------------------------------------------
     def fold_sums(self, player: int, r: np.ndarray) -> np.ndarray:
         """``[T, n_p]``: opponent weight ``r`` over the hands compatible with each own hand."""
         q = 1 - player
-        r_pad = np.concatenate([r, np.zeros((len(r), 1))], axis=1)
-        # A gather and sum, not ``r @ onehot``: BLAS threads thrash on a busy 2-core machine.
-        card_sums = r_pad[:, self._holders[q]].sum(axis=2)  # [T, 52]
+        if len(r) >= _DENSE_FOLD_ROWS:
+            card_sums = r @ self.cast("holding_dense", r.dtype)[q]  # [T, 52]
+        else:  # few rows: BLAS thread start-up costs more than it saves on a busy machine
+            card_sums = (self.cast("_card_holders_t", r.dtype)[q] @ r.T).T
         cards = self.cards[player]
-        total = r.sum(axis=1, keepdims=True)
-        blocked = card_sums[:, cards[:, 0]] + card_sums[:, cards[:, 1]]
-        return total - blocked + r_pad[:, self._same[player]]
+        out = card_sums[:, cards[:, 0]]
+        out += card_sums[:, cards[:, 1]]
+        np.subtract(r.sum(axis=1, keepdims=True), out, out=out)
+        same = self._same[player]
+        present = same < r.shape[1]
+        if present.all():
+            out += r[:, same]
+        else:
+            out[:, present] += r[:, same[present]]
+        return out
 
-    def showdown_net(self, player: int, r: np.ndarray, board_ids: np.ndarray) -> np.ndarray:
-        """``[J, n_p]``: compatible opponent weight that loses minus weight that wins, per job.
+    def showdown_net(self, player: int, r: np.ndarray, board: int) -> np.ndarray:
+        """``[J, n_p]``: compatible opponent weight that loses minus weight that wins, for jobs
+        on one board (the opponent's hands that the board blocks are ignored)."""
+        sweep = self._sweeps[player][board]
+        running = np.zeros((len(r), len(sweep.select) + 1), dtype=r.dtype)
+        np.cumsum(r[:, sweep.select], axis=1, out=running[:, 1:])
+        combine = sweep.combine if r.dtype == np.float64 else self._combine32(player, board)
+        return (combine @ running.T).T
 
-        Row ``j`` of ``r`` must already be masked by board ``board_ids[j]``.
-        """
-        tables = self._tables[player]
-        n_jobs, n_q = r.shape
-        order = tables.order[board_ids]
-        cum = np.zeros((n_jobs, n_q + 1))
-        np.cumsum(np.take_along_axis(r, order, axis=1), axis=1, out=cum[:, 1:])
-        weaker = np.take_along_axis(cum, tables.lo[board_ids], axis=1)
-        stronger = cum[:, -1:] - np.take_along_axis(cum, tables.hi[board_ids], axis=1)
-        r_pad = np.concatenate([r, np.zeros((n_jobs, 1))], axis=1)
-        card_order = tables.card_order[board_ids]  # [J, 52, K]
-        width = card_order.shape[2]
-        per_card = np.zeros((n_jobs, N_CARDS, width + 1))
-        gathered = np.take_along_axis(r_pad, card_order.reshape(n_jobs, -1), axis=1)
-        np.cumsum(gathered.reshape(n_jobs, N_CARDS, width), axis=2, out=per_card[:, :, 1:])
-        flat = per_card.reshape(n_jobs, -1)
-        n_p = tables.lo.shape[1]
-        lo_idx = tables.card_lo[board_ids].reshape(n_jobs, -1)
-        hi_idx = tables.card_hi[board_ids].reshape(n_jobs, -1)
-        blocked_weaker = np.take_along_axis(flat, lo_idx, axis=1).reshape(n_jobs, n_p, 2).sum(2)
-        card_totals = per_card[:, :, -1]
-        own_cards = self.cards[player]
-        blocked_stronger = (
-            card_totals[:, own_cards[:, 0]]
-            + card_totals[:, own_cards[:, 1]]
-            - np.take_along_axis(flat, hi_idx, axis=1).reshape(n_jobs, n_p, 2).sum(2)
-        )
-        return (weaker - blocked_weaker) - (stronger - blocked_stronger)
+    def _combine32(self, player: int, board: int) -> sp.csr_matrix:
+        key = ("combine32", f"{player}/{board}")
+        cached = self._cast_cache.get(key)
+        if cached is None:
+            cached = self._sweeps[player][board].combine.astype(np.float32)
+            self._cast_cache[key] = cached
+        return cached
