@@ -74,12 +74,8 @@ def run(args: argparse.Namespace) -> int:
     if args.seed is not None:
         options["seed"] = args.seed
     target, target_pot_percent = _parse_target(args.target)
-    if args.max_memory is not None:
-        from solvers.games.holdem.memory import set_memory_limit  # noqa: PLC0415
-
-        if args.max_memory <= 0:
-            raise InputError("--max-memory must be positive (megabytes)")
-        set_memory_limit(int(args.max_memory * 2**20))
+    if args.max_memory is not None and not args.max_memory > 0:
+        raise InputError("--max-memory must be positive (megabytes)")
     spec = RunSpec(
         game=args.game,
         algo=args.algo,
@@ -92,14 +88,19 @@ def run(args: argparse.Namespace) -> int:
         checkpoint=Path(args.checkpoint) if args.checkpoint else None,
         report_seconds=args.every,
     )
+    from solvers.games.holdem.memory import set_memory_limit  # noqa: PLC0415
+
     flag = _StopFlag()
     previous = {sig: signal.signal(sig, flag) for sig in (signal.SIGINT, signal.SIGTERM)}
+    if args.max_memory is not None:
+        set_memory_limit(int(args.max_memory * 2**20))
     try:
         if args.json:
             final = execute(spec, _print_json_line, lambda: flag.stop, resume=args.resume)
         else:
             final = _run_for_people(spec, flag, args.resume)
     finally:
+        set_memory_limit(None)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if final["event"] == "interrupted":
