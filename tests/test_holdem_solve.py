@@ -117,3 +117,14 @@ def test_exploitability_is_never_negative_and_falls(algo):
         history.append(exploitability(game, solver.average_strategy()).exploitability)
     assert all(value >= 0 for value in history)
     assert history[-1] < history[0] / 4
+
+
+def test_float32_storage_converges_like_float64():
+    game = load_game(SMALL_RIVER)
+    results = {}
+    for precision in ("float32", "float64"):
+        solver = make_solver(game, "dcfr", precision=precision).run(iterations=200)
+        assert solver.regrets[0].dtype == np.dtype(precision)
+        results[precision] = exploitability(game, solver.average_strategy()).exploitability
+    assert results["float32"] == pytest.approx(results["float64"], rel=0.02)
+    assert make_solver(game, "dcfr").regrets[0].dtype == np.float32  # the spot's default

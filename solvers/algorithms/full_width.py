@@ -36,7 +36,7 @@ the strategy format).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -76,16 +76,17 @@ class CFRConfig:
     """Update player 0, then player 1 against the new strategy (else both at once)."""
     predictive: bool = False
     """Regret-match on cumulative regrets plus the last instantaneous regret (PCFR+)."""
-    precision: str = "float64"
+    precision: str | None = None
     """Storage of regrets, sums and the walk's arrays: ``float64`` or ``float32`` (half the
-    memory and bandwidth; big hold'em trees converge as far as the targets need)."""
+    memory and bandwidth; big hold'em trees converge as far as the targets need). None: the
+    game's ``solver_precision`` if it has one (hold'em spots say float32), else float64."""
 
     def __post_init__(self) -> None:
         if (self.alpha is None) != (self.beta is None):
             raise SolverError("give both alpha and beta, or neither")
         if self.gamma < 0 or self.delay < 0:
             raise SolverError("gamma and delay must be >= 0")
-        if self.precision not in ("float64", "float32"):
+        if self.precision not in (None, "float64", "float32"):
             raise SolverError("precision must be float64 or float32")
 
 
@@ -119,6 +120,9 @@ class FullWidthCFR(Solver):
         super().__init__(game, output)
         self.variant = variant
         self.config = CFRConfig(**{**VARIANTS[variant], **config})
+        if self.config.precision is None:
+            precision = getattr(game, "solver_precision", "float64")
+            self.config = replace(self.config, precision=precision)
         self.algorithm = variant
         self.plan = build_plan(game)
         plan = self.plan
