@@ -11,7 +11,7 @@ import numpy as np
 
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
-from solvers.exact.evaluation import bayes_range, exploitability
+from solvers.exact.evaluation import bayes_range, exploitability, reaches
 from solvers.runs.solve_run import pot_fields
 from solvers.strategy_file import (
     StrategyFileError,
@@ -244,8 +244,12 @@ def _aggregate(reach: np.ndarray, rows: np.ndarray) -> list[float | None]:
 
 def _show_summary(args, game, strategy) -> int:
     nodes = []
+    own_reach = (reaches(game, strategy, 0), reaches(game, strategy, 1))  # one walk each
     for node in game.decision_nodes():
-        reach = bayes_range(game, strategy, node, node.player, normalise=False)
+        p = node.player
+        prior = game.prior if p == 0 else game.prior.T
+        opp = prior @ own_reach[1 - p][node.id]
+        reach = own_reach[p][node.id] * opp * game.path_chance[node.id]  # as bayes_range
         nodes.append(
             {
                 "node": node.key,

@@ -101,9 +101,11 @@ def to_document(
             if view == "spot":  # the spot's live combos in a fixed order: no need to list them
                 del nodes[node.key]["hands"]
         elif form == "readable" and view is not None:
-            spread = {"classes": classes_to_combos, "spot": _spot_spreader(game, node.player)}.get(
-                view
-            )
+            spread = None
+            if view == "classes":
+                spread = classes_to_combos
+            elif view == "spot":
+                spread = _spot_spreader(game, node.player)
             implied = _implied_action(node.actions)
             nodes[node.key] = {  # the passive action is left out: it takes the rest
                 action: format_range(spread(rows[:, a]) if spread else rows[:, a])

@@ -18,7 +18,7 @@ from solvers.cards.deck import COMBO_CARDS, COMBO_LABELS, dead_mask
 from solvers.games.base import GameParamError, Node, TreeGame
 from solvers.games.holdem.memory import check_memory
 from solvers.games.holdem.showdown import _JOB_CHUNK_CELLS, TerminalEvaluator
-from solvers.games.holdem.spot import SpotParams, board_cards, range_weights
+from solvers.games.holdem.spot import CORE_KEYS, SpotParams, board_cards, range_weights
 from solvers.games.holdem.tree import SpotTreeBuilder, TreeShapeError
 from solvers.games.spec import register_game
 
@@ -70,10 +70,13 @@ class HoldemGame(TreeGame):
     """Estimated memory of a solve plus exact evaluation (``memory.py``)."""
 
     def spec_string(self) -> str:
-        """``nlhe(...)`` with only the fields that differ from their defaults."""
+        """``nlhe(...)`` with the board, pot, stack, ranges and the fields that differ from their
+        defaults."""
         from solvers.games.spec import _format_value  # noqa: PLC0415
 
         values = self.params.model_dump(exclude_defaults=True)
+        core = {key: getattr(self.params, key) for key in CORE_KEYS}
+        values = {**core, **{k: v for k, v in values.items() if k not in core}}
         return "nlhe(" + ",".join(f"{k}={_format_value(v)}" for k, v in values.items()) + ")"
 
     @property

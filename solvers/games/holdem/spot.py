@@ -37,6 +37,7 @@ from solvers.games.base import GameParamError, GameParams
 from solvers.games.holdem.bet_sizes import Size, parse_sizes
 
 STREETS = ("flop", "turn", "river")
+CORE_KEYS = ("board", "pot", "stack", "oop_range", "ip_range")
 STREET_KEYS = ("oop_bet", "ip_bet", "oop_raise", "ip_raise", "donk", "raise_cap")
 TOP_KEYS = (
     "board",
@@ -51,13 +52,17 @@ TOP_KEYS = (
 
 
 class SpotParams(GameParams):
-    """Every field of a spot; ``{street}_{key}`` holds the per-street sizes."""
+    """Every field of a spot; ``{street}_{key}`` holds the per-street sizes.
 
-    board: str
-    pot: float = Field(gt=0)
-    stack: float = Field(gt=0)
-    oop_range: str
-    ip_range: str
+    The defaults make ``nlhe`` alone a small check-down river spot (for ``pokertui games``);
+    spec strings always name the board, pot, stack and ranges.
+    """
+
+    board: str = "Qs Jh 2h 8d 3c"
+    pot: float = Field(100.0, gt=0)
+    stack: float = Field(300.0, gt=0)
+    oop_range: str = "TT+,AQs+,KQs,A5s"
+    ip_range: str = "99+,AJs+,KQs,QJs"
     add_allin_threshold: float = Field(0.0, ge=0)
     force_allin_threshold: float = Field(0.0, ge=0)
     merging_threshold: float = Field(0.0, ge=0)
