@@ -110,3 +110,21 @@ def test_turn_terminals_and_all_in_runouts_match_a_dense_matrix():
     assert runouts, "an all-in on the turn must be valued over the river runouts"
     rivers = [n for n in terminals if len(n.board) == 5][:6]
     _check_all_terminals(game, rng, [*runouts, *rivers])
+
+
+@pytest.mark.parametrize("dense_from", [1, 10_000])
+def test_identical_ranges_and_both_fold_paths_match_a_dense_matrix(monkeypatch, dense_from):
+    """Same combos for both players (no identical-combo gather) and the dense BLAS card sums
+    used from many fold terminals on."""
+    from solvers.games.holdem import showdown
+
+    monkeypatch.setattr(showdown, "_DENSE_FOLD_ROWS", dense_from)
+    rng = np.random.default_rng(5)
+    text = _random_range(rng, [], 70)
+    game = load_game(
+        f'nlhe(board="Ah 9c 9d 4s 2h",pot=8,stack=12,oop_range="{text}",ip_range="{text}",'
+        'river_oop_bet="50%, a",river_ip_bet="a",river_oop_raise="a")'
+    )
+    assert game.evaluator._same_is_identity == (True, True)
+    terminals = [game.nodes[int(t)] for t in game.terminal_ids]
+    _check_all_terminals(game, rng, terminals)

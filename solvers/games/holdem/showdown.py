@@ -79,10 +79,15 @@ class TerminalEvaluator:
         self.cards = tuple(COMBO_CARDS[c].astype(np.intp) for c in self.hand_combos)
         self._card_holders_t = tuple(self._holding(cards) for cards in self.cards)
         self.holding_dense = tuple(h.T.toarray() for h in self._card_holders_t)
+        self.hand_cards_dense = tuple(h.toarray() for h in self._card_holders_t)
         strengths = combo_strengths(self.boards)
         self.strength = tuple(strengths[:, c] for c in self.hand_combos)
         self.board_mask = tuple((s >= 0).astype(float) for s in self.strength)
         self._same = tuple(self._identical(p) for p in (0, 1))
+        self._same_is_identity = tuple(
+            np.array_equal(same, np.arange(len(same))) and len(same) == len(self.hand_combos[1 - p])
+            for p, same in enumerate(self._same)
+        )
         self._cast_cache: dict[tuple[str, str], tuple] = {}
         self._sweeps = tuple(
             [self._board_sweep(p, b) for b in range(len(self.boards))] for p in (0, 1)
@@ -141,9 +146,7 @@ class TerminalEvaluator:
         n_cols = len(select) + 1
         rows = np.repeat(own_live[None, :], len(columns), axis=0).reshape(-1)
         data = np.repeat(np.array(signs)[:, None], len(own_live), axis=1).reshape(-1)
-        combine = sp.csr_matrix(
-            (data, (rows, np.concatenate(columns))), shape=(len(s_own), n_cols)
-        )
+        combine = sp.csr_matrix((data, (rows, np.concatenate(columns))), shape=(len(s_own), n_cols))
         return _BoardSweep(select=select, combine=combine)
 
     def cast(self, name: str, dtype) -> tuple:
@@ -163,16 +166,19 @@ class TerminalEvaluator:
             card_sums = r @ self.cast("holding_dense", r.dtype)[q]  # [T, 52]
         else:  # few rows: BLAS thread start-up costs more than it saves on a busy machine
             card_sums = (self.cast("_card_holders_t", r.dtype)[q] @ r.T).T
-        cards = self.cards[player]
-        out = card_sums[:, cards[:, 0]]
-        out += card_sums[:, cards[:, 1]]
+        if len(r) >= _DENSE_FOLD_ROWS:
+            out = card_sums @ self.cast("hand_cards_dense", r.dtype)[player]
+        else:
+            cards = self.cards[player]
+            out = card_sums[:, cards[:, 0]]
+            out += card_sums[:, cards[:, 1]]
         np.subtract(r.sum(axis=1, keepdims=True), out, out=out)
         same = self._same[player]
+        if self._same_is_identity[player]:  # both players hold the same combos: no gather
+            out += r
+            return out
         present = same < r.shape[1]
-        if present.all():
-            out += r[:, same]
-        else:
-            out[:, present] += r[:, same[present]]
+        out[:, present] += r[:, same[present]]
         return out
 
     def showdown_net(self, player: int, r: np.ndarray, board: int) -> np.ndarray:
