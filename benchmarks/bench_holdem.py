@@ -101,9 +101,7 @@ def main() -> None:
         for algo in args.algos:
             options = {**ALGOS[algo], "precision": args.precision}
             repeats = args.repeats if spot == "river" else 1
-            runs = [
-                run_spot(spot, algo, options, check_every, args.budget) for _ in range(repeats)
-            ]
+            runs = [run_spot(spot, algo, options, check_every, args.budget) for _ in range(repeats)]
             for target in TARGETS[spot]:
                 hits = [r["reached"].get(target) for r in runs]
                 done = [h for h in hits if h is not None]

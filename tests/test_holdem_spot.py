@@ -22,9 +22,7 @@ def test_percent_bets_and_all_in():
 
 def test_percent_raise_is_the_call_plus_a_share_of_the_pot_after_the_call():
     # IP faces 75 into 100: calling makes the pot 250, so 50% raises by 75 + 125 to 200.
-    tokens = _root_tokens(
-        ',river_oop_bet="75%",river_ip_raise="50%, 3x"', key="b75"
-    )
+    tokens = _root_tokens(',river_oop_bet="75%",river_ip_raise="50%, 3x"', key="b75")
     assert tokens == ("f", "c", "b200", "b225")  # 3x: three times the 75 bet
 
 
@@ -83,9 +81,7 @@ def test_raise_cap_limits_raises_per_street():
 
 
 def test_turn_spot_deals_every_river_with_card_removal():
-    game = load_game(
-        'nlhe(board="Qs Jh 2h 8d",pot=100,stack=300,oop_range="AA",ip_range="KK,QQ")'
-    )
+    game = load_game('nlhe(board="Qs Jh 2h 8d",pot=100,stack=300,oop_range="AA",ip_range="KK,QQ")')
     chance = game.node_by_key("x/x")
     assert chance.is_chance and len(chance.children) == 48
     assert chance.outcome_probs[0] == pytest.approx(1 / 44)
