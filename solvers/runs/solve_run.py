@@ -165,9 +165,15 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
         tick = time.perf_counter()
         solver.run(iterations=budget, seconds=remaining)
         took = time.perf_counter() - tick
-        # grow or shrink chunks so a progress event comes about every report_seconds
-        chunk = max(1, min(chunk * 4, int(chunk * spec.report_seconds / max(took, 1e-6))))
+        measuring = time.perf_counter()
         progress = _progress(solver, started)
+        measured = time.perf_counter() - measuring
+        # grow or shrink chunks so a progress event comes about every report_seconds, and so
+        # that the exact exploitability (seconds on a big hold'em tree) stays under a fifth
+        # of the run
+        per_iteration = max(took, 1e-6) / max(budget, 1)
+        wanted = max(spec.report_seconds, 4.0 * measured)
+        chunk = max(1, min(chunk * 4, int(wanted / per_iteration)))
         emit(progress)
         if spec.target is not None and progress["exploitability"] <= spec.target:
             reason = "target"
