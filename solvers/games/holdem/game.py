@@ -17,7 +17,7 @@ import numpy as np
 from solvers.cards.deck import COMBO_CARDS, COMBO_LABELS, dead_mask
 from solvers.games.base import GameParamError, Node, TreeGame
 from solvers.games.holdem.memory import check_memory
-from solvers.games.holdem.showdown import _JOB_CHUNK_CELLS, TerminalEvaluator
+from solvers.games.holdem.showdown import JOB_CHUNK_CELLS, TerminalEvaluator
 from solvers.games.holdem.spot import CORE_KEYS, SpotParams, board_cards, range_weights
 from solvers.games.holdem.tree import SpotTreeBuilder, TreeShapeError
 from solvers.games.spec import register_game
@@ -136,7 +136,7 @@ class HoldemGame(TreeGame):
     @functools.cached_property
     def evaluator(self) -> TerminalEvaluator:
         boards = self._layout[5]
-        return TerminalEvaluator(self.hand_combos, self.range_weights, self.normaliser, boards)
+        return TerminalEvaluator(self.hand_combos, self.range_weights, boards)
 
     def terminal_values_batch(self, player: int, opp_reach: np.ndarray) -> np.ndarray:
         fold_rows, fold_pay, job_rows, job_boards, job_scale, _ = self._layout
@@ -152,7 +152,7 @@ class HoldemGame(TreeGame):
             sums = ev.fold_sums(player, r[fold_rows])
             sums *= (sign * fold_pay).astype(dtype)[:, None]
             values[fold_rows] = sums
-        chunk = max(1, _JOB_CHUNK_CELLS // max(1, r.shape[1]))
+        chunk = max(1, JOB_CHUNK_CELLS // max(1, r.shape[1]))
         scale = job_scale.astype(dtype)
         for board, first, stop in self._board_groups:
             for start in range(first, stop, chunk):

@@ -6,16 +6,16 @@ runs over the opponent hands that share no card with ``h``.
 
 - **Fold**: the payoff is the same for every pair, so the sum is the opponent's total minus the
   hands that hold either of ``h``'s cards, plus the identical combo, which was taken away twice
-  (inclusion-exclusion over the 52 cards): ``[T, n] @ [n, 52]`` and two gathers.
-- **Showdown**: per 5-card board the opponent hands are sorted by strength once; a cumulative
-  sum gives the reach of all weaker and all stronger hands, and the same sums restricted to the
-  hands holding each card (at most 51 per card) remove the blocked ones. Ties count neither
-  way, and so does the identical combo. ``O(T * n)`` per batch, never ``n x n``.
+  (inclusion-exclusion over the 52 cards): card sums ``[T, n] @ [n, 52]``, then back to hands.
+- **Showdown**: per 5-card board the opponent's live hands are sorted by strength once; a
+  running sum gives the reach of all weaker and all stronger hands, and the same sums over the
+  hands holding each card remove the blocked ones (``_BoardSweep``). Ties count neither way,
+  and so does the identical combo. ``O(T * n)`` per board, never ``n x n``.
 
-A showdown terminal reached by an all-in before the river carries ``runout``: its value is the
-average over every remaining board, each weighted ``1 / C(D, k)`` for ``k`` cards dealt from the
-``D`` unseen ones, with both players' hands masked by the board. These (terminal, board) pairs are
-*jobs*; a plain river showdown is one job.
+A showdown terminal whose board has fewer than 5 cards (an all-in before the river) is valued
+over every remaining board, each weighted ``1 / C(D, k)`` for ``k`` cards dealt from the ``D``
+unseen ones; hands that a board blocks take no part. These (terminal, board) pairs are *jobs*; a
+river showdown is one job.
 """
 
 from __future__ import annotations
@@ -28,10 +28,10 @@ import scipy.sparse as sp
 from solvers.cards.deck import COMBO_CARDS, N_CARDS, N_COMBOS
 from solvers.cards.evaluator import evaluate
 
-_JOB_CHUNK_CELLS = 1 << 22
+JOB_CHUNK_CELLS = 1 << 22
 _DENSE_FOLD_ROWS = 256
 """From this many fold terminals on, card sums use a dense BLAS product."""
-"""Largest ``jobs x hands`` block computed at once (bounds the temporary memory)."""
+"""Largest ``jobs x hands`` block swept at once (bounds the temporary memory)."""
 
 
 def combo_strengths(boards: np.ndarray) -> np.ndarray:
@@ -69,12 +69,10 @@ class TerminalEvaluator:
         self,
         hand_combos: tuple[np.ndarray, np.ndarray],
         hand_weights: tuple[np.ndarray, np.ndarray],
-        normaliser: float,
         boards: np.ndarray,
     ) -> None:
         self.hand_combos = tuple(np.asarray(c, dtype=np.intp) for c in hand_combos)
         self.hand_weights = tuple(np.asarray(w, dtype=float) for w in hand_weights)
-        self.normaliser = normaliser
         self.boards = np.asarray(boards, dtype=np.intp).reshape(-1, 5)
         self.cards = tuple(COMBO_CARDS[c].astype(np.intp) for c in self.hand_combos)
         self._card_holders_t = tuple(self._holding(cards) for cards in self.cards)
@@ -82,7 +80,6 @@ class TerminalEvaluator:
         self.hand_cards_dense = tuple(h.toarray() for h in self._card_holders_t)
         strengths = combo_strengths(self.boards)
         self.strength = tuple(strengths[:, c] for c in self.hand_combos)
-        self.board_mask = tuple((s >= 0).astype(float) for s in self.strength)
         self._same = tuple(self._identical(p) for p in (0, 1))
         self._same_is_identity = tuple(
             np.array_equal(same, np.arange(len(same))) and len(same) == len(self.hand_combos[1 - p])

@@ -4,8 +4,8 @@ Conventions: OOP (player 0) acts first on every street. Contributions start at h
 each, so payoffs are zero-sum and a player's share of the pot is ``pot / 2 + value``. Tokens are
 ``x`` (check), ``c`` (call), ``f`` (fold), ``b{N}`` (bet or raise to N chips on this street; all-in
 is the same token at the stack) and dealt cards such as ``8d``. A betting round that ends before
-the river with a call of an all-in becomes one ``showdown`` terminal whose ``runout`` flag tells
-the evaluator to average over every remaining board; otherwise the next card is a chance node
+the river with a call of an all-in becomes one ``showdown`` terminal on the short board, which
+the evaluator averages over every remaining runout; otherwise the next card is a chance node
 with one outcome per card left in the deck.
 """
 
