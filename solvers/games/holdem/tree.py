@@ -29,8 +29,6 @@ class BettingState:
     actor: int
     raises: int = 0
     last_increment: float = 0.0
-    checked: bool = False
-    """OOP checked at the start of this street (an IP check closes the round)."""
     oop_called_last_street: bool = False
 
     @property
@@ -141,7 +139,7 @@ class SpotTreeBuilder:
             amounts=tuple(adds),
             board=state.board,
         )
-        for label, child_token, add in zip(labels, tokens, adds, strict=True):
+        for child_token, add in zip(tokens, adds, strict=True):
             if child_token == "f":
                 self._add(
                     node,
@@ -159,7 +157,7 @@ class SpotTreeBuilder:
                 if actor == 1:
                     self._round_over(node, "x", state, False)
                 else:
-                    self._decision(node, "x", replace(state, actor=1, checked=True))
+                    self._decision(node, "x", replace(state, actor=1))
             else:
                 new = list(state.contributions)
                 new[actor] = own + add
@@ -175,7 +173,6 @@ class SpotTreeBuilder:
                         last_increment=max(increment, state.last_increment),
                     ),
                 )
-            del label
 
     def _deal_masks(self, board: tuple[int, ...], deck: list[int]):
         """Per player ``[len(deck), n_hands]``: 0 where the dealt card is in the hand (shared)."""
