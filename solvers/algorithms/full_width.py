@@ -53,7 +53,6 @@ from solvers.exact.walk import (
     build_plan,
     reach_pass,
     strategy_from_weights,
-    uniform_per_edge,
     value_pass,
 )
 from solvers.games.base import Strategy, TreeGame
@@ -136,7 +135,9 @@ class FullWidthCFR(Solver):
         self._factor = plan.fixed_factor.astype(dtype)
         self._reach = np.zeros_like(self._factor)
         self._values = np.zeros((plan.n_rows, plan.max_hands), dtype=dtype)
-        self._uniform = [uniform_per_edge(plan, p) for p in (0, 1)]
+        self._uniform = [  # [n_edges, 1]: 1 / (actions of the edge's node), for every hand
+            np.repeat(1.0 / e.n_actions, e.n_actions)[:, None].astype(dtype) for e in plan.edges
+        ]
         self._node_sums = [_node_sum_matrix(e, dtype) for e in plan.edges]
         self._current = [np.empty(0), np.empty(0)]
         for p in (0, 1):
