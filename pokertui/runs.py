@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 ALGORITHM_NAMES = (
-    "cfr+", "cfr", "dcfr", "lcfr", "cs-cfr", "es-mccfr", "os-mccfr",
+    "cfr+", "cfr", "dcfr", "lcfr", "pcfr+", "pdcfr+", "cs-cfr", "es-mccfr", "os-mccfr",
     "paper-cfr", "fp", "rm", "rm+", "double-oracle", "ga", "lp",
 )  # fmt: skip
 """What ``--algo`` accepts: ``solvers.algorithms.ALGORITHMS`` plus the exact ``lp``, listed here so

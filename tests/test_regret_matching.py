@@ -40,8 +40,11 @@ def test_segmented_form_matches_each_decision_on_its_own():
     player = 1
     regrets = np.random.default_rng(2).normal(size=(plan.edges[player].n_edges, 6))
     regrets[plan.edges[player].first_edge[:5]] = -1.0  # some decisions with no positive regret
-    current = regret_matching(regrets, lambda per_edge: plan.segment_sums(player, per_edge))
     edges = plan.edges[player]
+    uniform = np.repeat(1.0 / edges.n_actions, edges.n_actions)[:, None]
+    current = regret_matching(
+        regrets, lambda per_edge: plan.segment_sums(player, per_edge), uniform
+    )
     for first, count in zip(edges.first_edge, edges.n_actions, strict=True):
         block = regrets[first : first + count]
         np.testing.assert_allclose(current[first : first + count], regret_matching(block.T).T)

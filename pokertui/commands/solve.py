@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pokertui.runs import ALGORITHM_NAMES
+from solvers.errors import InputError
 from solvers.runs.solve_run import RunSpec, execute, parse_options
 
 
@@ -36,7 +37,15 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--iterations", type=int, help="stop after this many iterations in all")
     parser.add_argument("--seconds", type=float, help="stop after this much solving time")
-    parser.add_argument("--target", type=float, help="stop at this exploitability (chips)")
+    parser.add_argument(
+        "--target", help="stop at this exploitability: chips, or percent of the pot as 0.3%%"
+    )
+    parser.add_argument(
+        "--max-memory",
+        type=float,
+        metavar="MB",
+        help="refuse a hold'em tree whose solve needs more (default: what the machine can spare)",
+    )
     parser.add_argument("--seed", type=int, help="seed for sampling solvers")
     parser.add_argument("--out", required=True, help="strategy file to write (atomically)")
     parser.add_argument("--checkpoint", help="checkpoint path (default: OUT.ckpt.npz)")
@@ -64,6 +73,9 @@ def run(args: argparse.Namespace) -> int:
     options = parse_options(args.opt)
     if args.seed is not None:
         options["seed"] = args.seed
+    target, target_pot_percent = _parse_target(args.target)
+    if args.max_memory is not None and not args.max_memory > 0:
+        raise InputError("--max-memory must be positive (megabytes)")
     spec = RunSpec(
         game=args.game,
         algo=args.algo,
@@ -71,18 +83,24 @@ def run(args: argparse.Namespace) -> int:
         options=options,
         iterations=args.iterations,
         seconds=args.seconds,
-        target=args.target,
+        target=target,
+        target_pot_percent=target_pot_percent,
         checkpoint=Path(args.checkpoint) if args.checkpoint else None,
         report_seconds=args.every,
     )
+    from solvers.games.holdem.memory import set_memory_limit  # noqa: PLC0415
+
     flag = _StopFlag()
     previous = {sig: signal.signal(sig, flag) for sig in (signal.SIGINT, signal.SIGTERM)}
+    if args.max_memory is not None:
+        set_memory_limit(int(args.max_memory * 2**20))
     try:
         if args.json:
             final = execute(spec, _print_json_line, lambda: flag.stop, resume=args.resume)
         else:
             final = _run_for_people(spec, flag, args.resume)
     finally:
+        set_memory_limit(None)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     if final["event"] == "interrupted":
@@ -92,6 +110,22 @@ def run(args: argparse.Namespace) -> int:
         )
         return 130
     return 0
+
+
+def _parse_target(text: str | None) -> tuple[float | None, float | None]:
+    """``--target``: chips (``0.05``) or percent of the starting pot (``0.3%``)."""
+    if text is None:
+        return None, None
+    raw = text.strip()
+    try:
+        value = float(raw.removesuffix("%"))
+    except ValueError:
+        raise InputError(
+            f"--target is chips (0.05) or percent of the pot (0.3%), not {text!r}"
+        ) from None
+    if not value > 0:
+        raise InputError("--target must be positive")
+    return (None, value) if raw.endswith("%") else (value, None)
 
 
 def _print_json_line(event: dict[str, Any]) -> None:
@@ -116,6 +150,8 @@ def _run_for_people(spec: RunSpec, flag: _StopFlag, resume: bool) -> dict[str, A
         task = progress.add_task(f"{spec.algo} on {spec.game}", total=total, expl="-")
 
         def emit(event: dict[str, Any]) -> None:
+            if event["event"] == "started" and "memory_mb" in event:
+                progress.console.print(f"estimated memory: {event['memory_mb']:,.0f} MB")
             if "iterations" in event and "exploitability" in event:
                 progress.update(
                     task, completed=event["iterations"], expl=f"{event['exploitability']:.3g}"
@@ -135,4 +171,10 @@ def _run_for_people(spec: RunSpec, flag: _StopFlag, resume: bool) -> dict[str, A
             f"({final['ms_per_iteration']:.3f} ms/it), exploitability "
             f"{final['exploitability']:.3g}, game value {final['game_value']:+.6f}"
         )
+        if "ev_oop" in final:
+            console.print(
+                f"exploitability {final['exploitability_pot_percent']:.3g}% of the pot; "
+                f"EV OOP {final['ev_oop']:.3f}, EV IP {final['ev_ip']:.3f}; "
+                f"file {final['file_bytes'] / 1e6:.2f} MB"
+            )
     return final

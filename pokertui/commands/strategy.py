@@ -11,7 +11,8 @@ import numpy as np
 
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
-from solvers.exact.evaluation import bayes_range, exploitability
+from solvers.exact.evaluation import bayes_range, exploitability, reaches
+from solvers.runs.solve_run import pot_fields
 from solvers.strategy_file import (
     StrategyFileError,
     StrategyFileModel,
@@ -132,6 +133,7 @@ def run_exploit(args: argparse.Namespace) -> int:
         "unit": "chips",
         "recorded_exploitability": loaded.measured.exploitability if loaded.measured else None,
         **{k: v for k, v in rows[0].items() if k != "strategy"},
+        **pot_fields(game, rows[0]["exploitability"], rows[0]["game_value"]),
         "transformations": rows[1:],
     }
     if args.json:
@@ -196,6 +198,15 @@ def run_show(args: argparse.Namespace) -> int:
     reach = bayes_range(game, strategy, node, node.player, normalise=False)
     rows = strategy[node.id]
     hands = game.hand_labels[node.player]
+    if getattr(game, "hand_combos", None) is not None:  # a hold'em spot: grids, not rows
+        from pokertui.commands.spot_view import print_spot_node, spot_payload  # noqa: PLC0415
+
+        payload = spot_payload(game, node, reach, rows, _aggregate(reach, rows))
+        if args.json:
+            print_json(payload)
+        else:
+            print_spot_node(payload, game, node)
+        return 0
     payload = {
         "node": node.key,
         "player": node.player,
@@ -233,8 +244,12 @@ def _aggregate(reach: np.ndarray, rows: np.ndarray) -> list[float | None]:
 
 def _show_summary(args, game, strategy) -> int:
     nodes = []
+    own_reach = (reaches(game, strategy, 0), reaches(game, strategy, 1))  # one walk each
     for node in game.decision_nodes():
-        reach = bayes_range(game, strategy, node, node.player, normalise=False)
+        p = node.player
+        prior = game.prior if p == 0 else game.prior.T
+        opp = prior @ own_reach[1 - p][node.id]
+        reach = own_reach[p][node.id] * opp * game.path_chance[node.id]  # as bayes_range
         nodes.append(
             {
                 "node": node.key,

@@ -17,22 +17,26 @@ import numpy as np
 
 
 def regret_matching(
-    regrets: np.ndarray, sum_actions: Callable[[np.ndarray], np.ndarray] | None = None
+    regrets: np.ndarray,
+    sum_actions: Callable[[np.ndarray], np.ndarray] | None = None,
+    uniform: np.ndarray | float | None = None,
 ) -> np.ndarray:
-    """The current strategy of cumulative ``regrets``, same shape.
+    """The current strategy of cumulative ``regrets``, same shape and dtype.
 
-    ``sum_actions`` sums each decision's actions and repeats the total back onto each action
-    (``TreePlan.segment_sums``); by default the actions are the last axis.
+    By default the actions are the last axis. For the per-edge layout pass ``sum_actions``, which
+    sums each decision's actions and repeats the total onto each of its edges, and ``uniform``,
+    ``1 / (actions of the edge's decision)`` per edge (``[n_edges, 1]``).
     """
     positive = np.maximum(regrets, 0.0)
     if sum_actions is None:
         totals = positive.sum(axis=-1, keepdims=True)
-        counts = np.full_like(totals, regrets.shape[-1])
+        uniform = 1.0 / regrets.shape[-1]
+    elif uniform is None:
+        raise ValueError("the per-edge form needs the uniform strategy of each edge")
     else:
         totals = sum_actions(positive)
-        counts = sum_actions(np.ones_like(positive))
     no_regret = totals <= 0  # then every action's positive regret is 0: play uniform
-    return np.where(no_regret, 1.0 / counts, positive / np.where(no_regret, 1.0, totals))
+    return (positive + no_regret * uniform) / (totals + no_regret)
 
 
 def regret_matching_scalar(regrets: Sequence[float]) -> list[float]:

@@ -5,6 +5,7 @@ Importing this package registers every game; ``load_game("kuhn(cards=8)")`` buil
 
 from solvers.games import (  # noqa: F401 - registers
     flop_poker,
+    holdem,
     kuhn,
     leduc,
     matrix,

@@ -3,11 +3,15 @@ canonical spec string that names a game and all of its parameters."""
 
 from __future__ import annotations
 
+import re
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from solvers.errors import InputError
+
+_PLAIN_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+"""A string that a spec may write without quotes."""
 
 
 class GameParamError(InputError):
@@ -22,17 +26,31 @@ class GameParams(BaseModel):
     """Field names that a spec string may give without ``name=``, in order."""
 
 
-def _format_value(value: Any) -> str:
+def format_value(value: Any) -> str:
     if isinstance(value, list | tuple):
-        return "[" + ",".join(_format_value(v) for v in value) + "]"
+        return "[" + ",".join(format_value(v) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
+    if isinstance(value, str) and not _PLAIN_NAME.fullmatch(value):
+        return f'"{value}"'
     return repr(value) if isinstance(value, float) else str(value)
 
 
 def format_spec(name: str, params: GameParams) -> str:
     """The canonical spec string: every parameter named, so it round-trips through parsing."""
-    parts = [f"{k}={_format_value(v)}" for k, v in params.model_dump().items()]
+    parts = [f"{k}={format_value(v)}" for k, v in params.model_dump().items()]
     return f"{name}({','.join(parts)})"
+
+
+def validate_params(name: str, model: type[GameParams], values: dict[str, Any]) -> GameParams:
+    try:
+        return model(**values)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            where = ".".join(str(p) for p in err["loc"]) or "parameters"
+            message = err["msg"].removeprefix("Value error, ")
+            problems.append(f"{where}: {message}")
+        raise GameParamError(f"{name}: " + "; ".join(problems)) from None

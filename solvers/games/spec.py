@@ -9,16 +9,16 @@ the values are then validated by the game's pydantic parameter model.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from pydantic import ValidationError
-
-from solvers.games.params import GameParamError, GameParams, format_spec
+from solvers.games.params import GameParamError, GameParams, format_spec, validate_params
 
 _TOKEN = re.compile(
     r"\s*(?:(?P<number>[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
-    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<punct>[()\[\],=]))"
+    r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<string>\"[^\"]*\")|(?P<punct>[()\[\],=]))"
 )
+
 
 GAMES: dict[str, type] = {}
 """Registered game classes by name; each has ``params_model`` and ``from_params``."""
@@ -80,6 +80,8 @@ class _Parser:
             return int(text) if re.fullmatch(r"[-+]?\d+", text) else float(text)
         if self.pos < len(self.tokens) and self.tokens[self.pos][0] == "name":
             return self.take("name")
+        if self.pos < len(self.tokens) and self.tokens[self.pos][0] == "string":
+            return self.take("string")[1:-1]
         raise self.fail("a value")
 
     def spec(self) -> tuple[str, list[Any], dict[str, Any]]:
@@ -134,19 +136,11 @@ def parse_spec(text: str) -> tuple[str, GameParams]:
     return name, validate_params(name, model, kwargs)
 
 
-def validate_params(name: str, model: type[GameParams], values: dict[str, Any]) -> GameParams:
-    try:
-        return model(**values)
-    except ValidationError as exc:
-        problems = []
-        for err in exc.errors():
-            where = ".".join(str(p) for p in err["loc"]) or "parameters"
-            message = err["msg"].removeprefix("Value error, ")
-            problems.append(f"{where}: {message}")
-        raise GameParamError(f"{name}: " + "; ".join(problems)) from None
-
-
 _BUILT: dict[str, Any] = {}
+
+FILE_LOADERS: dict[str, Callable[[str], tuple[str, GameParams]]] = {}
+"""File endings that ``load_game`` reads as a game file (``.toml``: a hold'em spot), each with
+the function that reads such a file into ``(game name, parameters)``; games register them."""
 
 
 def load_game(spec: str | Any) -> Any:
@@ -156,7 +150,9 @@ def load_game(spec: str | Any) -> Any:
     """
     if not isinstance(spec, str):
         return spec
-    name, params = parse_spec(spec)
+    text = spec.strip()
+    loader = next((f for end, f in FILE_LOADERS.items() if text.lower().endswith(end)), None)
+    name, params = loader(text) if loader is not None else parse_spec(spec)
     canonical = format_spec(name, params)
     if canonical not in _BUILT:
         if len(_BUILT) >= 32:

@@ -35,6 +35,9 @@ class RunSpec:
     iterations: int | None = None
     seconds: float | None = None
     target: float | None = None
+    """Target exploitability in chips."""
+    target_pot_percent: float | None = None
+    """Target exploitability in percent of the starting pot (``--target 0.3%``)."""
     checkpoint: Path | None = None
     report_seconds: float = 0.5
     """Emit a progress event (with an exact exploitability) about this often."""
@@ -44,10 +47,13 @@ class RunSpec:
         if self.checkpoint is None:
             self.checkpoint = self.out.with_name(self.out.name + ".ckpt.npz")
         if self.algo not in NON_ITERATIVE and (
-            self.iterations is None and self.seconds is None and self.target is None
+            self.iterations is None
+            and self.seconds is None
+            and self.target is None
+            and self.target_pot_percent is None
         ):
             raise InputError("give a stopping rule: --iterations, --seconds or --target")
-        for name in ("iterations", "seconds", "target"):
+        for name in ("iterations", "seconds", "target", "target_pot_percent"):
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise InputError(f"--{name} must be positive")
@@ -83,12 +89,27 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
+def pot_fields(game, exploitability: float, game_value: float) -> dict[str, float]:
+    """Exploitability in % of the starting pot; for hold'em spots each seat's share of the pot
+    (``ev_oop + ev_ip`` is the pot: the chips each put in plus their net value)."""
+    pot = float(sum(game.root.contributions))
+    fields: dict[str, float] = {}
+    if pot > 0:
+        fields["exploitability_pot_percent"] = 100.0 * exploitability / pot
+    if game.name == "nlhe":
+        put0, put1 = game.root.contributions
+        fields["ev_oop"] = put0 + game_value
+        fields["ev_ip"] = put1 - game_value
+    return fields
+
+
 def _progress(solver, started: float, event: str = "progress") -> dict[str, Any]:
     metrics = solver.metrics()
     extra = solver.progress_info() if hasattr(solver, "progress_info") else {}
     return {
         "event": event,
         **metrics.as_dict(),
+        **pot_fields(solver.game, metrics.exploitability, metrics.game_value),
         "wall_seconds": time.perf_counter() - started,
         **extra,
     }
@@ -99,6 +120,8 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
     from solvers.algorithms import make_solver  # noqa: PLC0415 - registers every algorithm
 
     game = load_game(spec.game)
+    if spec.target_pot_percent is not None:
+        spec.target = spec.target_pot_percent / 100.0 * float(sum(game.root.contributions))
     started = time.perf_counter()
     if spec.algo in NON_ITERATIVE:
         return _execute_lp(spec, game, emit, started)
@@ -109,7 +132,16 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
             raise InputError(f"nothing to resume: no checkpoint at {spec.checkpoint}")
         solver.load_checkpoint(spec.checkpoint)
         emit({"event": "resumed", "checkpoint": str(spec.checkpoint), **solver.metrics().as_dict()})
-    emit({"event": "started", "game": game.spec_string(), "algo": spec.algo, **spec.options})
+    memory = {"memory_mb": game.memory_estimate_mb} if hasattr(game, "memory_estimate_mb") else {}
+    emit(
+        {
+            "event": "started",
+            "game": game.spec_string(),
+            "algo": spec.algo,
+            **memory,
+            **spec.options,
+        }
+    )
     chunk = 1
     reason = "iterations"
     while True:
@@ -133,9 +165,15 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
         tick = time.perf_counter()
         solver.run(iterations=budget, seconds=remaining)
         took = time.perf_counter() - tick
-        # grow or shrink chunks so a progress event comes about every report_seconds
-        chunk = max(1, min(chunk * 4, int(chunk * spec.report_seconds / max(took, 1e-6))))
+        measuring = time.perf_counter()
         progress = _progress(solver, started)
+        measured = time.perf_counter() - measuring
+        # grow or shrink chunks so a progress event comes about every report_seconds, and so
+        # that the exact exploitability (seconds on a big hold'em tree) stays under a fifth
+        # of the run
+        per_iteration = max(took, 1e-6) / max(budget, 1)
+        wanted = max(spec.report_seconds, 4.0 * measured)
+        chunk = max(1, min(chunk * 4, int(wanted / per_iteration)))
         emit(progress)
         if spec.target is not None and progress["exploitability"] <= spec.target:
             reason = "target"
@@ -150,9 +188,11 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
     saved = save_strategy(spec.out, game, solver.strategy(), solver=info)
     metrics = solver.metrics().as_dict()
     metrics["exploitability"] = saved.measured.exploitability  # of the rounded file
+    metrics.update(pot_fields(game, saved.measured.exploitability, saved.measured.game_value))
     event = {
         "event": "done",
         **metrics,
+        "file_bytes": spec.out.stat().st_size,
         "stopped_by": reason,
         "out": str(spec.out),
         "checkpoint": str(spec.checkpoint),
@@ -179,6 +219,7 @@ def _execute_lp(spec: RunSpec, game, emit: Emit, started: float):
         "ms_per_iteration": 1000 * solution.seconds,
         "exploitability": saved.measured.exploitability,
         "game_value": saved.measured.game_value,
+        **pot_fields(game, saved.measured.exploitability, saved.measured.game_value),
         "wall_seconds": time.perf_counter() - started,
         "stopped_by": "exact",
         "out": str(spec.out),

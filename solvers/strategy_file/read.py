@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 from pathlib import Path
@@ -272,7 +273,10 @@ def _in_tree(game: TreeGame, key: str) -> bool:
 
 
 def _holdem_view(game: TreeGame, player: int) -> str | None:
-    """``"classes"`` or ``"combos"`` when a player's hands are hold'em starting hands."""
+    """``"classes"`` or ``"combos"`` when a player's hands are hold'em starting hands, ``"spot"``
+    when they are the live combos of a postflop spot (``game.hand_combos``)."""
+    if getattr(game, "hand_combos", None) is not None:
+        return "spot"
     labels = tuple(game.hand_labels[player])
     if labels == CLASS_LABELS:
         return "classes"
@@ -292,6 +296,8 @@ def range_to_hand_weights(game: TreeGame, text: str, player: int) -> np.ndarray:
     view = _holdem_view(game, player)
     if view == "combos":
         return combos
+    if view == "spot":
+        return combos[game.hand_combos[player]]
     if view != "classes":
         raise InputError(f"{game.name} hands are not hold'em hands; ranges do not apply")
     by_class = combos_to_classes(combos)
@@ -399,6 +405,11 @@ def load_strategy(path: str | os.PathLike) -> StrategyFile:
     except OSError as exc:
         problem = Problem(f"cannot read the file: {exc.strerror}")
         raise StrategyFileError(source, [problem]) from None
+    if raw[:2] == b"\x1f\x8b":  # gzip (.json.gz), as written for big hold'em trees
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise StrategyFileError(source, [Problem(f"bad gzip data: {exc}")]) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

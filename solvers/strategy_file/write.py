@@ -60,6 +60,18 @@ def _implied_action(actions) -> str:
     return actions[-1]
 
 
+def _spot_spreader(game: TreeGame, player: int):
+    """Per-hand values of a spot's live combos onto the 1326 combos (zero elsewhere)."""
+    combos = game.hand_combos[player]  # type: ignore[attr-defined]
+
+    def spread(values: np.ndarray) -> np.ndarray:
+        full = np.zeros(1326)
+        full[combos] = values
+        return full
+
+    return spread
+
+
 def _number(x: float) -> float | int:
     return int(x) if float(x).is_integer() else float(x)
 
@@ -78,14 +90,21 @@ def to_document(
     for node in game.decision_nodes():
         rows = np.asarray(strategy[node.id])
         hands = game.hand_labels[node.player]
+        view = _holdem_view(game, node.player)
         if form == "compact":
             nodes[node.key] = {
                 "actions": list(node.actions),
                 "hands": list(hands),
                 "probs": [[_number(x) for x in row] for row in rows.tolist()],
             }
-        elif form == "readable" and _holdem_view(game, node.player) is not None:
-            spread = classes_to_combos if _holdem_view(game, node.player) == "classes" else None
+            if view == "spot":  # the spot's live combos in a fixed order: no need to list them
+                del nodes[node.key]["hands"]
+        elif form == "readable" and view is not None:
+            spread = None
+            if view == "classes":
+                spread = classes_to_combos
+            elif view == "spot":
+                spread = _spot_spreader(game, node.player)
             implied = _implied_action(node.actions)
             nodes[node.key] = {  # the passive action is left out: it takes the rest
                 action: format_range(spread(rows[:, a]) if spread else rows[:, a])
@@ -122,9 +141,10 @@ def dumps_document(doc: dict[str, Any]) -> str:
             parts.append(f"  {json.dumps(key)}: {{\n   {inner}}}")
             continue
         rows = ",\n    ".join(json.dumps(row) for row in node["probs"])
+        hands = f'"hands": {json.dumps(node["hands"])},' if "hands" in node else ""
         parts.append(
             f'  {json.dumps(key)}: {{"actions": {json.dumps(node["actions"])}, '
-            f'"hands": {json.dumps(node["hands"])},\n   "probs": [\n    {rows}]}}'
+            f'{hands}\n   "probs": [\n    {rows}]}}'
         )
     return text + ",\n".join(parts) + "\n }\n}\n"
 

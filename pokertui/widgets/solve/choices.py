@@ -25,6 +25,11 @@ GAME_SPECS = {
     "matrix": "matrix(payoff=rps)",
     "push_fold": "push_fold(stack_bb=10)",
     "flop_poker": "flop_poker(ante=1,bet=2)",
+    "nlhe": (
+        'nlhe(board="Qs Jh 2h 8d 3c",pot=100,stack=300,oop_range="TT+,AQs+,KQs,A5s",'
+        'ip_range="99+,AJs+,KQs,QJs",river_oop_bet="75%, a",river_ip_bet="75%, a",'
+        "river_oop_raise=a,river_ip_raise=a)"
+    ),
 }
 """Each game's spec with its default parameters, as a starting point to edit (a test checks
 these against ``solvers.games``; the screen does not import the engine until a run starts)."""

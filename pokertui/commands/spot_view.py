@@ -1,0 +1,86 @@
+"""``pokertui show F.json --node KEY`` for hold'em spots: action frequencies and a 13x13 grid.
+
+A spot has a thousand combos per player, so instead of a row per hand the terminal shows each
+action's frequency over the acting player's reach range and, per action, the 13x13 class grid
+of how often each class takes it (reach-weighted over the class's live combos).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from solvers.cards.deck import CLASS_LABELS, COMBO_CLASS, N_CLASSES
+
+
+def class_frequencies(game, player: int, reach: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``[169, n_actions]`` reach-weighted action frequencies per class (NaN: not in range)."""
+    classes = COMBO_CLASS[game.hand_combos[player]]
+    weight = np.bincount(classes, weights=reach, minlength=N_CLASSES)
+    per_action = np.stack(
+        [
+            np.bincount(classes, weights=reach * rows[:, a], minlength=N_CLASSES)
+            for a in range(rows.shape[1])
+        ],
+        axis=1,
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(weight[:, None] > 0, per_action / weight[:, None], np.nan)
+
+
+def spot_payload(game, node, reach: np.ndarray, rows: np.ndarray, aggregate) -> dict[str, Any]:
+    grid = class_frequencies(game, node.player, reach, rows)
+    return {
+        "node": node.key,
+        "player": node.player,
+        "seat": "OOP" if node.player == 0 else "IP",
+        "board": " ".join(label for label in _board(node)),
+        "actions": list(node.actions),
+        "aggregate": aggregate,
+        "hands": list(game.hand_labels[node.player]),
+        "probs": rows,
+        "reach": reach,
+        "classes": {
+            label: [None if np.isnan(x) else float(x) for x in grid[c]]
+            for c, label in enumerate(CLASS_LABELS)
+            if not np.isnan(grid[c, 0])
+        },
+    }
+
+
+def _board(node) -> list[str]:
+    from solvers.cards.deck import card_str  # noqa: PLC0415
+
+    return [card_str(int(c)) for c in node.board]
+
+
+def print_spot_node(payload: dict[str, Any], game, node) -> None:
+    from rich.console import Console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    console = Console()
+    console.print(
+        f"node {node.key!r} on {payload['board']}: {payload['seat']} to act", style="bold"
+    )
+    for action, freq in zip(node.actions, payload["aggregate"], strict=True):
+        console.print(f"  {action:<16} {'-' if freq is None else f'{freq:6.1%}'}")
+    grid = class_frequencies(game, node.player, payload["reach"], payload["probs"])
+    ranks = "AKQJT98765432"
+    for a, action in enumerate(node.actions):
+        table = Table(
+            title=f"{action} (% per class, suited above the diagonal)",
+            title_justify="left",
+            box=None,
+            padding=(0, 0),
+        )
+        table.add_column("", min_width=2)
+        for rank in ranks:
+            table.add_column(rank, justify="right", min_width=4)
+        for row in range(13):
+            cells = []
+            for col in range(13):
+                value = grid[row * 13 + col, a]
+                cells.append("   ." if np.isnan(value) else f"{100 * value:4.0f}")
+            table.add_row(ranks[row], *cells)
+        console.print(table)

@@ -1,0 +1,190 @@
+"""``nlhe``: a no-limit hold'em postflop subgame as a ``TreeGame`` over the live combos.
+
+Hands are the combos of each range that the board does not block, weighted by the range; the
+joint prior is ``w0(h) * w1(h') / Z`` where the hands share no card (zero elsewhere), so values
+are chips per deal. Terminal values come from ``TerminalEvaluator`` (no dense ``n x n`` per
+terminal); ``terminal_matrix`` still gives the dense matrix for small spots (the exact LP).
+"""
+
+from __future__ import annotations
+
+import functools
+from itertools import combinations
+from math import comb
+
+import numpy as np
+
+from solvers.cards.deck import COMBO_CARDS, COMBO_LABELS, dead_mask
+from solvers.games.base import GameParamError, Node, TreeGame
+from solvers.games.holdem.memory import check_memory
+from solvers.games.holdem.showdown import JOB_CHUNK_CELLS, TerminalEvaluator
+from solvers.games.holdem.spot import (
+    CORE_KEYS,
+    SpotParams,
+    board_cards,
+    load_spot_params,
+    range_weights,
+)
+from solvers.games.holdem.tree import SpotTreeBuilder, TreeShapeError
+from solvers.games.params import format_value
+from solvers.games.spec import FILE_LOADERS, register_game
+
+
+def live_hands(params: SpotParams, player: int) -> tuple[np.ndarray, np.ndarray]:
+    """Combo ids with positive weight that the board leaves, and their weights."""
+    weights = range_weights(params, player) * ~dead_mask(board_cards(params))
+    combos = np.flatnonzero(weights > 0)
+    return combos, weights[combos]
+
+
+@register_game
+class HoldemGame(TreeGame):
+    name = "nlhe"
+    params_model = SpotParams
+    description = "no-limit hold'em postflop spot: board, pot, stack, ranges, bet sizes"
+
+    @classmethod
+    def from_params(cls, params: SpotParams) -> HoldemGame:
+        hands = (live_hands(params, 0), live_hands(params, 1))
+        combos = (hands[0][0], hands[1][0])
+        cards0, cards1 = COMBO_CARDS[combos[0]], COMBO_CARDS[combos[1]]
+        shares = (cards0[:, None, :, None] == cards1[None, :, None, :]).any(axis=(2, 3))
+        prior = hands[0][1][:, None] * hands[1][1][None, :] * ~shares
+        total = prior.sum()
+        if not total > 0:
+            raise GameParamError("nlhe: every pair of hands shares a card; the ranges cannot meet")
+        try:
+            nodes = SpotTreeBuilder(params, combos).build()
+        except TreeShapeError as exc:
+            raise GameParamError(f"nlhe: {exc}; use fewer bet sizes") from None
+        need = check_memory(len(nodes), max(len(c) for c in combos))
+        labels = tuple(tuple(COMBO_LABELS[c] for c in combos[p]) for p in (0, 1))
+        game = cls(params, labels, prior / total, nodes, big_blind=1.0)
+        game.hand_combos = combos
+        game.range_weights = (hands[0][1], hands[1][1])
+        game.normaliser = float(total)
+        game.memory_estimate_mb = need / 2**20
+        game.evaluator  # noqa: B018 - strengths and sweep tables belong to building the spot
+        return game
+
+    solver_precision = "float32"
+    """Full-width CFR stores regrets and sums in float32 here: 1e-7 relative rounding is far
+    below the 0.1%-of-the-pot targets (``tests/test_holdem_solve.py`` compares with float64)."""
+    hand_combos: tuple[np.ndarray, np.ndarray]
+    range_weights: tuple[np.ndarray, np.ndarray]
+    normaliser: float
+    memory_estimate_mb: float
+    """Estimated memory of a solve plus exact evaluation (``memory.py``)."""
+
+    def spec_string(self) -> str:
+        """``nlhe(...)`` with the board, pot, stack, ranges and the fields that differ from their
+        defaults."""
+        values = self.params.model_dump(exclude_defaults=True)
+        core = {key: getattr(self.params, key) for key in CORE_KEYS}
+        values = {**core, **{k: v for k, v in values.items() if k not in core}}
+        return "nlhe(" + ",".join(f"{k}={format_value(v)}" for k, v in values.items()) + ")"
+
+    @property
+    def pot(self) -> float:
+        return float(self.params.pot)
+
+    # --- terminal layout ------------------------------------------------------------------
+    @functools.cached_property
+    def _layout(self):
+        """Fold rows and payoffs; showdown jobs ``(terminal row, board id, weight * put)``."""
+        fold_rows, fold_pay = [], []
+        job_rows, job_boards, job_scale = [], [], []
+        boards: dict[tuple[int, ...], int] = {}
+        for row, tid in enumerate(self.terminal_ids):
+            node = self.nodes[int(tid)]
+            put0, put1 = node.contributions
+            if node.terminal == "fold":
+                fold_rows.append(row)
+                pay0 = -put0 if node.folder == 0 else put1
+                fold_pay.append(pay0)
+                continue
+            if put0 != put1:
+                raise AssertionError(f"showdown {node.key!r} with unequal contributions")
+            board = tuple(node.board)
+            left = [c for c in range(52) if c not in board]
+            to_deal = 5 - len(board)
+            weight = 1.0 / comb(len(left) - 4, to_deal)
+            for extra in combinations(left, to_deal):
+                full = tuple(sorted((*board, *extra)))
+                job_rows.append(row)
+                job_boards.append(boards.setdefault(full, len(boards)))
+                job_scale.append(weight * put0)
+        board_array = np.array(list(boards), dtype=np.intp).reshape(-1, 5)
+        by_board = np.argsort(np.array(job_boards, dtype=np.intp), kind="stable")
+        job_rows = list(np.array(job_rows, dtype=np.intp)[by_board])
+        job_boards = list(np.array(job_boards, dtype=np.intp)[by_board])
+        job_scale = list(np.array(job_scale)[by_board])
+        return (
+            np.array(fold_rows, dtype=np.intp),
+            np.array(fold_pay),
+            np.array(job_rows, dtype=np.intp),
+            np.array(job_boards, dtype=np.intp),
+            np.array(job_scale),
+            board_array,
+        )
+
+    @functools.cached_property
+    def _board_groups(self) -> list[tuple[int, int, int]]:
+        """``(board id, first job, stop)`` runs: jobs are sorted by board in ``_layout``."""
+        boards = self._layout[3]
+        if not len(boards):
+            return []
+        starts = np.flatnonzero(np.diff(boards, prepend=-1))
+        stops = np.append(starts[1:], len(boards))
+        return [(int(boards[a]), int(a), int(b)) for a, b in zip(starts, stops, strict=True)]
+
+    @functools.cached_property
+    def evaluator(self) -> TerminalEvaluator:
+        boards = self._layout[5]
+        return TerminalEvaluator(self.hand_combos, self.range_weights, boards)
+
+    def terminal_values_batch(self, player: int, opp_reach: np.ndarray) -> np.ndarray:
+        fold_rows, fold_pay, job_rows, job_boards, job_scale, _ = self._layout
+        ev = self.evaluator
+        q = 1 - player
+        # float32 reaches (a float32 solve) keep the whole evaluation in float32.
+        dtype = np.float32 if opp_reach.dtype == np.float32 else np.float64
+        weights = ev.cast("hand_weights", dtype)
+        r = opp_reach * weights[q]
+        values = np.zeros((len(r), self.n_hands[player]), dtype=dtype)
+        sign = 1.0 if player == 0 else -1.0
+        if len(fold_rows):
+            sums = ev.fold_sums(player, r[fold_rows])
+            sums *= (sign * fold_pay).astype(dtype)[:, None]
+            values[fold_rows] = sums
+        chunk = max(1, JOB_CHUNK_CELLS // max(1, r.shape[1]))
+        scale = job_scale.astype(dtype)
+        for board, first, stop in self._board_groups:
+            for start in range(first, stop, chunk):
+                end = min(stop, start + chunk)
+                rows = job_rows[start:end]  # distinct: a terminal has one job per board
+                net = ev.showdown_net(player, r[rows], board)
+                net *= scale[start:end, None]
+                values[rows] += net
+        values *= weights[player] / dtype(self.normaliser)
+        return values
+
+    def terminal_matrix(self, node: int | str | Node) -> np.ndarray:
+        """Dense ``[n0, n1]`` payoff times prior, from the batch code (for small spots only)."""
+        node = self.node(node)
+        cached = self._terminal_cache.get(node.id)
+        if cached is not None:
+            return cached
+        row = int(np.flatnonzero(self.terminal_ids == node.id)[0])
+        n1 = self.n_hands[1]
+        reach = np.zeros((len(self.terminal_ids), n1))
+        matrix = np.zeros(self.n_hands)
+        for h1 in range(n1):  # one unit opponent reach per column; small spots only
+            reach[row] = 0.0
+            reach[row, h1] = 1.0
+            matrix[:, h1] = self.terminal_values_batch(0, reach)[row]
+        self._terminal_cache[node.id] = matrix
+        return matrix
+
+
+FILE_LOADERS[".toml"] = lambda path: ("nlhe", load_spot_params(path))

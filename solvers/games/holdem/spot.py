@@ -1,0 +1,191 @@
+"""A postflop spot: board, pot, stack, both ranges and the bet sizes, from TOML or a spec string.
+
+The spot file (standard-library TOML)::
+
+    board = "Qs Jh 2h 8d 3c"
+    pot = 100
+    stack = 300
+    oop_range = "22+, A2s+, ..."
+    ip_range = "random"
+    force_allin_threshold = 0.2
+    [river]
+    oop_bet = "33%, 75%, 150%, a"
+    ip_bet = "33%, 75%, 150%, a"
+    oop_raise = "50%, a"
+    ip_raise = "50%, a"
+
+Per-street tables are ``[flop]``, ``[turn]`` and ``[river]`` with ``oop_bet``, ``ip_bet``,
+``oop_raise``, ``ip_raise``, ``donk`` (turn and river: OOP's lead after calling the previous
+street; absent means ``oop_bet``) and ``raise_cap``. A street without sizes is check-only. The
+same spot is the game spec ``nlhe(board="...", pot=100, ..., river_oop_bet="33%, a")``: the
+street keys are flattened to ``street_key`` so that strategy files name their spot in full.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from pydantic import Field, model_validator
+
+from solvers.cards.deck import CardError, dead_mask, parse_cards
+from solvers.cards.ranges import parse_range
+from solvers.errors import InputError
+from solvers.games.base import GameParamError, GameParams
+from solvers.games.holdem.bet_sizes import Size, parse_sizes
+from solvers.games.params import validate_params
+
+STREETS = ("flop", "turn", "river")
+CORE_KEYS = ("board", "pot", "stack", "oop_range", "ip_range")
+STREET_KEYS = ("oop_bet", "ip_bet", "oop_raise", "ip_raise", "donk", "raise_cap")
+TOP_KEYS = (
+    "board",
+    "pot",
+    "stack",
+    "oop_range",
+    "ip_range",
+    "add_allin_threshold",
+    "force_allin_threshold",
+    "merging_threshold",
+)
+
+
+class SpotParams(GameParams):
+    """Every field of a spot; ``{street}_{key}`` holds the per-street sizes.
+
+    The defaults make ``nlhe`` alone a small check-down river spot (for ``pokertui games``);
+    spec strings always name the board, pot, stack and ranges.
+    """
+
+    board: str = "Qs Jh 2h 8d 3c"
+    pot: float = Field(100.0, gt=0)
+    stack: float = Field(300.0, gt=0)
+    oop_range: str = "TT+,AQs+,KQs,A5s"
+    ip_range: str = "99+,AJs+,KQs,QJs"
+    add_allin_threshold: float = Field(0.0, ge=0)
+    force_allin_threshold: float = Field(0.0, ge=0)
+    merging_threshold: float = Field(0.0, ge=0)
+    flop_oop_bet: str = ""
+    flop_ip_bet: str = ""
+    flop_oop_raise: str = ""
+    flop_ip_raise: str = ""
+    flop_raise_cap: int | None = Field(None, ge=0)
+    turn_oop_bet: str = ""
+    turn_ip_bet: str = ""
+    turn_oop_raise: str = ""
+    turn_ip_raise: str = ""
+    turn_donk: str | None = None
+    turn_raise_cap: int | None = Field(None, ge=0)
+    river_oop_bet: str = ""
+    river_ip_bet: str = ""
+    river_oop_raise: str = ""
+    river_ip_raise: str = ""
+    river_donk: str | None = None
+    river_raise_cap: int | None = Field(None, ge=0)
+
+    @model_validator(mode="after")
+    def _check(self) -> SpotParams:
+        cards = board_cards(self)
+        if len(cards) not in (3, 4, 5):
+            raise ValueError(f"board: a flop, turn or river has 3, 4 or 5 cards, got {len(cards)}")
+        for name in ("oop_range", "ip_range"):
+            weights = _range_weights(getattr(self, name), name)
+            if (weights < 0).any() or (weights > 1).any():
+                raise ValueError(f"{name}: weights must lie in [0, 1]")
+            if not (weights * ~dead_mask(cards)).sum() > 0:
+                raise ValueError(f"{name}: no combo is left once the board {self.board} is out")
+        for street in STREETS:
+            for key in ("oop_bet", "ip_bet", "oop_raise", "ip_raise", "donk"):
+                if not hasattr(self, f"{street}_{key}"):
+                    continue
+                value = getattr(self, f"{street}_{key}")
+                if value is not None:
+                    _sizes(value, raise_sizes="raise" in key, where=f"{street}.{key}")
+        return self
+
+
+def _range_weights(text: str, name: str) -> np.ndarray:
+    try:
+        return parse_range(text)
+    except InputError as exc:
+        raise ValueError(f"{name}: {exc}") from None
+
+
+def _sizes(text: str, *, raise_sizes: bool, where: str) -> tuple[Size, ...]:
+    try:
+        return parse_sizes(text, raise_sizes=raise_sizes, where=where)
+    except InputError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def board_cards(params: SpotParams) -> list[int]:
+    try:
+        return parse_cards(params.board)
+    except CardError as exc:
+        raise ValueError(f"board: {str(exc).splitlines()[0]}") from None
+
+
+def range_weights(params: SpotParams, player: int) -> np.ndarray:
+    return parse_range(params.oop_range if player == 0 else params.ip_range)
+
+
+def street_sizes(params: SpotParams, street: str, key: str) -> tuple[Size, ...]:
+    """Parsed sizes of ``street`` (``flop``...) for ``key`` (``oop_bet``, ``donk``...)."""
+    value = getattr(params, f"{street}_{key}", None)
+    if key == "donk" and value is None:
+        value = getattr(params, f"{street}_oop_bet")
+    return parse_sizes(value or "", raise_sizes="raise" in key, where=f"{street}.{key}")
+
+
+# --- spot files ---------------------------------------------------------------------------
+
+
+def _line_of(text: str, key: str) -> int | None:
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped.startswith((key, f"[{key}")):
+            return number
+    return None
+
+
+def spot_values(text: str, source: str = "spot") -> dict[str, Any]:
+    """The flat parameter dict of a TOML spot, with unknown keys reported by line."""
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GameParamError(f"{source}: not valid TOML: {exc}") from None
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key in STREETS and isinstance(value, dict):
+            for sub, sub_value in value.items():
+                if sub not in STREET_KEYS or (key == "flop" and sub == "donk"):
+                    line = _line_of(text, sub)
+                    at = f" (line {line})" if line else ""
+                    known = ", ".join(k for k in STREET_KEYS if key != "flop" or k != "donk")
+                    raise GameParamError(
+                        f"{source}: unknown key {sub!r} in [{key}]{at}; known: {known}"
+                    )
+                values[f"{key}_{sub}"] = sub_value
+        elif key in TOP_KEYS:
+            values[key] = value
+        else:
+            line = _line_of(text, key)
+            at = f" (line {line})" if line else ""
+            known = ", ".join((*TOP_KEYS, *(f"[{s}]" for s in STREETS)))
+            raise GameParamError(f"{source}: unknown key {key!r}{at}; known: {known}")
+    return values
+
+
+def load_spot_params(path: str | Path) -> SpotParams:
+    """Read and validate a ``.toml`` spot file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise GameParamError(f"cannot read spot file {path}: {exc.strerror}") from None
+    values = spot_values(text, str(path))
+    params = validate_params(f"spot {path}", SpotParams, values)
+    assert isinstance(params, SpotParams)
+    return params

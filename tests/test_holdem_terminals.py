@@ -1,0 +1,130 @@
+"""Hold'em terminal values equal a brute-force dense matrix built with phevaluator, to 1e-12."""
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+from phevaluator import evaluate_cards
+
+from solvers.cards.deck import COMBO_CARDS, card_str, cards_str
+from solvers.games import load_game
+
+
+def _random_range(rng, board, n_combos):
+    """A range string of ``n_combos`` random combos off the board with random weights."""
+    live = [c for c in range(1326) if not set(COMBO_CARDS[c]) & set(board)]
+    picks = rng.choice(live, size=n_combos, replace=False)
+    items = [f"{cards_str(COMBO_CARDS[c])}:{rng.uniform(0.05, 1):.4f}" for c in picks]
+    return ", ".join(items)
+
+
+def _spot(rng, n_board, n_combos, sizes="50%, a", raises="a"):
+    board = [int(c) for c in rng.choice(52, size=n_board, replace=False)]
+    streets = ("turn", "river") if n_board == 4 else ("river",)
+    size_args = "".join(
+        f',{s}_oop_bet="{sizes}",{s}_ip_bet="{sizes}",{s}_oop_raise="{raises}",'
+        f'{s}_ip_raise="{raises}"'
+        for s in streets
+    )
+    return load_game(
+        f'nlhe(board="{cards_str(board, " ")}",pot=20,stack=30,'
+        f'oop_range="{_random_range(rng, board, n_combos)}",'
+        f'ip_range="{_random_range(rng, board, n_combos)}"{size_args})'
+    )
+
+
+def _strength(cards):
+    return -evaluate_cards(*(card_str(int(c)) for c in cards))  # phevaluator: lower is better
+
+
+def _dense(game, node):
+    """``[n0, n1]`` player 0's payoff times the prior, pair by pair (runouts enumerated)."""
+    put0, put1 = node.contributions
+    combos = game.hand_combos
+    matrix = np.zeros(game.n_hands)
+    for i, a in enumerate(combos[0]):
+        for j, b in enumerate(combos[1]):
+            if game.prior[i, j] == 0:
+                continue
+            hole_a, hole_b = COMBO_CARDS[a], COMBO_CARDS[b]
+            if set(node.board) & (set(hole_a) | set(hole_b)):
+                continue  # a dealt card blocks the pair: the chance masks zero it
+            if node.terminal == "fold":
+                matrix[i, j] = -put0 if node.folder == 0 else put1
+                continue
+            used = set(node.board) | set(hole_a) | set(hole_b)
+            left = [c for c in range(52) if c not in used]
+            runouts = list(combinations(left, 5 - len(node.board)))
+            total = 0.0
+            for extra in runouts:
+                board = [*node.board, *extra]
+                sa, sb = _strength([*board, *hole_a]), _strength([*board, *hole_b])
+                total += put1 if sa > sb else (-put0 if sa < sb else 0.0)
+            matrix[i, j] = total / len(runouts)
+    return matrix * game.prior
+
+
+def _check_all_terminals(game, rng, terminals):
+    """Values of the hands that can be at each terminal; the opponent's reach is zero on hands
+    a dealt card blocks, as the walk's chance masks make it (own blocked hands are masked later)."""
+    rows = [int(np.flatnonzero(game.terminal_ids == t.id)[0]) for t in terminals]
+    for player in (0, 1):
+        n_opp = game.n_hands[1 - player]
+        reach = rng.uniform(0, 1, size=(len(game.terminal_ids), n_opp))
+        for node, row in zip(terminals, rows, strict=True):
+            reach[row] *= game.hand_possible(node, 1 - player)
+        values = game.terminal_values_batch(player, reach)
+        for node, row in zip(terminals, rows, strict=True):
+            dense = _dense(game, node)
+            expected = dense @ reach[row] if player == 0 else -(reach[row] @ dense)
+            possible = game.hand_possible(node, player)
+            assert possible.sum() > 0
+            np.testing.assert_allclose(values[row][possible], expected[possible], atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_river_terminals_match_a_dense_matrix(seed):
+    rng = np.random.default_rng(seed)
+    game = _spot(rng, 5, 60)
+    terminals = [game.nodes[int(t)] for t in game.terminal_ids]
+    assert {n.terminal for n in terminals} == {"fold", "showdown"}
+    _check_all_terminals(game, rng, terminals)
+
+
+def test_ties_and_blockers_on_a_paired_board_match_a_dense_matrix():
+    """Many split pots: a board with a full house on it makes most hands tie."""
+    rng = np.random.default_rng(7)
+    game = load_game(
+        'nlhe(board="Ks Kd Kh 7c 7d",pot=10,stack=10,oop_range="random",ip_range="77+,A7s+,KQo",'
+        'river_oop_bet="a",river_ip_raise="a")'
+    )
+    terminals = [game.nodes[int(t)] for t in game.terminal_ids]
+    _check_all_terminals(game, rng, terminals)
+
+
+def test_turn_terminals_and_all_in_runouts_match_a_dense_matrix():
+    rng = np.random.default_rng(11)
+    game = _spot(rng, 4, 25)
+    terminals = [game.nodes[int(t)] for t in game.terminal_ids]
+    runouts = [n for n in terminals if n.terminal == "showdown" and len(n.board) == 4]
+    assert runouts, "an all-in on the turn must be valued over the river runouts"
+    rivers = [n for n in terminals if len(n.board) == 5][:6]
+    _check_all_terminals(game, rng, [*runouts, *rivers])
+
+
+@pytest.mark.parametrize("dense_from", [1, 10_000])
+def test_identical_ranges_and_both_fold_paths_match_a_dense_matrix(monkeypatch, dense_from):
+    """Same combos for both players (no identical-combo gather) and the dense BLAS card sums
+    used from many fold terminals on."""
+    from solvers.games.holdem import showdown
+
+    monkeypatch.setattr(showdown, "_DENSE_FOLD_ROWS", dense_from)
+    rng = np.random.default_rng(5)
+    text = _random_range(rng, [], 70)
+    game = load_game(
+        f'nlhe(board="Ah 9c 9d 4s 2h",pot=8,stack=12,oop_range="{text}",ip_range="{text}",'
+        'river_oop_bet="50%, a",river_ip_bet="a",river_oop_raise="a")'
+    )
+    assert game.evaluator._same_is_identity == (True, True)
+    terminals = [game.nodes[int(t)] for t in game.terminal_ids]
+    _check_all_terminals(game, rng, terminals)
