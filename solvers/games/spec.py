@@ -1,9 +1,11 @@
 """Game spec strings such as ``kuhn(cards=8)`` or ``matrix([[0,-1],[1,0]])``, and the registry.
 
 A spec is a game name, optionally followed by arguments in parentheses: ``name=value`` pairs, or
-bare values for the fields a game lists in ``positional``. Values are numbers, identifiers, or
-bracketed lists of values. Parsing is a small tokenizer and recursive descent (never ``eval``);
-the values are then validated by the game's pydantic parameter model.
+bare values for the fields a game lists in ``positional``. Values are numbers, identifiers,
+double-quoted strings (``board="Qs Jh 2h"``, no escapes) or bracketed lists of values. A path
+ending in ``.toml`` is a hold'em spot file instead (``solvers.games.holdem.spot``). Parsing is a
+small tokenizer and recursive descent (never ``eval``); the values are then validated by the
+game's pydantic parameter model.
 """
 
 from __future__ import annotations
