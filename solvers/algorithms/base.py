@@ -26,13 +26,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from solvers.errors import InputError
+from solvers.algorithms.registry import LazyAlgorithms, SolverError, check_options, load_factory
 from solvers.exact.evaluation import exploitability as measure_exploitability
 from solvers.games.base import Strategy, TreeGame
-
-
-class SolverError(InputError):
-    """Bad solver options, an unknown algorithm, or a checkpoint that does not fit."""
 
 
 @dataclass(frozen=True)
@@ -204,22 +200,18 @@ def restore_per_player(arrays: dict[str, np.ndarray], name: str) -> list[np.ndar
 # --- registry and the solve helper ---------------------------------------------------------
 
 SolverFactory = Callable[..., Solver]
-ALGORITHMS: dict[str, SolverFactory] = {}
-
-
-def register_algorithm(name: str, factory: SolverFactory) -> None:
-    ALGORITHMS[name] = factory
+ALGORITHMS: LazyAlgorithms = LazyAlgorithms()
+"""Iterative algorithm names to factories; the list and options live in ``registry.py``."""
 
 
 def make_solver(game: TreeGame, algo: str, **options: Any) -> Solver:
-    """Build solver ``algo`` (a name in ``ALGORITHMS``) for ``game`` with ``options``."""
-    try:
-        factory = ALGORITHMS[algo]
-    except KeyError:
+    """Build solver ``algo`` (a name in ``ALGORITHMS``) for ``game`` with checked ``options``."""
+    if algo not in ALGORITHMS:
         known = ", ".join(sorted(ALGORITHMS))
-        raise SolverError(f"unknown algorithm {algo!r}; known: {known}") from None
+        raise SolverError(f"unknown algorithm {algo!r}; known: {known}")
+    checked = check_options(algo, options)
     try:
-        return factory(game, **options)
+        return load_factory(algo)(game, **checked)
     except TypeError as error:
         raise SolverError(f"bad options for {algo}: {error}") from None
 

@@ -39,7 +39,6 @@ from solvers.algorithms.base import (
     Solver,
     SolverError,
     per_player,
-    register_algorithm,
     restore_per_player,
 )
 from solvers.exact.walk import (
@@ -189,14 +188,3 @@ class FullWidthCFR(Solver):
         self.strategy_sums = restore_per_player(arrays, "strategy_sums")
         for p in (0, 1):
             self._set_current(p)
-
-
-def _variant_factory(variant: str):
-    def factory(game: TreeGame, **options: Any) -> FullWidthCFR:
-        return FullWidthCFR(game, variant=variant, **options)
-
-    return factory
-
-
-for _name in VARIANTS:
-    register_algorithm(_name, _variant_factory(_name))

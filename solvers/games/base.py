@@ -41,10 +41,15 @@ class TreeError(InputError):
     """An unknown node or an illegal action asked of the tree API."""
 
 
+MIN_CHIPS = 1e-6
+MAX_CHIPS = 1e6
+"""Bounds of every chip amount in a game spec (antes, bets, pots): sane sizes, no overflow."""
+
+
 class GameParams(BaseModel):
     """Base of every game's parameter model: immutable, and unknown fields are errors."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
     positional: ClassVar[tuple[str, ...]] = ()
     """Field names that a spec string may give without ``name=``, in order."""
 
