@@ -1,9 +1,7 @@
-"""``pokertui solve GAME --algo NAME ... --out FILE``: one solver run in this process.
+"""``pokertui solve GAME --algo NAME [--opt k=v ...] --iterations/--seconds/--target --out F``.
 
-People get a progress bar and log lines on stderr; ``--json`` prints every progress event as a
-JSON line on stdout, the last line being the final result, which is what the TUI follows. Ctrl-C
-(SIGINT) or SIGTERM stops the run cleanly between chunks, writes a checkpoint and says where
-it is; ``--resume`` continues from it.
+Everything is checked before the progress bar appears: the game, the algorithm and its options,
+the stopping rules and the output paths. ``--algo ?`` lists every algorithm with its options.
 """
 
 from __future__ import annotations
@@ -15,8 +13,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pokertui.runs import ALGORITHM_NAMES
-from solvers.runs.solve_run import RunSpec, execute, parse_options
+from pokertui.commands.arguments import bounded_float, bounded_int, seed
+from solvers.algorithms.registry import ALGORITHM_NAMES, describe_algorithms, get_algorithm
 
 
 def register(subparsers: Any) -> None:
@@ -26,23 +24,43 @@ def register(subparsers: Any) -> None:
         description="Run a solver on GAME until a stopping rule, writing a strategy file.",
     )
     parser.add_argument("game", help="game spec, e.g. leduc or 'kuhn(cards=8)'")
-    parser.add_argument("--algo", required=True, help=f"one of: {', '.join(ALGORITHM_NAMES)}")
+    parser.add_argument(
+        "--algo", required=True, help=f"one of: {', '.join(ALGORITHM_NAMES)}; '?' lists options"
+    )
     parser.add_argument(
         "--opt",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="solver option, repeatable (e.g. --opt alpha=1.5)",
+        help="solver option, repeatable (e.g. --opt alpha=1.5); see --algo ?",
     )
-    parser.add_argument("--iterations", type=int, help="stop after this many iterations in all")
-    parser.add_argument("--seconds", type=float, help="stop after this much solving time")
-    parser.add_argument("--target", type=float, help="stop at this exploitability (chips)")
-    parser.add_argument("--seed", type=int, help="seed for sampling solvers")
-    parser.add_argument("--out", required=True, help="strategy file to write (atomically)")
+    parser.add_argument(
+        "--iterations", type=bounded_int(1, 10**12), help="stop after this many iterations in all"
+    )
+    parser.add_argument(
+        "--seconds", type=bounded_float(0, 1e8, open_low=True), help="stop after this much time"
+    )
+    parser.add_argument(
+        "--target",
+        type=bounded_float(0, 1e12, open_low=True),
+        help="stop at this exploitability (chips); the written file meets it",
+    )
+    parser.add_argument("--seed", type=seed, help="seed for sampling solvers")
+    parser.add_argument("--out", help="strategy file to write (atomically); required")
     parser.add_argument("--checkpoint", help="checkpoint path (default: OUT.ckpt.npz)")
     parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
     parser.add_argument(
-        "--every", type=float, default=0.5, help="seconds between progress reports (default 0.5)"
+        "--every",
+        type=bounded_float(0, 86_400),
+        default=0.5,
+        help="seconds between progress reports (default 0.5)",
+    )
+    parser.add_argument(
+        "--checkpoint-every",
+        type=bounded_float(0, 1e7, open_low=True),
+        default=60.0,
+        metavar="SECONDS",
+        help="write the checkpoint this often while solving (default 60)",
     )
     parser.add_argument(
         "--json", action="store_true", help="JSON lines on stdout; the last line is the result"
@@ -60,13 +78,22 @@ class _StopFlag:
         self.stop = True
 
 
-def run(args: argparse.Namespace) -> int:
-    options = parse_options(args.opt)
+def build_spec(args: argparse.Namespace):
+    """The checked ``RunSpec`` of the parsed arguments (``InputError`` for any mistake)."""
+    from solvers.errors import InputError  # noqa: PLC0415
+    from solvers.runs.solve_run import RunSpec, parse_options  # noqa: PLC0415
+
+    if not args.out:
+        raise InputError("give --out FILE, the strategy file to write")
+    algorithm = get_algorithm(args.algo)
+    options = parse_options(args.opt, algorithm.name)
     if args.seed is not None:
+        if algorithm.option("seed") is None:
+            raise InputError(f"--seed: {algorithm.name} does not use a random seed")
         options["seed"] = args.seed
-    spec = RunSpec(
+    return RunSpec(
         game=args.game,
-        algo=args.algo,
+        algo=algorithm.name,
         out=Path(args.out),
         options=options,
         iterations=args.iterations,
@@ -74,7 +101,19 @@ def run(args: argparse.Namespace) -> int:
         target=args.target,
         checkpoint=Path(args.checkpoint) if args.checkpoint else None,
         report_seconds=args.every,
+        checkpoint_seconds=args.checkpoint_every,
     )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.algo.strip() in ("?", "help", "list"):
+        print(describe_algorithms())
+        return 0
+    from solvers.games import load_game  # noqa: PLC0415
+    from solvers.runs.solve_run import execute  # noqa: PLC0415
+
+    spec = build_spec(args)
+    load_game(spec.game)  # a bad spec fails here, before the progress bar
     flag = _StopFlag()
     previous = {sig: signal.signal(sig, flag) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
@@ -95,13 +134,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _print_json_line(event: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(event) + "\n")
+    from pokertui.commands.output import jsonable  # noqa: PLC0415
+
+    sys.stdout.write(json.dumps(jsonable(event)) + "\n")
     sys.stdout.flush()
 
 
-def _run_for_people(spec: RunSpec, flag: _StopFlag, resume: bool) -> dict[str, Any]:
+def _run_for_people(spec, flag: _StopFlag, resume: bool) -> dict[str, Any]:
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+
+    from solvers.runs.solve_run import execute  # noqa: PLC0415
 
     console = Console(stderr=True)
     total = spec.iterations
@@ -135,4 +178,12 @@ def _run_for_people(spec: RunSpec, flag: _StopFlag, resume: bool) -> dict[str, A
             f"({final['ms_per_iteration']:.3f} ms/it), exploitability "
             f"{final['exploitability']:.3g}, game value {final['game_value']:+.6f}"
         )
+        if final.get("precision", 6) != 6 or final.get("target_missed_by_rounding"):
+            missed = (
+                " (rounding misses the target)" if final.get("target_missed_by_rounding") else ""
+            )
+            console.print(
+                f"  rounded to {final['precision']} decimals to meet the target; rounding added "
+                f"{final['rounding_added']:.3g} to {final['exploitability_unrounded']:.3g}{missed}"
+            )
     return final

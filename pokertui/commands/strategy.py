@@ -7,20 +7,9 @@ import json
 import sys
 from typing import Any
 
-import numpy as np
-
+from pokertui.commands.arguments import bounded_float
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
-from solvers.exact.evaluation import bayes_range, exploitability
-from solvers.strategy_file import (
-    StrategyFileError,
-    StrategyFileModel,
-    atomic_write_text,
-    dumps_document,
-    load_strategy,
-    to_document,
-)
-from solvers.strategy_file.transforms import purify, threshold
 
 
 def register(subparsers: Any) -> None:
@@ -40,7 +29,7 @@ def register(subparsers: Any) -> None:
     exploit.add_argument("file")
     exploit.add_argument(
         "--threshold",
-        type=float,
+        type=bounded_float(0, 1),
         default=0.15,
         help="also price dropping actions below this frequency (default 0.15)",
     )
@@ -68,6 +57,8 @@ def register(subparsers: Any) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
+    from solvers.strategy_file import StrategyFileError, load_strategy  # noqa: PLC0415
+
     try:
         loaded = load_strategy(args.file)
     except StrategyFileError as exc:
@@ -96,11 +87,15 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_schema(args: argparse.Namespace) -> int:
+    from solvers.strategy_file import StrategyFileModel  # noqa: PLC0415
+
     print(json.dumps(StrategyFileModel.model_json_schema(), indent=2))
     return 0
 
 
 def _report_row(name: str, game, strategy) -> dict[str, Any]:
+    from solvers.exact.evaluation import exploitability  # noqa: PLC0415
+
     report = exploitability(game, strategy)
     return {
         "strategy": name,
@@ -114,6 +109,9 @@ def _report_row(name: str, game, strategy) -> dict[str, Any]:
 
 
 def run_exploit(args: argparse.Namespace) -> int:
+    from solvers.strategy_file import load_strategy  # noqa: PLC0415
+    from solvers.strategy_file.transforms import purify, threshold  # noqa: PLC0415
+
     loaded = load_strategy(args.file)
     game = loaded.game
     rows = [
@@ -162,10 +160,15 @@ def run_exploit(args: argparse.Namespace) -> int:
 
 
 def _pct(value: float | None) -> str:
-    return "" if value is None or not np.isfinite(value) else f"{value:.3g}%"
+    import math  # noqa: PLC0415
+
+    return "" if value is None or not math.isfinite(value) else f"{value:.3g}%"
 
 
 def run_convert(args: argparse.Namespace) -> int:
+    from solvers.atomic import atomic_write_text  # noqa: PLC0415
+    from solvers.strategy_file import dumps_document, load_strategy, to_document  # noqa: PLC0415
+
     loaded = load_strategy(args.file)
     document = to_document(
         loaded.game,
@@ -186,6 +189,9 @@ def run_convert(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from solvers.exact.evaluation import bayes_range  # noqa: PLC0415
+    from solvers.strategy_file import load_strategy  # noqa: PLC0415
+
     loaded = load_strategy(args.file)
     game, strategy = loaded.game, loaded.strategy
     if args.node is None:
@@ -224,7 +230,7 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _aggregate(reach: np.ndarray, rows: np.ndarray) -> list[float | None]:
+def _aggregate(reach, rows) -> list[float | None]:
     from solvers.reports.strategy_report import aggregate_frequencies  # noqa: PLC0415
 
     freqs = aggregate_frequencies(reach, rows)
@@ -232,6 +238,8 @@ def _aggregate(reach: np.ndarray, rows: np.ndarray) -> list[float | None]:
 
 
 def _show_summary(args, game, strategy) -> int:
+    from solvers.exact.evaluation import bayes_range  # noqa: PLC0415
+
     nodes = []
     for node in game.decision_nodes():
         reach = bayes_range(game, strategy, node, node.player, normalise=False)
@@ -263,6 +271,8 @@ def _show_summary(args, game, strategy) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from solvers.atomic import atomic_write_text  # noqa: PLC0415
+    from solvers.strategy_file import load_strategy  # noqa: PLC0415
     from solvers.strategy_file.openspiel import export_policy  # noqa: PLC0415
 
     loaded = load_strategy(args.file)

@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
 from math import comb
 
 import numpy as np
 
 from solvers.cards import evaluator
-from solvers.cards.combinatorics import colex_subsets, five_card_keys, subsets_of
+from solvers.cards.combinatorics import subsets_of
 from solvers.cards.deck import COMBO_CARDS, N_CARDS, N_COMBOS, card_str, combos_conflict
 from solvers.cards.deck import dead_mask as blocked_by
 from solvers.errors import InputError
@@ -216,27 +215,31 @@ def _result(p_win, p_tie, method, boards, samples, std_error, pairs, hand_equity
     )
 
 
-_CARD_ID_BIT = np.uint64(1) << np.arange(N_CARDS, dtype=np.uint64)
-_COMBO_ID_BITS = _CARD_ID_BIT[COMBO_CARDS[:, 0]] | _CARD_ID_BIT[COMBO_CARDS[:, 1]]
 _COMBO_KEYS = evaluator.key_sum(COMBO_CARDS)
 _COMBO_MASKS = evaluator.bit_mask(COMBO_CARDS)
+"""The evaluator's card bits are one distinct bit per card, so they also detect shared cards."""
 
 
-@cache
-def _runout_tables(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Key sums, evaluator masks and card-id bits of every k-subset of the deck."""
-    subsets = colex_subsets(N_CARDS, k)
+def _draw_runouts(rng: np.random.Generator, deck: np.ndarray, k: int, batch: int):
+    """``batch`` candidate runouts of ``k`` cards from ``deck``: key sums, bit masks, and
+    whether the k cards are distinct.
+
+    Each card is drawn uniformly from the deck; keeping only the distinct draws that avoid the
+    hole cards leaves every allowed k-set equally likely, with no table of all C(52, k) runouts
+    to build in each fresh process.
+    """
     if k == 0:
-        zero = np.zeros(1, np.int64)
-        return zero, zero.astype(np.uint64), zero.astype(np.uint64)
-    if k == 5:
-        keys, masks = five_card_keys()
-    else:
-        keys, masks = evaluator.key_sum(subsets), evaluator.bit_mask(subsets)
-    ids = _CARD_ID_BIT[subsets[:, 0]].copy()
-    for j in range(1, k):
-        ids |= _CARD_ID_BIT[subsets[:, j]]
-    return keys, masks, ids
+        return np.zeros(batch, np.int64), np.zeros(batch, np.uint64), np.ones(batch, bool)
+    picks = rng.integers(0, deck.size, size=(k, batch), dtype=np.int16)
+    key_of, bit_of = evaluator.CARD_KEY[deck], evaluator.CARD_BIT[deck]
+    keys, masks = key_of[picks[0]], bit_of[picks[0]]
+    clash = np.zeros(batch, np.uint64)
+    for row in picks[1:]:
+        bits = bit_of[row]
+        clash |= masks & bits
+        masks |= bits
+        keys += key_of[row]
+    return keys, masks, clash == 0
 
 
 class _AliasSampler:
@@ -264,24 +267,19 @@ class _AliasSampler:
         return self.support[np.where(keep, slot, self.alias[slot])]
 
 
-def _sample_batch(match: _Matchup, samplers, rng: np.random.Generator, batch: int):
+def _sample_batch(match: _Matchup, samplers, deck, rng: np.random.Generator, batch: int):
     """One batch of candidate samples, filtered to the valid ones.
 
     Returns combo ids of both sides and the key sums and bit masks of the full boards.
     """
     h1, h2 = samplers[0].draw(rng, batch), samplers[1].draw(rng, batch)
-    bits1, bits2 = _COMBO_ID_BITS[h1], _COMBO_ID_BITS[h2]
-    used = bits1 | bits2
-    for card in match.board + match.dead:
-        used |= _CARD_ID_BIT[card]
+    bits1, bits2 = _COMBO_MASKS[h1], _COMBO_MASKS[h2]
     ok = (bits1 & bits2) == 0
-    keys, masks, ids = _runout_tables(5 - len(match.board))
-    pick = rng.integers(0, keys.size, size=batch)
-    ok &= (ids[pick] & used) == 0  # uniform over runouts that avoid every used card
+    keys, masks, distinct = _draw_runouts(rng, deck, 5 - len(match.board), batch)
+    ok &= distinct & ((masks & (bits1 | bits2)) == 0)  # uniform over runouts avoiding them
     board = np.asarray(match.board, dtype=np.int64)
-    keys = keys[pick] + (evaluator.CARD_KEY[board].sum() if board.size else 0)
-    masks = masks[pick]
     if board.size:
+        keys += evaluator.CARD_KEY[board].sum()
         masks |= np.bitwise_or.reduce(evaluator.CARD_BIT[board])
     keep = np.flatnonzero(ok)
     return h1[keep], h2[keep], keys[keep], masks[keep]
@@ -302,6 +300,7 @@ def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResul
     samplers = [
         _AliasSampler(s, w[s]) for s, w in ((match.support1, match.w1), (match.support2, match.w2))
     ]
+    deck = _runout_deck(match).astype(np.intp)
     wins = ties = 0
     done = 0
     acceptance = 0.5
@@ -310,7 +309,7 @@ def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResul
     while done < samples:
         want = min(samples - done, 1 << 18)
         batch = int(want / acceptance * 1.05) + 64
-        h1, h2, board_keys, board_masks = _sample_batch(match, samplers, rng, batch)
+        h1, h2, board_keys, board_masks = _sample_batch(match, samplers, deck, rng, batch)
         acceptance = max(h1.size / batch, 1e-3)
         h1, h2 = h1[:want], h2[:want]
         board_keys, board_masks = board_keys[:want], board_masks[:want]
