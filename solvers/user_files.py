@@ -26,11 +26,26 @@ _STRINGS = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 
 
 class UserFileError(InputError):
-    """A file that cannot be read as asked: missing, special, too big, not text or bad JSON."""
+    """A file that cannot be read as asked: missing, special, too big, not text or bad JSON.
 
-    def __init__(self, message: str, line: int | None = None) -> None:
+    ``reason`` is the message without the file's name, for reports that name it already."""
+
+    def __init__(self, message: str, line: int | None = None, reason: str | None = None) -> None:
         super().__init__(message)
         self.line = line
+        self.reason = reason or message
+
+
+def _fail(what: str, path, reason: str) -> UserFileError:
+    return UserFileError(f"{what} {_show(path)}: {reason}", reason=reason)
+
+
+def _kind_problem(mode: int) -> str | None:
+    if stat.S_ISDIR(mode):
+        return "is a folder, not a file"
+    if not stat.S_ISREG(mode):
+        return "is not a regular file (a pipe or a device?)"
+    return None
 
 
 def check_regular_file(path: str | os.PathLike, what: str = "file") -> Path:
@@ -38,11 +53,10 @@ def check_regular_file(path: str | os.PathLike, what: str = "file") -> Path:
     try:
         info = os.stat(path)
     except (OSError, ValueError) as exc:
-        raise UserFileError(f"cannot read {what} {_show(path)}: {_reason(exc)}") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise UserFileError(f"{what} {_show(path)} is a folder, not a file")
-    if not stat.S_ISREG(info.st_mode):
-        raise UserFileError(f"{what} {_show(path)} is not a regular file (a pipe or a device?)")
+        raise _fail(what, path, f"cannot read it: {_reason(exc)}") from None
+    problem = _kind_problem(info.st_mode)
+    if problem:
+        raise _fail(what, path, problem)
     return Path(path)
 
 
@@ -52,15 +66,14 @@ def read_user_file(path: str | os.PathLike, max_bytes: int, what: str = "file") 
         # O_NONBLOCK: opening a FIFO with no writer would otherwise wait for ever
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except (OSError, ValueError) as exc:
-        raise UserFileError(f"cannot read {what} {_show(path)}: {_reason(exc)}") from None
+        raise _fail(what, path, f"cannot read it: {_reason(exc)}") from None
     try:
         info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise UserFileError(f"{what} {_show(path)} is a folder, not a file")
-        if not stat.S_ISREG(info.st_mode):
-            raise UserFileError(f"{what} {_show(path)} is not a regular file (a pipe or a device?)")
+        problem = _kind_problem(info.st_mode)
+        if problem:
+            raise _fail(what, path, problem)
         if info.st_size > max_bytes:
-            raise UserFileError(_too_big(path, what, info.st_size, max_bytes))
+            raise _fail(what, path, _too_big(info.st_size, max_bytes))
         chunks, total = [], 0
         while total <= max_bytes:
             chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
@@ -69,10 +82,10 @@ def read_user_file(path: str | os.PathLike, max_bytes: int, what: str = "file") 
             chunks.append(chunk)
             total += len(chunk)
         if total > max_bytes:  # it grew while we read
-            raise UserFileError(_too_big(path, what, total, max_bytes))
+            raise _fail(what, path, _too_big(total, max_bytes))
         return b"".join(chunks)
     except OSError as exc:
-        raise UserFileError(f"cannot read {what} {_show(path)}: {_reason(exc)}") from None
+        raise _fail(what, path, f"cannot read it: {_reason(exc)}") from None
     finally:
         os.close(fd)
 
@@ -83,7 +96,7 @@ def read_user_text(path: str | os.PathLike, max_bytes: int, what: str = "file") 
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise UserFileError(f"{what} {_show(path)} is not UTF-8 text") from None
+        raise _fail(what, path, "is not UTF-8 text") from None
 
 
 def json_depth(text: str | bytes) -> int:
@@ -126,27 +139,33 @@ class _NumberError(ValueError):
     pass
 
 
-def loads_user_json(text: str, what: str = "file", max_depth: int = MAX_JSON_DEPTH) -> Any:
-    """Parse JSON from a user; ``UserFileError`` (with ``line`` when known) if it is not safe."""
+def loads_user_json(
+    text: str, what: str = "file", max_depth: int = MAX_JSON_DEPTH, allow_non_finite: bool = False
+) -> Any:
+    """Parse JSON from a user; ``UserFileError`` (with ``line`` when known) if it is not safe.
+
+    ``allow_non_finite`` lets ``NaN``, ``Infinity`` and overflowing numbers through as floats,
+    for readers that report each such value where it stands.
+    """
     depth = json_depth(text)
     if depth > max_depth:
-        raise UserFileError(f"{what}: JSON nested {depth} deep; at most {max_depth} is allowed")
+        reason = f"JSON nested {depth} deep; at most {max_depth} is allowed"
+        raise UserFileError(f"{what}: {reason}", reason=reason)
     try:
         return json.loads(
             text,
             parse_int=_parse_int,
-            parse_float=_parse_float,
-            parse_constant=_parse_constant,
+            parse_float=float if allow_non_finite else _parse_float,
+            parse_constant=float if allow_non_finite else _parse_constant,
         )
     except json.JSONDecodeError as exc:
-        raise UserFileError(
-            f"{what}: invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})",
-            line=exc.lineno,
-        ) from None
+        reason = f"invalid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        raise UserFileError(f"{what}: {reason}", line=exc.lineno, reason=reason) from None
     except _NumberError as exc:
-        raise UserFileError(f"{what}: {exc}") from None
+        raise UserFileError(f"{what}: {exc}", reason=str(exc)) from None
     except (RecursionError, ValueError) as exc:  # a last resort: the checks above should hold
-        raise UserFileError(f"{what}: invalid JSON ({type(exc).__name__})") from None
+        reason = f"invalid JSON ({type(exc).__name__})"
+        raise UserFileError(f"{what}: {reason}", reason=reason) from None
 
 
 def load_user_json(path: str | os.PathLike, max_bytes: int, what: str = "file") -> Any:
@@ -154,8 +173,8 @@ def load_user_json(path: str | os.PathLike, max_bytes: int, what: str = "file") 
     return loads_user_json(read_user_text(path, max_bytes, what), f"{what} {_show(path)}")
 
 
-def _too_big(path, what: str, size: int, limit: int) -> str:
-    return f"{what} {_show(path)} is {_size(size)}; the limit is {_size(limit)}"
+def _too_big(size: int, limit: int) -> str:
+    return f"is {_size(size)}; the limit is {_size(limit)}"
 
 
 def _size(count: int) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -33,6 +32,7 @@ from solvers.strategy_file.model import (
     StrategyFileError,
     StrategyFileModel,
 )
+from solvers.user_files import UserFileError, loads_user_json, read_user_file
 
 
 class _Locator:
@@ -69,8 +69,12 @@ class _Reader:
         self.game = game
         self.locate = locator
         self.problems: list[Problem] = []
+        self.omitted = 0
 
     def problem(self, message: str, node=None, hand=None, action=None) -> None:
+        if len(self.problems) >= model.MAX_PROBLEMS:
+            self.omitted += 1  # counted only: locating every problem would be quadratic
+            return
         line = self.locate.line(node, hand)
         self.problems.append(Problem(message, node, hand, action, line))
 
@@ -357,16 +361,16 @@ def _parse_header(data: dict[str, Any], source: str, locate: _Locator):
 
 def loads_strategy(text: str, source: str = "<string>") -> StrategyFile:
     """Parse and validate a strategy file's text; raises ``StrategyFileError`` with all problems."""
-    if len(text.encode("utf-8", errors="replace")) > model.MAX_FILE_BYTES:
+    if (
+        len(text) > model.MAX_FILE_BYTES
+        or len(text.encode("utf-8", "replace")) > model.MAX_FILE_BYTES
+    ):
         raise StrategyFileError(source, [Problem(_too_big(len(text)))])
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StrategyFileError(
-            source, [Problem(f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno)]
-        ) from None
-    except RecursionError:
-        raise StrategyFileError(source, [Problem("invalid JSON: nested too deeply")]) from None
+        # NaN and infinities parse, so the reader can name the cell that holds them
+        data = loads_user_json(text, "strategy file", allow_non_finite=True)
+    except UserFileError as exc:
+        raise StrategyFileError(source, [Problem(exc.reason, line=exc.line)]) from None
     if not isinstance(data, dict):
         raise StrategyFileError(source, [Problem("a strategy file is a JSON object")])
     locate = _Locator(text)
@@ -377,7 +381,7 @@ def loads_strategy(text: str, source: str = "<string>") -> StrategyFile:
     strategy, filled = reader.read_nodes(defaults)
     problems += reader.problems
     if problems:
-        raise StrategyFileError(source, problems)
+        raise StrategyFileError(source, problems, reader.omitted)
     return StrategyFile(
         game, strategy, headers["solver"], headers["measured"], source, defaults, filled
     )
@@ -389,16 +393,11 @@ def _too_big(size: int) -> str:
 
 def load_strategy(path: str | os.PathLike) -> StrategyFile:
     """Read and validate a strategy file; ``StrategyFileError`` for anything wrong with it."""
-    path = Path(path)
     source = str(path)
     try:
-        size = path.stat().st_size
-        if size > model.MAX_FILE_BYTES:
-            raise StrategyFileError(source, [Problem(_too_big(size))])
-        raw = path.read_bytes()
-    except OSError as exc:
-        problem = Problem(f"cannot read the file: {exc.strerror}")
-        raise StrategyFileError(source, [problem]) from None
+        raw = read_user_file(path, model.MAX_FILE_BYTES, "strategy file")
+    except UserFileError as exc:
+        raise StrategyFileError(source, [Problem(exc.reason)]) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
