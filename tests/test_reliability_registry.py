@@ -113,8 +113,8 @@ def test_bad_solver_options_exit_2_before_any_work(tmp_path, capsys, argv):
 def _modules_after(argv: list[str]) -> set[str]:
     code = (
         "import sys; from pokertui.cli import main\n"
-        "try:\n    main(%r)\nexcept SystemExit:\n    pass\n"
-        "import json; print(json.dumps(sorted(sys.modules)))" % argv
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        "import json; print(json.dumps(sorted(sys.modules)))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     return set(json.loads(out.stdout.strip().splitlines()[-1]))
