@@ -64,7 +64,12 @@ def run_validate(args: argparse.Namespace) -> int:
     except StrategyFileError as exc:
         if args.json:
             print_json(
-                {"valid": False, "file": args.file, "problems": [p.as_dict() for p in exc.problems]}
+                {
+                    "valid": False,
+                    "file": args.file,
+                    "problems": [p.as_dict() for p in exc.problems],
+                    "problem_count": len(exc.problems) + exc.omitted,
+                }
             )
         else:
             sys.stderr.write(f"{exc}\n")

@@ -210,9 +210,10 @@ def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     if os.path.getsize(path) > MAX_CHECKPOINT_BYTES:
         raise SolverError(f"checkpoint {path} is larger than {MAX_CHECKPOINT_BYTES >> 30} GB")
     try:
-        with np.load(path, allow_pickle=False) as data:
-            if not hasattr(data, "files"):
-                raise SolverError(f"{path} is a single array, not a checkpoint")
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise SolverError(f"{path} is a single array, not a checkpoint")
+        with data:
             return {key: data[key] for key in data.files}
     except SolverError:
         raise
