@@ -10,6 +10,8 @@ from pokertui.commands.output import add_json_flag, print_json
 
 DEFAULT_SAMPLES = 200_000
 """``solvers.cards.equity.DEFAULT_SAMPLES``, repeated so ``--help`` need not import numpy."""
+MAX_EXACT_SECONDS = 60.0
+"""``--exact`` is refused when enumeration is estimated to take longer than this."""
 MAX_SAMPLES = 100_000_000
 """The most ``--mc`` accepts: about half a minute of sampling; more gains little precision."""
 
@@ -55,6 +57,15 @@ def run(args: argparse.Namespace) -> int:
     if args.mc is not None and args.mc < 1:
         raise EquityError("--mc needs a positive number of samples")
     method = "mc" if args.mc is not None else ("exact" if args.exact else "auto")
+    if method == "exact":
+        from solvers.cards.equity import estimate_exact_seconds  # noqa: PLC0415
+
+        seconds = estimate_exact_seconds(range1, range2, board, dead)
+        if seconds > MAX_EXACT_SECONDS:
+            raise EquityError(
+                f"exact enumeration would take about {seconds / 60:,.0f} minutes; "
+                "use --mc N (Monte Carlo) instead"
+            )
     samples = args.mc if args.mc is not None else DEFAULT_SAMPLES
     result = equity(range1, range2, board, dead, method=method, samples=samples, seed=args.seed)
     known = board + dead

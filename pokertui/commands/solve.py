@@ -109,18 +109,17 @@ def run(args: argparse.Namespace) -> int:
     if args.algo.strip() in ("?", "help", "list"):
         print(describe_algorithms())
         return 0
-    from solvers.games import load_game  # noqa: PLC0415
-    from solvers.runs.solve_run import execute  # noqa: PLC0415
+    from solvers.runs.solve_run import execute, prepare  # noqa: PLC0415
 
     spec = build_spec(args)
-    load_game(spec.game)  # a bad spec fails here, before the progress bar
+    prepared = prepare(spec, args.resume)  # every mistake fails here, before any progress
     flag = _StopFlag()
     previous = {sig: signal.signal(sig, flag) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
         if args.json:
-            final = execute(spec, _print_json_line, lambda: flag.stop, resume=args.resume)
+            final = execute(spec, _print_json_line, lambda: flag.stop, args.resume, prepared)
         else:
-            final = _run_for_people(spec, flag, args.resume)
+            final = _run_for_people(spec, flag, args.resume, prepared)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
@@ -140,7 +139,7 @@ def _print_json_line(event: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
-def _run_for_people(spec, flag: _StopFlag, resume: bool) -> dict[str, Any]:
+def _run_for_people(spec, flag: _StopFlag, resume: bool, prepared) -> dict[str, Any]:
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
 
@@ -171,7 +170,7 @@ def _run_for_people(spec, flag: _StopFlag, resume: bool) -> dict[str, Any]:
                     highlight=False,
                 )
 
-        final = execute(spec, emit, lambda: flag.stop, resume=resume)
+        final = execute(spec, emit, lambda: flag.stop, resume, prepared)
     if final["event"] == "done":
         console.print(
             f"wrote {final['out']}: {final['iterations']:,} iterations in {final['seconds']:.2f} s "

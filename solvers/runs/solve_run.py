@@ -109,13 +109,31 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 def parse_options(pairs: list[str], algo: str | None = None) -> dict[str, Any]:
-    """``["alpha=1.5", "alternating=false"]`` to values typed and checked for ``algo``."""
-    if algo is None:
-        for pair in pairs:
-            if "=" not in pair or not pair.partition("=")[0].strip():
-                raise InputError(f"options look like key=value, not {pair[:60]!r}")
-        raise InputError("name the algorithm to check its options")
-    return parse_cli_options(algo, pairs)
+    """``["alpha=1.5", "alternating=false"]`` to values typed and checked for ``algo``.
+
+    Without ``algo``, only the ``key=value`` shape is checked and values are typed by their
+    look (the TUI launcher does this; the solve process then checks them against ``algo``).
+    """
+    if algo is not None:
+        return parse_cli_options(algo, pairs)
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"options look like key=value, not {pair[:60]!r}")
+        options[key.strip().replace("-", "_")] = _typed(raw.strip())
+    return options
+
+
+def _typed(text: str) -> Any:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text) if len(text) <= 40 else text
+        except ValueError:
+            continue
+    return text
 
 
 class RunLock:
@@ -159,30 +177,57 @@ def _progress(solver, started: float, event: str = "progress") -> dict[str, Any]
     }
 
 
-def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: bool = False):
-    """Run to a stopping rule; returns the final event (``done`` or ``interrupted``)."""
+@dataclass
+class Prepared:
+    """A run's game and (for iterative algorithms) its solver, resumed if asked: everything
+    a user's input can break, done before any progress is shown."""
+
+    game: Any
+    solver: Any = None
+    resumed: bool = False
+
+
+def prepare(spec: RunSpec, resume: bool = False) -> Prepared:
+    """Load the game, build the solver and load the checkpoint; ``InputError`` for any mistake."""
     from solvers.games import load_game  # noqa: PLC0415 - keep importing this module cheap
 
     game = load_game(spec.game)
+    if spec.algo in NON_ITERATIVE:
+        return Prepared(game)
+    from solvers.algorithms.base import make_solver  # noqa: PLC0415 - imports the solver only
+
+    solver = make_solver(game, spec.algo, **spec.options)
+    if resume:
+        assert spec.checkpoint is not None
+        if not spec.checkpoint.exists():
+            raise InputError(f"nothing to resume: no checkpoint at {spec.checkpoint}")
+        solver.load_checkpoint(spec.checkpoint)
+    return Prepared(game, solver, resume)
+
+
+def execute(
+    spec: RunSpec,
+    emit: Emit,
+    should_stop: Callable[[], bool],
+    resume: bool = False,
+    prepared: Prepared | None = None,
+):
+    """Run to a stopping rule; returns the final event (``done`` or ``interrupted``)."""
     with RunLock(spec.out):
+        prepared = prepared or prepare(spec, resume)
         for path in (spec.out, spec.checkpoint):
             clean_stale_temps(path)
         if spec.algo in NON_ITERATIVE:
-            return _execute_lp(spec, game, emit, time.perf_counter())
-        return _execute_iterative(spec, game, emit, should_stop, resume)
+            return _execute_lp(spec, prepared.game, emit, time.perf_counter())
+        return _execute_iterative(spec, prepared, emit, should_stop)
 
 
-def _execute_iterative(spec: RunSpec, game, emit: Emit, should_stop, resume: bool):
-    from solvers.algorithms.base import make_solver  # noqa: PLC0415 - imports the solver only
-
+def _execute_iterative(spec: RunSpec, prepared: Prepared, emit: Emit, should_stop):
     started = time.perf_counter()
-    solver = make_solver(game, spec.algo, **spec.options)
+    game, solver = prepared.game, prepared.solver
     checkpoint = spec.checkpoint
     assert checkpoint is not None
-    if resume:
-        if not checkpoint.exists():
-            raise InputError(f"nothing to resume: no checkpoint at {checkpoint}")
-        solver.load_checkpoint(checkpoint)
+    if prepared.resumed:
         emit({"event": "resumed", "checkpoint": str(checkpoint), **solver.metrics().as_dict()})
     emit({"event": "started", "game": game.spec_string(), "algo": spec.algo, **spec.options})
     chunk = 1
