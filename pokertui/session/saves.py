@@ -20,7 +20,7 @@ from typing import Any
 from pokertui.session.deal import Deal, is_holdem_class_game
 from pokertui.session.save_format import HandData, check_against_game, parse_document
 from pokertui.session.session import HandRecord, Session, Step
-from solvers.atomic import atomic_write, atomic_write_text, check_output_path
+from solvers.atomic import atomic_write, atomic_write_text, check_output_path, clean_stale_temps
 from solvers.errors import InputError
 from solvers.strategy_file import load_strategy
 from solvers.user_files import load_user_json
@@ -119,6 +119,8 @@ def save_session(session: Session, path: Path) -> Path:
                     path.with_suffix(".json.bak"), lambda out: out.write(path.read_bytes())
                 )
         atomic_write_text(path, text)
+        for leftover in (path, path.with_suffix(".json.bak")):
+            clean_stale_temps(leftover)  # from a process killed mid-write
     except SaveError:
         raise
     except (OSError, InputError) as exc:
