@@ -220,26 +220,38 @@ _COMBO_MASKS = evaluator.bit_mask(COMBO_CARDS)
 """The evaluator's card bits are one distinct bit per card, so they also detect shared cards."""
 
 
-def _draw_runouts(rng: np.random.Generator, deck: np.ndarray, k: int, batch: int):
-    """``batch`` candidate runouts of ``k`` cards from ``deck``: key sums, bit masks, and
-    whether the k cards are distinct.
+_RUNOUT_SPLITS = {0: (), 1: (1,), 2: (2,), 3: (3,), 4: (2, 2), 5: (3, 2)}
+"""A k-card runout drawn as independent parts (a triple and a pair for 5 cards): each k-set
+is the union of the same number of part choices, so keeping the draws whose parts do not
+overlap leaves every runout equally likely."""
 
-    Each card is drawn uniformly from the deck; keeping only the distinct draws that avoid the
-    hole cards leaves every allowed k-set equally likely, with no table of all C(52, k) runouts
-    to build in each fresh process.
+
+def _part_tables(deck: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Key sums and bit masks of every ``size``-subset of ``deck`` (at most 22,100 rows)."""
+    parts = subsets_of(deck, size).astype(np.intp)
+    return evaluator.key_sum(parts), evaluator.bit_mask(parts)
+
+
+def _draw_runouts(rng: np.random.Generator, tables, batch: int):
+    """``batch`` candidate runouts: key sums, bit masks, and whether their parts are disjoint.
+
+    Every candidate is uniform over the deck's k-sets once the overlapping ones are dropped,
+    with no table of all C(52, k) runouts to build in each fresh process.
     """
-    if k == 0:
+    if not tables:
         return np.zeros(batch, np.int64), np.zeros(batch, np.uint64), np.ones(batch, bool)
-    picks = rng.integers(0, deck.size, size=(k, batch), dtype=np.int16)
-    key_of, bit_of = evaluator.CARD_KEY[deck], evaluator.CARD_BIT[deck]
-    keys, masks = key_of[picks[0]], bit_of[picks[0]]
-    clash = np.zeros(batch, np.uint64)
-    for row in picks[1:]:
-        bits = bit_of[row]
-        clash |= masks & bits
+    keys = masks = None
+    disjoint = np.ones(batch, bool)
+    for part_keys, part_masks in tables:
+        pick = rng.integers(0, part_keys.size, size=batch, dtype=np.int32)
+        if keys is None:
+            keys, masks = part_keys[pick], part_masks[pick]
+            continue
+        bits = part_masks[pick]
+        disjoint &= (masks & bits) == 0
+        keys += part_keys[pick]
         masks |= bits
-        keys += key_of[row]
-    return keys, masks, clash == 0
+    return keys, masks, disjoint
 
 
 class _AliasSampler:
@@ -267,7 +279,7 @@ class _AliasSampler:
         return self.support[np.where(keep, slot, self.alias[slot])]
 
 
-def _sample_batch(match: _Matchup, samplers, deck, rng: np.random.Generator, batch: int):
+def _sample_batch(match: _Matchup, samplers, tables, rng: np.random.Generator, batch: int):
     """One batch of candidate samples, filtered to the valid ones.
 
     Returns combo ids of both sides and the key sums and bit masks of the full boards.
@@ -275,7 +287,7 @@ def _sample_batch(match: _Matchup, samplers, deck, rng: np.random.Generator, bat
     h1, h2 = samplers[0].draw(rng, batch), samplers[1].draw(rng, batch)
     bits1, bits2 = _COMBO_MASKS[h1], _COMBO_MASKS[h2]
     ok = (bits1 & bits2) == 0
-    keys, masks, distinct = _draw_runouts(rng, deck, 5 - len(match.board), batch)
+    keys, masks, distinct = _draw_runouts(rng, tables, batch)
     ok &= distinct & ((masks & (bits1 | bits2)) == 0)  # uniform over runouts avoiding them
     board = np.asarray(match.board, dtype=np.int64)
     if board.size:
@@ -293,23 +305,16 @@ def _strength_on(board_keys, board_masks, combos) -> np.ndarray:
     )
 
 
-def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResult:
-    if samples < 1:
-        raise EquityError("Monte Carlo needs at least one sample")
-    rng = np.random.default_rng(seed)
-    samplers = [
-        _AliasSampler(s, w[s]) for s, w in ((match.support1, match.w1), (match.support2, match.w2))
-    ]
-    deck = _runout_deck(match).astype(np.intp)
-    wins = ties = 0
-    done = 0
-    acceptance = 0.5
+def _mc_block(match: _Matchup, samplers, tables, rng: np.random.Generator, count: int):
+    """Wins, ties, per-combo scores and per-combo counts of ``count`` valid samples."""
+    wins = ties = done = 0
+    acceptance = 0.8
     hand_scores = np.zeros(N_COMBOS)
     hand_samples = np.zeros(N_COMBOS, dtype=np.int64)
-    while done < samples:
-        want = min(samples - done, 1 << 18)
+    while done < count:
+        want = min(count - done, 1 << 18)
         batch = int(want / acceptance * 1.05) + 64
-        h1, h2, board_keys, board_masks = _sample_batch(match, samplers, deck, rng, batch)
+        h1, h2, board_keys, board_masks = _sample_batch(match, samplers, tables, rng, batch)
         acceptance = max(h1.size / batch, 1e-3)
         h1, h2 = h1[:want], h2[:want]
         board_keys, board_masks = board_keys[:want], board_masks[:want]
@@ -318,9 +323,26 @@ def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResul
         beats, splits = str1 > str2, str1 == str2
         wins += int(np.count_nonzero(beats))
         ties += int(np.count_nonzero(splits))
-        hand_scores += np.bincount(h1, weights=beats + 0.5 * splits, minlength=N_COMBOS)
-        hand_samples += np.bincount(h1, minlength=N_COMBOS)
+        if match.support1.size == 1:  # one combo: its totals are the sample's
+            hand_scores[h1[:1]] += np.count_nonzero(beats) + 0.5 * np.count_nonzero(splits)
+            hand_samples[h1[:1]] += h1.size
+        else:
+            hand_scores += np.bincount(h1, weights=beats + 0.5 * splits, minlength=N_COMBOS)
+            hand_samples += np.bincount(h1, minlength=N_COMBOS)
         done += h1.size
+    return wins, ties, hand_scores, hand_samples
+
+
+def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResult:
+    if samples < 1:
+        raise EquityError("Monte Carlo needs at least one sample")
+    samplers = [
+        _AliasSampler(s, w[s]) for s, w in ((match.support1, match.w1), (match.support2, match.w2))
+    ]
+    deck = _runout_deck(match)
+    tables = [_part_tables(deck, size) for size in _RUNOUT_SPLITS[5 - len(match.board)]]
+    rng = np.random.default_rng(seed)
+    wins, ties, hand_scores, hand_samples = _mc_block(match, samplers, tables, rng, samples)
     p_win, p_tie = wins / samples, ties / samples
     mean = p_win + p_tie / 2
     # per-sample score is 1, 1/2 or 0, so its second moment is win + tie/4
