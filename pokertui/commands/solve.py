@@ -83,9 +83,9 @@ def build_spec(args: argparse.Namespace):
     from solvers.errors import InputError  # noqa: PLC0415
     from solvers.runs.solve_run import RunSpec, parse_options  # noqa: PLC0415
 
+    algorithm = get_algorithm(args.algo)
     if not args.out:
         raise InputError("give --out FILE, the strategy file to write")
-    algorithm = get_algorithm(args.algo)
     options = parse_options(args.opt, algorithm.name)
     if args.seed is not None:
         if algorithm.option("seed") is None:

@@ -253,7 +253,7 @@ def get_algorithm(name: str) -> Algorithm:
     except KeyError:
         raise OptionError(
             f"unknown algorithm {name!r}; known: {', '.join(sorted(_BY_NAME))} "
-            "(--algo ? lists them with their options)"
+            "(--algo '?' lists them with their options)"
         ) from None
 
 
