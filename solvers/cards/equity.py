@@ -282,23 +282,40 @@ class _AliasSampler:
 def _sample_batch(match: _Matchup, samplers, tables, rng: np.random.Generator, batch: int):
     """One batch of candidate samples, filtered to the valid ones.
 
-    Returns combo ids of both sides and the key sums and bit masks of the full boards.
+    Returns combo ids of both sides (``None`` for a side holding one combo: it is the same in
+    every sample) and the key sums and bit masks of the full boards.
     """
-    h1, h2 = samplers[0].draw(rng, batch), samplers[1].draw(rng, batch)
-    bits1, bits2 = _COMBO_MASKS[h1], _COMBO_MASKS[h2]
-    ok = (bits1 & bits2) == 0
-    keys, masks, distinct = _draw_runouts(rng, tables, batch)
-    ok &= distinct & ((masks & (bits1 | bits2)) == 0)  # uniform over runouts avoiding them
-    board = np.asarray(match.board, dtype=np.int64)
-    if board.size:
+    keys, masks, ok = _draw_runouts(rng, tables, batch)
+    hands = []
+    used = np.uint64(0)
+    for sampler in samplers:
+        if sampler.support.size == 1:  # the runout deck already leaves out its cards
+            hands.append(None)
+            continue
+        combos = sampler.draw(rng, batch)
+        bits = _COMBO_MASKS[combos]
+        ok &= (masks & bits) == 0
+        used = used | bits if isinstance(used, np.ndarray) else bits
+        hands.append(combos)
+    if sum(h is not None for h in hands) == 2:
+        ok &= (_COMBO_MASKS[hands[0]] & _COMBO_MASKS[hands[1]]) == 0
+    elif hands[0] is not None or hands[1] is not None:  # the other side's one combo
+        single = samplers[0].support if hands[0] is None else samplers[1].support
+        ok &= (used & _COMBO_MASKS[single[0]]) == 0
+    if match.board:
+        board = np.asarray(match.board, dtype=np.int64)
         keys += evaluator.CARD_KEY[board].sum()
         masks |= np.bitwise_or.reduce(evaluator.CARD_BIT[board])
     keep = np.flatnonzero(ok)
-    return h1[keep], h2[keep], keys[keep], masks[keep]
+    hands = [None if h is None else h[keep] for h in hands]
+    return hands[0], hands[1], keys[keep], masks[keep]
 
 
-def _strength_on(board_keys, board_masks, combos) -> np.ndarray:
-    """Strength of combo i on full board i."""
+def _strength_on(board_keys, board_masks, combos, single: int) -> np.ndarray:
+    """Strength of combo i on full board i (of combo ``single`` when ``combos`` is None)."""
+    if combos is None:
+        key, mask = _COMBO_KEYS[single], _COMBO_MASKS[single]
+        return evaluator.evaluate_keys(board_keys + key, 7, lambda rows: board_masks[rows] | mask)
     keys = board_keys + _COMBO_KEYS[combos]
     return evaluator.evaluate_keys(
         keys, 7, lambda rows: board_masks[rows] | _COMBO_MASKS[combos[rows]]
@@ -315,21 +332,24 @@ def _mc_block(match: _Matchup, samplers, tables, rng: np.random.Generator, count
         want = min(count - done, 1 << 18)
         batch = int(want / acceptance * 1.05) + 64
         h1, h2, board_keys, board_masks = _sample_batch(match, samplers, tables, rng, batch)
-        acceptance = max(h1.size / batch, 1e-3)
-        h1, h2 = h1[:want], h2[:want]
+        acceptance = max(board_keys.size / batch, 1e-3)
         board_keys, board_masks = board_keys[:want], board_masks[:want]
-        str1 = _strength_on(board_keys, board_masks, h1)
-        str2 = _strength_on(board_keys, board_masks, h2)
+        h1 = None if h1 is None else h1[:want]
+        h2 = None if h2 is None else h2[:want]
+        str1 = _strength_on(board_keys, board_masks, h1, int(match.support1[0]))
+        str2 = _strength_on(board_keys, board_masks, h2, int(match.support2[0]))
         beats, splits = str1 > str2, str1 == str2
         wins += int(np.count_nonzero(beats))
         ties += int(np.count_nonzero(splits))
-        if match.support1.size == 1:  # one combo: its totals are the sample's
-            hand_scores[h1[:1]] += np.count_nonzero(beats) + 0.5 * np.count_nonzero(splits)
-            hand_samples[h1[:1]] += h1.size
+        if h1 is None:  # one combo: its totals are the batch's
+            hand_scores[match.support1[0]] += np.count_nonzero(beats) + 0.5 * np.count_nonzero(
+                splits
+            )
+            hand_samples[match.support1[0]] += board_keys.size
         else:
             hand_scores += np.bincount(h1, weights=beats + 0.5 * splits, minlength=N_COMBOS)
             hand_samples += np.bincount(h1, minlength=N_COMBOS)
-        done += h1.size
+        done += board_keys.size
     return wins, ties, hand_scores, hand_samples
 
 
