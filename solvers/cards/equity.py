@@ -243,7 +243,7 @@ def _draw_runouts(rng: np.random.Generator, tables, batch: int):
     keys = masks = None
     disjoint = np.ones(batch, bool)
     for part_keys, part_masks in tables:
-        pick = rng.integers(0, part_keys.size, size=batch, dtype=np.int32)
+        pick = rng.integers(0, part_keys.size, size=batch)  # int64: the fastest to gather by
         if keys is None:
             keys, masks = part_keys[pick], part_masks[pick]
             continue
