@@ -19,7 +19,6 @@ the result says which precision was used and what rounding added.
 
 from __future__ import annotations
 
-import fcntl
 import math
 import os
 import time
@@ -29,8 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from solvers.algorithms.registry import ITERATIVE, SolverError, get_algorithm, parse_cli_options
-from solvers.atomic import OutputPathError, check_output_path, clean_stale_temps
+from solvers.atomic import check_output_path, clean_stale_temps
 from solvers.errors import InputError
+from solvers.runs.run_lock import RunLock
 
 Emit = Callable[[dict[str, Any]], None]
 
@@ -134,36 +134,6 @@ def _typed(text: str) -> Any:
         except ValueError:
             continue
     return text
-
-
-class RunLock:
-    """An exclusive lock beside the output: a second run with the same files stops at once."""
-
-    def __init__(self, out: Path) -> None:
-        target = Path(os.path.realpath(out))
-        self.path = target.with_name(f".{target.name}.lock")
-        self.handle: Any = None
-
-    def __enter__(self) -> RunLock:
-        try:
-            self.handle = open(self.path, "a+")  # noqa: SIM115 - held for the whole run
-        except OSError as exc:
-            raise OutputPathError(f"cannot lock {self.path}: {exc.strerror}") from None
-        try:
-            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            self.handle.close()
-            raise InputError(
-                f"another solve is writing {self.path.name[1:-5]} in {self.path.parent} now; "
-                "wait for it or choose another --out"
-            ) from None
-        return self
-
-    def __exit__(self, *_: Any) -> None:
-        try:
-            self.path.unlink(missing_ok=True)
-        finally:
-            self.handle.close()
 
 
 def _progress(solver, started: float, event: str = "progress") -> dict[str, Any]:
