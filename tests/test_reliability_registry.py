@@ -125,8 +125,8 @@ def test_help_and_algorithm_list_import_no_solver_numpy_or_scipy():
         loaded = _modules_after(argv)
         heavy = {m for m in loaded if m.split(".")[0] in ("numpy", "scipy", "pydantic", "textual")}
         assert not heavy, (argv, sorted(heavy)[:5])
-        assert not any(m.startswith("solvers.algorithms.") and m != "solvers.algorithms.registry"
-                       for m in loaded)  # fmt: skip
+        light = {"solvers.algorithms.registry", "solvers.algorithms.options"}
+        assert {m for m in loaded if m.startswith("solvers.algorithms.")} <= light
 
 
 def test_a_cfr_solve_does_not_import_scipy_optimize_or_other_solvers(tmp_path):
