@@ -99,7 +99,7 @@ def run_isolated(main, argv: list[str], seconds: int = 20) -> tuple[str, str]:
         os.write(write_end, json.dumps(result).encode())
         os._exit(0)
     os.close(write_end)
-    ready, _, _ = select.select([read_end], [], [], seconds + 10)
+    ready, _, _ = select.select([read_end], [], [], seconds + 5)
     if not ready:
         os.kill(pid, signal.SIGKILL)
     data = b""
@@ -258,6 +258,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cases", type=int, default=600)
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[1])
+    parser.add_argument("--timeout", type=int, default=20, help="seconds before a case hangs")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     repo = args.repo.resolve()
@@ -277,9 +278,9 @@ def main() -> None:
         files = hostile_files(folder, rng, kuhn_text)
         for kind, argv in cases(rng, args.cases, folder, files):
             if kind == "tui":
-                outcome, detail = run_subprocess(repo, argv, env)
+                outcome, detail = run_subprocess(repo, argv, env, args.timeout)
             else:
-                outcome, detail = run_isolated(cli_main, argv)
+                outcome, detail = run_isolated(cli_main, argv, args.timeout)
             tally[outcome] += 1
             if outcome in examples and len(examples[outcome]) < 8:
                 examples[outcome].append(f"{' '.join(a[:40] for a in argv)[:150]} -> {detail}")
