@@ -25,7 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
-from collections import Counter
+from collections import Counter, defaultdict
 from pathlib import Path
 
 SPECS = [
@@ -253,6 +253,21 @@ def cases(rng: random.Random, count: int, folder: Path, files: list[Path]):
             yield "tui", ["play", "--resume", rng.choice(["missing", "broken", "x" * 80])]
 
 
+def _case_class(argv: list[str]) -> str:
+    """The class a case tests: the command, split by what the campaign varied."""
+    if argv[0] == "solve":
+        if argv[1] not in SPECS and "--iterations" in argv[2:6]:
+            return "solve: game spec"
+        if "--out" in argv and argv[argv.index("--out") + 1].endswith("out.json"):
+            return "solve: options"
+        return "solve: output path"
+    if argv[0] == "play" and "--resume" in argv:
+        return "play --resume"
+    if argv[0] == "equity":
+        return "equity"
+    return "strategy files"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=1)
@@ -268,6 +283,7 @@ def main() -> None:
 
     rng = random.Random(args.seed)
     tally: Counter[str] = Counter()
+    by_class: dict[str, Counter[str]] = defaultdict(Counter)
     examples: dict[str, list[str]] = {"crash": [], "hang": []}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -282,15 +298,19 @@ def main() -> None:
             else:
                 outcome, detail = run_isolated(cli_main, argv, args.timeout)
             tally[outcome] += 1
+            by_class[_case_class(argv)][outcome] += 1
             if outcome in examples and len(examples[outcome]) < 8:
                 examples[outcome].append(f"{' '.join(a[:40] for a in argv)[:150]} -> {detail}")
     report = {"repo": str(repo), "seed": args.seed, "cases": args.cases, **tally,
+              "by_class": {k: dict(v) for k, v in sorted(by_class.items())},
               "examples": examples}  # fmt: skip
     if args.json:
         print(json.dumps(report))
         return
     print(f"{args.cases} cases (seed {args.seed}) against {repo}: " + ", ".join(
         f"{key} {tally[key]}" for key in ("ok", "clean", "crash", "hang")))  # fmt: skip
+    for name, counts in sorted(by_class.items()):
+        print(f"  {name:18s} " + ", ".join(f"{k} {v}" for k, v in sorted(counts.items())))
     for kind, lines in examples.items():
         for line in lines:
             print(f"  {kind}: {line}")
