@@ -247,7 +247,7 @@ def cases(rng: random.Random, count: int, folder: Path, files: list[Path]):
         elif roll < 0.95:
             yield "cli", ["solve", "kuhn", "--algo", "cfr", "--iterations", "3", "--out",
                           rng.choice([str(folder), str(folder / "no" / "x.json"),
-                                      str(folder / ("n" * 260)), "/dev/null",
+                                      str(folder / ("n" * 260)),
                                       str(folder / "fifo.json")])]  # fmt: skip
         else:
             yield "tui", ["play", "--resume", rng.choice(["missing", "broken", "x" * 80])]
