@@ -42,13 +42,23 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
-    if getattr(args, "handler", None) is None:
-        return _no_command(parser)
     try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # usage errors (2) and --help (0) return their code
+        return exit_.code if isinstance(exit_.code, int) else EXIT_USER_ERROR
+    try:
+        if getattr(args, "handler", None) is None:
+            return _no_command(parser)
         return int(args.handler(args) or 0)
     except InputError as exc:
         sys.stderr.write(f"pokertui: error: {exc}\n")
+        return EXIT_USER_ERROR
+    except (RecursionError, ValueError, OverflowError) as exc:
+        # A last resort: every loader checks its input, but whatever a user's data still
+        # trips is reported as a bad input, never as a traceback.
+        if os.environ.get("POKERTUI_DEBUG"):
+            raise
+        sys.stderr.write(f"pokertui: error: bad input ({type(exc).__name__}: {_short(exc)})\n")
         return EXIT_USER_ERROR
     except KeyboardInterrupt:
         sys.stderr.write("pokertui: interrupted\n")
@@ -63,13 +73,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def _short(exc: BaseException) -> str:
+    text = str(exc)
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
 def _no_command(parser: argparse.ArgumentParser) -> int:
-    """Without a subcommand, open the TUI when it exists, else print help."""
-    try:
-        from pokertui.app import run_app  # noqa: PLC0415 - the TUI is optional at this stage
-    except ImportError:
-        parser.print_help()
-        return 0
+    """Without a subcommand, open the TUI (it needs a terminal)."""
+    from pokertui.commands.play import require_terminal  # noqa: PLC0415
+
+    require_terminal()
+    from pokertui.app import run_app  # noqa: PLC0415
+
     return run_app()
 
 

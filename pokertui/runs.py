@@ -15,13 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ALGORITHM_NAMES = (
-    "cfr+", "cfr", "dcfr", "lcfr", "pcfr+", "pdcfr+", "cs-cfr", "es-mccfr", "os-mccfr",
-    "paper-cfr", "fp", "rm", "rm+", "double-oracle", "ga", "lp",
-)  # fmt: skip
-"""What ``--algo`` accepts: ``solvers.algorithms.ALGORITHMS`` plus the exact ``lp``, listed here so
-the
-CLI and the launcher need not import every solver (``tests/test_app_solve.py`` checks it)."""
+from solvers.algorithms.registry import ALGORITHM_NAMES  # the one list of algorithms
+
+__all__ = ["ALGORITHM_NAMES", "SolveRequest", "SolveRun", "start_run"]
 
 
 @dataclass

@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 from solvers.atomic import atomic_write_text
+from solvers.errors import InputError
+from solvers.user_files import load_user_json
 
 SETTINGS_FILE = "settings.json"
 SEAT_CHOICES = {"alternate": None, "1": 0, "2": 1}
@@ -39,25 +41,47 @@ class Settings:
             del self.custom_strategies[20:]
 
 
+MAX_SETTINGS_BYTES = 1 << 20
+MAX_SEED = 2**63 - 1
+
+
 def load_settings(saves_dir: Path) -> Settings:
+    """The saved settings; any field that is missing or wrong takes its default, and a file
+    that cannot be read at all (special, huge, deep, not JSON) gives all the defaults."""
     path = Path(saves_dir) / SETTINGS_FILE
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        data = load_user_json(path, MAX_SETTINGS_BYTES, "settings")
+    except Exception:  # noqa: BLE001 - settings must never stop the app from starting
         return Settings()
     if not isinstance(data, dict):
         return Settings()
-    known = {f.name for f in fields(Settings)}
-    settings = Settings(**{k: v for k, v in data.items() if k in known})
-    if settings.seat not in SEAT_CHOICES:
-        settings.seat = "alternate"
-    if settings.bot_mode not in BOT_MODES:
-        settings.bot_mode = "mixed"
-    if not isinstance(settings.seed, int):
-        settings.seed = 0
-    if not isinstance(settings.custom_strategies, list):
-        settings.custom_strategies = []
+    settings = Settings()
+    for item in fields(Settings):
+        if item.name not in data:
+            continue
+        value, default = data[item.name], getattr(settings, item.name)
+        check = _CHECKS.get(item.name, lambda v, d=default: type(v) is type(d))
+        if check(value):
+            setattr(settings, item.name, value)
+    settings.custom_strategies = [
+        p for p in settings.custom_strategies if isinstance(p, str) and 0 < len(p) <= 4096
+    ][:20]
     return settings
+
+
+def _path_or_none(value) -> bool:
+    return value is None or (isinstance(value, str) and 0 < len(value) <= 4096)
+
+
+_CHECKS = {
+    "last_bot": _path_or_none,
+    "seat": lambda v: isinstance(v, str) and v in SEAT_CHOICES,
+    "bot_mode": lambda v: isinstance(v, str) and v in BOT_MODES,
+    "seed": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_SEED,
+    "hints": lambda v: isinstance(v, bool),
+    "custom_strategies": lambda v: isinstance(v, list),
+}
+"""Per field, whether a loaded value may be used (else the default stays)."""
 
 
 def save_settings(saves_dir: Path, settings: Settings) -> None:
@@ -66,5 +90,5 @@ def save_settings(saves_dir: Path, settings: Settings) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         atomic_write_text(path, json.dumps(asdict(settings), indent=1) + "\n")
-    except OSError:
+    except (OSError, InputError):
         pass

@@ -1,39 +1,166 @@
-"""Crash-safe file writes, shared by strategy files, checkpoints and saved sessions."""
+"""Crash-safe file writes, shared by strategy files, checkpoints, saved sessions and settings.
+
+A write goes to a temporary file beside the target, named uniquely per process
+(``.NAME.PID.XXXXXXXX.tmp``), is fsynced and renamed over the target, so a crash never leaves
+half a file and concurrent writers never share a temporary. Writing through a symbolic link
+updates the link's target, never replaces the link. Targets that are folders, pipes or devices
+are refused before anything is written (``check_output_path``), which lets a long job check its
+outputs before it starts rather than lose its result at the end. ``clean_stale_temps`` removes
+temporaries left behind by processes that were killed.
+"""
 
 from __future__ import annotations
 
+import gzip
 import os
+import re
+import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
+from typing import BinaryIO
+
+from solvers.errors import InputError
+
+_TEMP_SUFFIX = ".tmp"
+_TEMP_EXTRA = 32
+"""Characters a temporary name adds to the target's name (dot, pid, random part, suffix)."""
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> None:
-    """Write to a temporary file beside ``path``, fsync, then rename over it: never half a file.
+class OutputPathError(InputError, OSError):
+    """An output path that cannot be written: a folder, a special file, a missing folder...
 
-    A path ending in ``.gz`` is written gzip-compressed (big hold'em strategy files)."""
-    if str(path).endswith(".gz"):
-        import gzip  # noqa: PLC0415
-
-        atomic_write_bytes(path, gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0))
-        return
-    atomic_write_bytes(path, text.encode("utf-8"))
+    Also an ``OSError``, so code that already handles failed writes handles these too."""
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """``atomic_write_text`` for bytes."""
+def resolve_output(path: str | os.PathLike) -> Path:
+    """The file a write to ``path`` must replace: symbolic links followed to their target."""
     path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    handle, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    if path.is_symlink():
+        return Path(os.path.realpath(path))
+    return path
+
+
+def check_output_path(path: str | os.PathLike, what: str = "output") -> Path:
+    """The resolved path if an atomic write there can succeed; else ``OutputPathError``.
+
+    Checks, without writing anything: the name's length (with room for the temporary's), that
+    an existing target is a regular file and that the folder exists and is writable.
+    """
+    try:
+        if "\0" in os.fspath(path):
+            raise OutputPathError(f"{what} path contains a NUL character")
+        target = resolve_output(path)
+        name = target.name
+        if not name or name in (".", ".."):
+            raise OutputPathError(f"{what} {str(path)!r} names a folder, not a file")
+        folder = target.parent if str(target.parent) else Path(".")
+        if target.exists():
+            info = target.stat()
+            if stat.S_ISDIR(info.st_mode):
+                raise OutputPathError(f"{what} {_show(path)} is a folder, not a file")
+            if not stat.S_ISREG(info.st_mode):
+                raise OutputPathError(
+                    f"{what} {_show(path)} is not a regular file (a pipe or a device?); "
+                    "write to a file instead"
+                )
+        if not folder.is_dir():
+            raise OutputPathError(
+                f"cannot write {what} {_show(path)}: folder {_show(folder)} does not exist"
+            )
+        limit = _name_max(folder)
+        if len(os.fsencode(name)) + _TEMP_EXTRA > limit:
+            raise OutputPathError(
+                f"cannot write {what} {_show(path)}: the file name is too long "
+                f"(at most {limit - _TEMP_EXTRA} bytes here)"
+            )
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise OutputPathError(f"cannot write {what} {_show(path)}: folder is not writable")
+    except OutputPathError:
+        raise
+    except OSError as exc:
+        raise OutputPathError(f"cannot write {what} {_show(path)}: {exc.strerror}") from None
+    except ValueError as exc:  # an embedded NUL byte
+        raise OutputPathError(f"cannot write {what} {_show(path)}: {exc}") from None
+    return target
+
+
+def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> Path:
+    """Call ``write(handle)`` on a fresh temporary file, fsync it and rename it over ``path``.
+
+    Returns the path written (the link target when ``path`` is a symbolic link).
+    """
+    target = check_output_path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    handle, tmp = tempfile.mkstemp(
+        prefix=f".{target.name}.{os.getpid()}.", suffix=_TEMP_SUFFIX, dir=directory
+    )
     try:
         umask = os.umask(0)
         os.umask(umask)
-        mode = path.stat().st_mode & 0o777 if path.exists() else 0o666 & ~umask
+        mode = target.stat().st_mode & 0o777 if target.exists() else 0o666 & ~umask
         os.chmod(tmp, mode)  # mkstemp makes 0600 files; keep what a plain write would give
         with os.fdopen(handle, "wb") as out:
-            out.write(data)
+            write(out)
             out.flush()
             os.fsync(out.fileno())
-        os.replace(tmp, path)
+        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return target
+
+
+def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
+    """Write ``text`` (UTF-8) to ``path`` atomically: never half a file.
+
+    A path ending in ``.gz`` is written gzip-compressed (big hold'em strategy files)."""
+    data = text.encode("utf-8")
+    if str(path).endswith(".gz"):
+        data = gzip.compress(data, compresslevel=6, mtime=0)
+    return atomic_write(path, lambda out: out.write(data))
+
+
+def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
+    """Remove temporaries of ``path`` left by processes that no longer run; the ones removed."""
+    target = resolve_output(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    pattern = re.compile(re.escape(f".{target.name}.") + r"(\d+)\.[^.]+" + re.escape(_TEMP_SUFFIX))
+    removed = []
+    try:
+        candidates = list(directory.iterdir())
+    except OSError:
+        return removed
+    for candidate in candidates:
+        match = pattern.fullmatch(candidate.name)
+        if match and not _alive(int(match.group(1))):
+            try:
+                candidate.unlink()
+                removed.append(candidate)
+            except OSError:
+                pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True
+    return True
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError):
+        return 255
+
+
+def _show(path: str | os.PathLike) -> str:
+    text = str(path)
+    return repr(text if len(text) <= 120 else text[:117] + "...")

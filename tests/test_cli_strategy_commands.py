@@ -114,7 +114,7 @@ def test_headless_play_scores_the_exact_ev(tmp_path, capsys, bot, opponent, expe
 @pytest.mark.parametrize(
     ("extra", "needle"),
     [
-        (["--hands", "0"], "at least one hand"),
+        (["--hands", "0"], "positive whole number"),
         (["--hands", "5", "--resume", "mine"], "does not combine"),
         (["--hands", "5", "--opponent", str(STRATEGIES / "leduc.json")], "but the bot plays"),
         (["--hands", "5", "--opponent", "/nonexistent/bot.json"], "cannot read"),
@@ -128,11 +128,16 @@ def test_play_refuses_bad_input(capsys, extra, needle):
 
 def test_play_without_hands_opens_the_tui_with_the_options(monkeypatch):
     import pokertui.app
+    import pokertui.commands.play
 
     seen = {}
+    checked = []
     monkeypatch.setattr(pokertui.app, "run_app", lambda **kwargs: seen.update(kwargs) or 0)
+    # the files and the terminal are checked first (tested in test_reliability_*); record only
+    monkeypatch.setattr(pokertui.commands.play, "check_before_app", lambda *a: checked.append(a))
     assert main(["play", "--bot", str(KUHN_FILE), "--seed", "3", "--resume", "s1"]) == 0
     assert seen == {"bot": str(KUHN_FILE), "resume": "s1", "seed": 3}
+    assert checked == [(str(KUHN_FILE), "s1")]
 
 
 def test_opponent_policies_choose_what_they_promise():
@@ -338,7 +343,7 @@ def test_exploit_table_shows_brute_force_best_responses(tmp_path, capsys):
     ("argv", "needle"),
     [
         (["exploit", "/nonexistent/strategy.json"], "cannot read"),
-        (["exploit", str(KUHN_FILE), "--threshold", "1.5"], "threshold must be in [0, 1)"),
+        (["exploit", str(KUHN_FILE), "--threshold", "1.5"], "expected a number from 0 to 1"),
         (["show", str(KUHN_FILE), "--node", "c/c"], "not a decision node"),
         (["convert", str(KUHN_FILE), "--to", "readable", "--out", "/nonexistent/x.json"],
          "cannot write"),
@@ -354,7 +359,7 @@ def test_strategy_commands_refuse_bad_input(capsys, argv, needle):
     ("argv", "needle"),
     [
         (["exploit", "/nonexistent/strategy.json"], "cannot read"),
-        (["play", "--hands", "many"], "invalid int value"),
+        (["play", "--hands", "many"], "expected a whole number"),
         (["build-bots", "--only", "nosuch.json"], "unknown bot file"),
     ],
 )

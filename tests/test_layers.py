@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "solvers"
 
-BASE = {"errors", "atomic", "__init__", "__version__"}
+BASE = {"errors", "atomic", "user_files", "__init__", "__version__"}
 """Top-level helper modules that every layer may use."""
 
 ALLOWED: dict[str, set[str]] = {

@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from pokertui.commands.arguments import bounded_int, seed
 from pokertui.commands.output import add_json_flag, print_json
-from solvers.cards.deck import cards_str, parse_cards
-from solvers.cards.equity import DEFAULT_SAMPLES, EquityError, equity
-from solvers.cards.ranges import combo_count, format_range, parse_range
+
+DEFAULT_SAMPLES = 200_000
+"""``solvers.cards.equity.DEFAULT_SAMPLES``, repeated so ``--help`` need not import numpy."""
+MAX_EXACT_SECONDS = 60.0
+"""``--exact`` is refused when enumeration is estimated to take longer than this."""
+MAX_SAMPLES = 100_000_000
+"""The most ``--mc`` accepts: about half a minute of sampling; more gains little precision."""
 
 
 def register(subparsers: Any) -> None:
@@ -26,17 +31,24 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--dead", default="", help="dead cards, removed from the deck")
     parser.add_argument(
         "--mc",
-        type=int,
+        type=bounded_int(1, MAX_SAMPLES),
         metavar="N",
-        help=f"force Monte Carlo with N samples (default: exact if quick, else {DEFAULT_SAMPLES})",
+        help=(
+            f"force Monte Carlo with N samples, 1 to {MAX_SAMPLES:,} "
+            f"(default: exact if quick, else {DEFAULT_SAMPLES:,})"
+        ),
     )
     parser.add_argument("--exact", action="store_true", help="force exact enumeration")
-    parser.add_argument("--seed", type=int, default=None, help="seed for Monte Carlo")
+    parser.add_argument("--seed", type=seed, default=None, help="seed for Monte Carlo, 0 to 2^63-1")
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    from solvers.cards.deck import cards_str, parse_cards  # noqa: PLC0415 - quick --help
+    from solvers.cards.equity import EquityError, equity  # noqa: PLC0415
+    from solvers.cards.ranges import combo_count, format_range, parse_range  # noqa: PLC0415
+
     board = parse_cards(args.board, max_cards=5)
     dead = parse_cards(args.dead)
     range1, range2 = parse_range(args.range1), parse_range(args.range2)
@@ -45,6 +57,15 @@ def run(args: argparse.Namespace) -> int:
     if args.mc is not None and args.mc < 1:
         raise EquityError("--mc needs a positive number of samples")
     method = "mc" if args.mc is not None else ("exact" if args.exact else "auto")
+    if method == "exact":
+        from solvers.cards.equity import estimate_exact_seconds  # noqa: PLC0415
+
+        seconds = estimate_exact_seconds(range1, range2, board, dead)
+        if seconds > MAX_EXACT_SECONDS:
+            raise EquityError(
+                f"exact enumeration would take about {seconds / 60:,.0f} minutes; "
+                "use --mc N (Monte Carlo) instead"
+            )
     samples = args.mc if args.mc is not None else DEFAULT_SAMPLES
     result = equity(range1, range2, board, dead, method=method, samples=samples, seed=args.seed)
     known = board + dead

@@ -7,27 +7,22 @@ import math
 import sys
 from typing import Any
 
-import numpy as np
 
-
-def _jsonable(value: Any) -> Any:
+def jsonable(value: Any) -> Any:
+    """``value`` with numpy types as plain ones and NaN or infinity as ``null``: strict JSON."""
     if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
+        return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.ndarray):
-        return _jsonable(value.tolist())
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.floating):
-        value = float(value)
+        return [jsonable(v) for v in value]
+    if hasattr(value, "tolist") and hasattr(value, "dtype"):  # numpy arrays and scalars
+        return jsonable(value.tolist())
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
 
 
 def print_json(payload: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(_jsonable(payload), sort_keys=False) + "\n")
+    sys.stdout.write(json.dumps(jsonable(payload), sort_keys=False) + "\n")
 
 
 def add_json_flag(parser: Any) -> None:

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
+from pokertui.commands.arguments import bounded_int, seed
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
-from solvers.strategy_file import load_strategy
+
+MAX_HANDS = 100_000
+"""The most ``--hands`` accepts: about a minute of play; the 95% interval is narrow by then."""
 
 
 def register(subparsers: Any) -> None:
@@ -21,11 +25,15 @@ def register(subparsers: Any) -> None:
         ),
     )
     parser.add_argument("--bot", help="the bot's strategy file (default: the shipped Leduc bot)")
-    parser.add_argument("--hands", type=int, help="play this many hands headless")
+    parser.add_argument(
+        "--hands",
+        type=bounded_int(1, MAX_HANDS),
+        help=f"play this many hands headless (1 to {MAX_HANDS:,})",
+    )
     parser.add_argument("--opponent", default="random", help="FILE, 'random' or 'call'")
     parser.add_argument(
         "--seed",
-        type=int,
+        type=seed,
         default=None,
         help="replay a deck (drills); the TUI otherwise deals fresh cards, headless uses 0",
     )
@@ -69,14 +77,40 @@ def _play_with_progress_bar(bot: Any, opponent: str, hands: int, seed: int) -> d
         )
 
 
+def require_terminal() -> None:
+    """The TUI needs a terminal on both ends; without one it would wait for ever."""
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise InputError("the play screen needs a terminal; for a headless match use --hands N")
+
+
+def check_before_app(bot: str | None, resume: str | None) -> None:
+    """Everything the play screen would load, loaded first: a bad file is exit 2, not a hang."""
+    if resume:
+        from pokertui import paths  # noqa: PLC0415
+        from pokertui.session.saves import load_session, save_path  # noqa: PLC0415
+
+        load_session(save_path(paths.saves_dir(), resume))  # SaveError is an InputError
+    if bot:
+        from solvers.strategy_file import load_strategy  # noqa: PLC0415
+
+        load_strategy(bot)
+    require_terminal()
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.bot:
+        from pokertui.paths import resolve_bot, strategies_dir  # noqa: PLC0415
+
+        args.bot = resolve_bot(args.bot, strategies_dir())  # a shipped bot's name works too
     if args.hands is None:
+        check_before_app(args.bot, args.resume)
         from pokertui.app import run_app  # noqa: PLC0415 - the TUI loads only when asked for
 
         return run_app(bot=args.bot, resume=args.resume, seed=args.seed)
     if args.resume:
         raise InputError("--resume opens the TUI; it does not combine with --hands")
     from pokertui.session.headless import play_match  # noqa: PLC0415
+    from solvers.strategy_file import load_strategy  # noqa: PLC0415
 
     bot = load_strategy(args.bot or _default_bot())
     seed = 0 if args.seed is None else args.seed  # headless matches stay reproducible

@@ -1,23 +1,22 @@
-"""``pokertui solve GAME --algo NAME ... --out FILE``: one solver run in this process.
+"""``pokertui solve GAME --algo NAME [--opt k=v ...] --iterations/--seconds/--target --out F``.
 
-People get a progress bar and log lines on stderr; ``--json`` prints every progress event as a
-JSON line on stdout, the last line being the final result, which is what the TUI follows. Ctrl-C
-(SIGINT) or SIGTERM stops the run cleanly between chunks, writes a checkpoint and says where
-it is; ``--resume`` continues from it.
+Everything is checked before the progress bar appears: the game, the algorithm and its options,
+the stopping rules and the output paths. ``--algo ?`` lists every algorithm with its options.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import signal
 import sys
 from pathlib import Path
 from typing import Any
 
-from pokertui.runs import ALGORITHM_NAMES
+from pokertui.commands.arguments import bounded_float, bounded_int, seed
+from solvers.algorithms.registry import ALGORITHM_NAMES, describe_algorithms, get_algorithm
 from solvers.errors import InputError
-from solvers.runs.solve_run import RunSpec, execute, parse_options
 
 
 def register(subparsers: Any) -> None:
@@ -27,31 +26,49 @@ def register(subparsers: Any) -> None:
         description="Run a solver on GAME until a stopping rule, writing a strategy file.",
     )
     parser.add_argument("game", help="game spec, e.g. leduc or 'kuhn(cards=8)'")
-    parser.add_argument("--algo", required=True, help=f"one of: {', '.join(ALGORITHM_NAMES)}")
+    parser.add_argument(
+        "--algo", required=True, help=f"one of: {', '.join(ALGORITHM_NAMES)}; '?' lists options"
+    )
     parser.add_argument(
         "--opt",
         action="append",
         default=[],
         metavar="KEY=VALUE",
-        help="solver option, repeatable (e.g. --opt alpha=1.5)",
+        help="solver option, repeatable (e.g. --opt alpha=1.5); see --algo ?",
     )
-    parser.add_argument("--iterations", type=int, help="stop after this many iterations in all")
-    parser.add_argument("--seconds", type=float, help="stop after this much solving time")
     parser.add_argument(
-        "--target", help="stop at this exploitability: chips, or percent of the pot as 0.3%%"
+        "--iterations", type=bounded_int(1, 10**12), help="stop after this many iterations in all"
+    )
+    parser.add_argument(
+        "--seconds", type=bounded_float(0, 1e8, open_low=True), help="stop after this much time"
+    )
+    parser.add_argument(
+        "--target",
+        help="stop at this exploitability: chips, or percent of the pot as 0.3%%; the written "
+        "file meets it",
     )
     parser.add_argument(
         "--max-memory",
-        type=float,
+        type=bounded_float(0, 1e9, open_low=True),
         metavar="MB",
         help="refuse a hold'em tree whose solve needs more (default: what the machine can spare)",
     )
-    parser.add_argument("--seed", type=int, help="seed for sampling solvers")
-    parser.add_argument("--out", required=True, help="strategy file to write (atomically)")
+    parser.add_argument("--seed", type=seed, help="seed for sampling solvers")
+    parser.add_argument("--out", help="strategy file to write (atomically); required")
     parser.add_argument("--checkpoint", help="checkpoint path (default: OUT.ckpt.npz)")
     parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
     parser.add_argument(
-        "--every", type=float, default=0.5, help="seconds between progress reports (default 0.5)"
+        "--every",
+        type=bounded_float(0, 86_400),
+        default=0.5,
+        help="seconds between progress reports (default 0.5)",
+    )
+    parser.add_argument(
+        "--checkpoint-every",
+        type=bounded_float(0, 1e7, open_low=True),
+        default=60.0,
+        metavar="SECONDS",
+        help="write the checkpoint this often while solving (default 60)",
     )
     parser.add_argument(
         "--json", action="store_true", help="JSON lines on stdout; the last line is the result"
@@ -69,16 +86,23 @@ class _StopFlag:
         self.stop = True
 
 
-def run(args: argparse.Namespace) -> int:
-    options = parse_options(args.opt)
+def build_spec(args: argparse.Namespace):
+    """The checked ``RunSpec`` of the parsed arguments (``InputError`` for any mistake)."""
+    from solvers.errors import InputError  # noqa: PLC0415
+    from solvers.runs.solve_run import RunSpec, parse_options  # noqa: PLC0415
+
+    algorithm = get_algorithm(args.algo)
+    if not args.out:
+        raise InputError("give --out FILE, the strategy file to write")
+    options = parse_options(args.opt, algorithm.name)
     if args.seed is not None:
+        if algorithm.option("seed") is None:
+            raise InputError(f"--seed: {algorithm.name} does not use a random seed")
         options["seed"] = args.seed
     target, target_pot_percent = _parse_target(args.target)
-    if args.max_memory is not None and not args.max_memory > 0:
-        raise InputError("--max-memory must be positive (megabytes)")
-    spec = RunSpec(
+    return RunSpec(
         game=args.game,
-        algo=args.algo,
+        algo=algorithm.name,
         out=Path(args.out),
         options=options,
         iterations=args.iterations,
@@ -87,22 +111,35 @@ def run(args: argparse.Namespace) -> int:
         target_pot_percent=target_pot_percent,
         checkpoint=Path(args.checkpoint) if args.checkpoint else None,
         report_seconds=args.every,
+        checkpoint_seconds=args.checkpoint_every,
     )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.algo.strip() in ("?", "help", "list"):
+        print(describe_algorithms())
+        return 0
+    from solvers.runs.solve_run import execute, prepare  # noqa: PLC0415
+
+    spec = build_spec(args)
     from solvers.games.holdem.memory import set_memory_limit  # noqa: PLC0415
 
-    flag = _StopFlag()
-    previous = {sig: signal.signal(sig, flag) for sig in (signal.SIGINT, signal.SIGTERM)}
     if args.max_memory is not None:
         set_memory_limit(int(args.max_memory * 2**20))
     try:
-        if args.json:
-            final = execute(spec, _print_json_line, lambda: flag.stop, resume=args.resume)
-        else:
-            final = _run_for_people(spec, flag, args.resume)
+        prepared = prepare(spec, args.resume)  # every mistake fails here, before any progress
+        flag = _StopFlag()
+        previous = {sig: signal.signal(sig, flag) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            if args.json:
+                final = execute(spec, _print_json_line, lambda: flag.stop, args.resume, prepared)
+            else:
+                final = _run_for_people(spec, flag, args.resume, prepared)
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
     finally:
         set_memory_limit(None)
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
     if final["event"] == "interrupted":
         sys.stderr.write(
             f"pokertui: interrupted after {final['iterations']} iterations; checkpoint saved to "
@@ -118,24 +155,28 @@ def _parse_target(text: str | None) -> tuple[float | None, float | None]:
         return None, None
     raw = text.strip()
     try:
-        value = float(raw.removesuffix("%"))
+        value = float(raw.removesuffix("%")) if len(raw) <= 40 else float("nan")
     except ValueError:
-        raise InputError(
-            f"--target is chips (0.05) or percent of the pot (0.3%), not {text!r}"
-        ) from None
-    if not value > 0:
-        raise InputError("--target must be positive")
+        value = float("nan")
+    if not math.isfinite(value):
+        raise InputError(f"--target is chips (0.05) or percent of the pot (0.3%), not {text!r}")
+    if not 0 < value <= 1e12:
+        raise InputError("--target must be positive (and at most 1e12)")
     return (None, value) if raw.endswith("%") else (value, None)
 
 
 def _print_json_line(event: dict[str, Any]) -> None:
-    sys.stdout.write(json.dumps(event) + "\n")
+    from pokertui.commands.output import jsonable  # noqa: PLC0415
+
+    sys.stdout.write(json.dumps(jsonable(event)) + "\n")
     sys.stdout.flush()
 
 
-def _run_for_people(spec: RunSpec, flag: _StopFlag, resume: bool) -> dict[str, Any]:
+def _run_for_people(spec, flag: _StopFlag, resume: bool, prepared) -> dict[str, Any]:
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+
+    from solvers.runs.solve_run import execute  # noqa: PLC0415
 
     console = Console(stderr=True)
     total = spec.iterations
@@ -164,7 +205,7 @@ def _run_for_people(spec: RunSpec, flag: _StopFlag, resume: bool) -> dict[str, A
                     highlight=False,
                 )
 
-        final = execute(spec, emit, lambda: flag.stop, resume=resume)
+        final = execute(spec, emit, lambda: flag.stop, resume, prepared)
     if final["event"] == "done":
         console.print(
             f"wrote {final['out']}: {final['iterations']:,} iterations in {final['seconds']:.2f} s "
@@ -176,5 +217,13 @@ def _run_for_people(spec: RunSpec, flag: _StopFlag, resume: bool) -> dict[str, A
                 f"exploitability {final['exploitability_pot_percent']:.3g}% of the pot; "
                 f"EV OOP {final['ev_oop']:.3f}, EV IP {final['ev_ip']:.3f}; "
                 f"file {final['file_bytes'] / 1e6:.2f} MB"
+            )
+        if final.get("precision", 6) != 6 or final.get("target_missed_by_rounding"):
+            missed = (
+                " (rounding misses the target)" if final.get("target_missed_by_rounding") else ""
+            )
+            console.print(
+                f"  rounded to {final['precision']} decimals to meet the target; rounding added "
+                f"{final['rounding_added']:.3g} to {final['exploitability_unrounded']:.3g}{missed}"
             )
     return final

@@ -7,21 +7,9 @@ import json
 import sys
 from typing import Any
 
-import numpy as np
-
+from pokertui.commands.arguments import bounded_float
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
-from solvers.exact.evaluation import bayes_range, exploitability, reaches
-from solvers.runs.solve_run import pot_fields
-from solvers.strategy_file import (
-    StrategyFileError,
-    StrategyFileModel,
-    atomic_write_text,
-    dumps_document,
-    load_strategy,
-    to_document,
-)
-from solvers.strategy_file.transforms import purify, threshold
 
 
 def register(subparsers: Any) -> None:
@@ -41,7 +29,7 @@ def register(subparsers: Any) -> None:
     exploit.add_argument("file")
     exploit.add_argument(
         "--threshold",
-        type=float,
+        type=bounded_float(0, 1),
         default=0.15,
         help="also price dropping actions below this frequency (default 0.15)",
     )
@@ -69,12 +57,19 @@ def register(subparsers: Any) -> None:
 
 
 def run_validate(args: argparse.Namespace) -> int:
+    from solvers.strategy_file import StrategyFileError, load_strategy  # noqa: PLC0415
+
     try:
         loaded = load_strategy(args.file)
     except StrategyFileError as exc:
         if args.json:
             print_json(
-                {"valid": False, "file": args.file, "problems": [p.as_dict() for p in exc.problems]}
+                {
+                    "valid": False,
+                    "file": args.file,
+                    "problems": [p.as_dict() for p in exc.problems],
+                    "problem_count": len(exc.problems) + exc.omitted,
+                }
             )
         else:
             sys.stderr.write(f"{exc}\n")
@@ -97,11 +92,15 @@ def run_validate(args: argparse.Namespace) -> int:
 
 
 def run_schema(args: argparse.Namespace) -> int:
+    from solvers.strategy_file import StrategyFileModel  # noqa: PLC0415
+
     print(json.dumps(StrategyFileModel.model_json_schema(), indent=2))
     return 0
 
 
 def _report_row(name: str, game, strategy) -> dict[str, Any]:
+    from solvers.exact.evaluation import exploitability  # noqa: PLC0415
+
     report = exploitability(game, strategy)
     return {
         "strategy": name,
@@ -115,6 +114,10 @@ def _report_row(name: str, game, strategy) -> dict[str, Any]:
 
 
 def run_exploit(args: argparse.Namespace) -> int:
+    from solvers.runs.solve_run import pot_fields  # noqa: PLC0415
+    from solvers.strategy_file import load_strategy  # noqa: PLC0415
+    from solvers.strategy_file.transforms import purify, threshold  # noqa: PLC0415
+
     loaded = load_strategy(args.file)
     game = loaded.game
     rows = [
@@ -164,10 +167,15 @@ def run_exploit(args: argparse.Namespace) -> int:
 
 
 def _pct(value: float | None) -> str:
-    return "" if value is None or not np.isfinite(value) else f"{value:.3g}%"
+    import math  # noqa: PLC0415
+
+    return "" if value is None or not math.isfinite(value) else f"{value:.3g}%"
 
 
 def run_convert(args: argparse.Namespace) -> int:
+    from solvers.atomic import atomic_write_text  # noqa: PLC0415
+    from solvers.strategy_file import dumps_document, load_strategy, to_document  # noqa: PLC0415
+
     loaded = load_strategy(args.file)
     document = to_document(
         loaded.game,
@@ -188,6 +196,9 @@ def run_convert(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    from solvers.exact.evaluation import bayes_range  # noqa: PLC0415
+    from solvers.strategy_file import load_strategy  # noqa: PLC0415
+
     loaded = load_strategy(args.file)
     game, strategy = loaded.game, loaded.strategy
     if args.node is None:
@@ -235,7 +246,7 @@ def run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _aggregate(reach: np.ndarray, rows: np.ndarray) -> list[float | None]:
+def _aggregate(reach, rows) -> list[float | None]:
     from solvers.reports.strategy_report import aggregate_frequencies  # noqa: PLC0415
 
     freqs = aggregate_frequencies(reach, rows)
@@ -243,6 +254,8 @@ def _aggregate(reach: np.ndarray, rows: np.ndarray) -> list[float | None]:
 
 
 def _show_summary(args, game, strategy) -> int:
+    from solvers.exact.evaluation import reaches  # noqa: PLC0415
+
     nodes = []
     own_reach = (reaches(game, strategy, 0), reaches(game, strategy, 1))  # one walk each
     for node in game.decision_nodes():
@@ -278,6 +291,8 @@ def _show_summary(args, game, strategy) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
+    from solvers.atomic import atomic_write_text  # noqa: PLC0415
+    from solvers.strategy_file import load_strategy  # noqa: PLC0415
     from solvers.strategy_file.openspiel import export_policy  # noqa: PLC0415
 
     loaded = load_strategy(args.file)

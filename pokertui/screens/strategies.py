@@ -7,7 +7,6 @@ that Play starts with.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,6 +16,10 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
+
+from solvers.errors import InputError
+from solvers.strategy_file.model import MAX_FILE_BYTES
+from solvers.user_files import load_user_json
 
 
 @dataclass
@@ -29,14 +32,14 @@ class StrategyRow:
 
 def read_header(path: Path, origin: str) -> StrategyRow:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_user_json(path, MAX_FILE_BYTES, "strategy file")  # never a FIFO or a bomb
         game = str(data.get("game", "?"))
         measured = data.get("measured") or {}
         if "mbb_per_hand" in measured:
             exploit = f"{measured['exploitability']:.2g} chips ({measured['mbb_per_hand']:.3g} mbb)"
         else:
             exploit = "not measured"
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError, TypeError) as exc:
+    except (InputError, AttributeError, TypeError, KeyError, ValueError) as exc:
         game, exploit = "unreadable", type(exc).__name__
     return StrategyRow(str(path), origin, game, exploit)
 

@@ -12,24 +12,29 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pokertui.session.deal import Deal
+from pokertui.session.deal import Deal, is_holdem_class_game
+from pokertui.session.save_format import HandData, check_against_game, parse_document
 from pokertui.session.session import HandRecord, Session, Step
-from solvers.atomic import atomic_write_text
+from solvers.atomic import atomic_write, atomic_write_text, check_output_path, clean_stale_temps
 from solvers.errors import InputError
 from solvers.strategy_file import load_strategy
+from solvers.user_files import load_user_json
 
 SAVE_VERSION = 1
+MAX_SAVE_BYTES = 64 * 2**20
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
 
 class SaveError(InputError):
     """A save that cannot be read or written; the message says what to do."""
+
+    newer = False
+    """Whether the save came from a newer pokertui (it must then never be overwritten)."""
 
 
 def save_path(saves_dir: Path, name: str) -> Path:
@@ -46,23 +51,23 @@ def _hand_to_dict(hand: HandRecord) -> dict[str, Any]:
     return data
 
 
-def _hand_from_dict(data: dict[str, Any]) -> HandRecord:
-    deal_data = data["deal"]
-    hole = deal_data.get("hole_cards")
+def _hand_from_data(data: HandData) -> HandRecord:
+    deal_data = data.deal
+    hole = deal_data.hole_cards
     deal = Deal(
-        hands=tuple(deal_data["hands"]),  # type: ignore[arg-type]
-        hole_cards=tuple(tuple(h) for h in hole) if hole else None,  # type: ignore[arg-type]
-        board=list(deal_data.get("board", [])),
+        hands=(deal_data.hands[0], deal_data.hands[1]),
+        hole_cards=(tuple(hole[0]), tuple(hole[1])) if hole else None,
+        board=list(deal_data.board),
     )
-    steps = [Step(**step) for step in data["steps"]]
+    steps = [Step(**step.model_dump()) for step in data.steps]
     return HandRecord(
-        number=data["number"],
-        human_seat=data["human_seat"],
+        number=data.number,
+        human_seat=data.human_seat,
         deal=deal,
         steps=steps,
-        result=data["result"],
-        ev_adjusted=data["ev_adjusted"],
-        showdown=data.get("showdown", False),
+        result=data.result,
+        ev_adjusted=data.ev_adjusted,
+        showdown=data.showdown,
     )
 
 
@@ -72,7 +77,7 @@ def session_document(session: Session) -> dict[str, Any]:
         "format_version": SAVE_VERSION,
         "kind": "pokertui-session",
         "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
-        "strategy_file": session.file.source,
+        "strategy_file": _resolved(session.file.source),
         "game": session.game.spec_string(),
         "seat_mode": session.seat_mode,
         "seed": session.seed,
@@ -83,57 +88,95 @@ def session_document(session: Session) -> dict[str, Any]:
     }
 
 
+def _resolved(source: str) -> str:
+    """The strategy path made absolute, so a save resumes from any working folder."""
+    try:
+        return str(Path(source).resolve())
+    except (OSError, RuntimeError, ValueError):
+        return source
+
+
 def save_session(session: Session, path: Path) -> Path:
-    """Write the session's finished hands; the previous save becomes ``.bak``."""
+    """Write the session's finished hands; the previous good save becomes ``.bak``.
+
+    A save written by a newer pokertui is never overwritten, and a corrupt save never
+    replaces a good backup.
+    """
     path = Path(path)
     text = json.dumps(session_document(session), indent=1) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
+        check_output_path(path, "save")
         if path.exists():
-            shutil.copy2(path, path.with_suffix(".json.bak"))
+            previous = _previous_save(path)
+            if previous == "newer":
+                raise SaveError(
+                    f"{path} was written by a newer pokertui; not overwriting it "
+                    "(save under another name, or upgrade)"
+                )
+            if previous == "good":
+                atomic_write(
+                    path.with_suffix(".json.bak"), lambda out: out.write(path.read_bytes())
+                )
         atomic_write_text(path, text)
-    except OSError as exc:
-        raise SaveError(f"cannot save to {path}: {exc.strerror}") from None
+        for leftover in (path, path.with_suffix(".json.bak")):
+            clean_stale_temps(leftover)  # from a process killed mid-write
+    except SaveError:
+        raise
+    except (OSError, InputError) as exc:
+        raise SaveError(f"cannot save to {path}: {getattr(exc, 'strerror', None) or exc}") from None
     return path
+
+
+def _previous_save(path: Path) -> str:
+    """``good``, ``newer`` (from a later pokertui) or ``bad`` for the save at ``path``."""
+    try:
+        return "good" if _read(path) else "bad"
+    except SaveError as exc:
+        return "newer" if getattr(exc, "newer", False) else "bad"
 
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise SaveError(f"cannot read {path}: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SaveError(f"{path} is corrupt ({exc})") from None
+        data = load_user_json(path, MAX_SAVE_BYTES, "save")
+    except InputError as exc:
+        raise SaveError(f"{path} is corrupt or unreadable ({exc})") from None
     if not isinstance(data, dict) or data.get("kind") != "pokertui-session":
         raise SaveError(f"{path} is not a pokertui save")
     version = data.get("format_version")
-    if not isinstance(version, int) or version > SAVE_VERSION:
-        raise SaveError(
+    if isinstance(version, int) and not isinstance(version, bool) and version > SAVE_VERSION:
+        error = SaveError(
             f"{path} was written by a newer pokertui (save version {version}); upgrade to open it"
         )
+        error.newer = True
+        raise error
     return data
 
 
 def _restore(data: dict[str, Any], path: Path) -> Session:
     try:
-        strategy = load_strategy(data["strategy_file"])
+        document = parse_document(data)
+        strategy = load_strategy(document.strategy_file)
+        if strategy.game.spec_string() != document.game:
+            raise SaveError(f"{path}: its strategy file now holds a different game")
+        check_against_game(document, strategy.game, is_holdem_class_game(strategy.game))
         session = Session(
             strategy,
-            human_seat=data["seat_mode"],
-            seed=data["seed"],
-            bot_mode=data["bot_mode"],
-            threshold_cutoff=data["threshold"],
+            human_seat=document.seat_mode,
+            seed=document.seed,
+            bot_mode=document.bot_mode,
+            threshold_cutoff=document.threshold,
         )
-        if strategy.game.spec_string() != data["game"]:
-            raise SaveError(f"{path}: its strategy file now holds a different game")
-        session.rng.bit_generator.state = data["rng_state"]
-        for hand_data in data["hands"]:
-            hand = _hand_from_dict(hand_data)
+        session.rng.bit_generator.state = document.rng_state.model_dump()
+        for hand_data in document.hands:
+            hand = _hand_from_data(hand_data)
             session.hands.append(hand)
             session.score.add(hand.result, hand.ev_adjusted, hand.ev_lost)
+    except SaveError:
+        raise
     except InputError as exc:
         raise SaveError(f"cannot resume {path}: {exc}") from None
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError, RecursionError) as exc:
         raise SaveError(f"{path} is corrupt ({type(exc).__name__}: {exc})") from None
     return session
 

@@ -1,39 +1,44 @@
 """Iterative equilibrium solvers behind one interface (see ``base.py``).
 
-Importing the package registers every algorithm; ``solve(game, "cfr+", target_exploitability=...)``
-or ``make_solver(game, "dcfr").run(iterations=1000)`` runs one.
+The list of algorithms and their options is ``registry.py``, which imports nothing heavy; the
+names below load on first use (PEP 562), so ``import solvers.algorithms.registry`` stays quick.
+``solve(game, "cfr+", target_exploitability=...)`` or ``make_solver(game, "dcfr").run(1000)``
+runs one.
 """
 
-from solvers.algorithms import paper_cfr, sampling  # noqa: F401, E402 - register their algorithms
-from solvers.algorithms.base import (
-    ALGORITHMS,
-    Metrics,
-    Solver,
-    SolverError,
-    make_solver,
-    register_algorithm,
-    solve,
-)
-from solvers.algorithms.double_oracle import DoubleOracle
-from solvers.algorithms.fictitious_play import FictitiousPlay
-from solvers.algorithms.full_width import VARIANTS, CFRConfig, FullWidthCFR
-from solvers.algorithms.genetic import GeneticAlgorithm
-from solvers.algorithms.regret_matching import RegretMatching, regret_matching
+from __future__ import annotations
 
-__all__ = [
-    "ALGORITHMS",
-    "VARIANTS",
-    "CFRConfig",
-    "DoubleOracle",
-    "FictitiousPlay",
-    "GeneticAlgorithm",
-    "FullWidthCFR",
-    "Metrics",
-    "RegretMatching",
-    "Solver",
-    "SolverError",
-    "make_solver",
-    "register_algorithm",
-    "regret_matching",
-    "solve",
-]
+import importlib
+from typing import Any
+
+_LAZY = {
+    "ALGORITHMS": "solvers.algorithms.base",
+    "Metrics": "solvers.algorithms.base",
+    "Solver": "solvers.algorithms.base",
+    "make_solver": "solvers.algorithms.base",
+    "solve": "solvers.algorithms.base",
+    "SolverError": "solvers.algorithms.registry",
+    "DoubleOracle": "solvers.algorithms.double_oracle",
+    "FictitiousPlay": "solvers.algorithms.fictitious_play",
+    "VARIANTS": "solvers.algorithms.full_width",
+    "CFRConfig": "solvers.algorithms.full_width",
+    "FullWidthCFR": "solvers.algorithms.full_width",
+    "GeneticAlgorithm": "solvers.algorithms.genetic",
+    "RegretMatching": "solvers.algorithms.regret_matching",
+    "regret_matching": "solvers.algorithms.regret_matching",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'solvers.algorithms' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

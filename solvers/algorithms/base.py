@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import os
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,13 +27,11 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from solvers.errors import InputError
+from solvers.algorithms.registry import LazyAlgorithms, SolverError, check_options, load_factory
+from solvers.atomic import atomic_write
 from solvers.exact.evaluation import exploitability as measure_exploitability
 from solvers.games.base import Strategy, TreeGame
-
-
-class SolverError(InputError):
-    """Bad solver options, an unknown algorithm, or a checkpoint that does not fit."""
+from solvers.user_files import check_regular_file
 
 
 @dataclass(frozen=True)
@@ -158,6 +157,9 @@ class Solver:
         return state
 
     def load_state_dict(self, state: dict[str, np.ndarray]) -> None:
+        for key in ("game", "settings", "iterations", "elapsed_seconds"):
+            if key not in state:
+                raise SolverError(f"checkpoint has no {key!r} entry: not a pokertui checkpoint")
         game, settings = str(state["game"]), str(state["settings"])
         if game != self.game.spec_string():
             raise SolverError(f"checkpoint is for {game}, not {self.game.spec_string()}")
@@ -170,25 +172,58 @@ class Solver:
         for name, value in arrays.items():
             if self.fixed_shapes and value.shape != np.shape(current[name]):
                 raise SolverError(f"checkpoint array {name!r} has shape {value.shape}")
-        self._load_arrays(arrays)
-        self.iterations = int(state["iterations"])
-        self.elapsed_seconds = float(state["elapsed_seconds"])
+        for name, value in arrays.items():
+            if value.dtype.kind not in "biuf" or not np.isfinite(value).all():
+                raise SolverError(f"checkpoint array {name!r} is not finite numbers")
+        iterations, elapsed = state["iterations"], state["elapsed_seconds"]
+        if iterations.shape != () or iterations.dtype.kind not in "iu" or int(iterations) < 0:
+            raise SolverError("checkpoint iteration count is not a non-negative integer")
+        if elapsed.shape != () or elapsed.dtype.kind != "f" or not 0 <= float(elapsed) < 1e12:
+            raise SolverError("checkpoint elapsed time is not a sane number of seconds")
+        try:
+            self._load_arrays(arrays)
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
+            raise SolverError(f"checkpoint state does not fit this solver ({exc})") from None
+        self.iterations = int(iterations)
+        self.elapsed_seconds = float(elapsed)
         self._metrics_cache = None
 
     def save_checkpoint(self, path: str | os.PathLike[str]) -> Path:
-        """Write ``state_dict()`` to ``path`` (``.npz``) atomically: temp file, then rename."""
-        target = Path(path)
-        temp = target.with_name(target.name + ".tmp.npz")
-        with open(temp, "wb") as handle:
-            np.savez(handle, **self.state_dict())
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temp, target)
-        return target
+        """Write ``state_dict()`` to ``path`` (``.npz``) atomically: unique temp file, rename."""
+        state = self.state_dict()
+        atomic_write(path, lambda handle: np.savez(handle, **state))
+        return Path(path)
 
     def load_checkpoint(self, path: str | os.PathLike[str]) -> None:
-        with np.load(path, allow_pickle=False) as data:
-            self.load_state_dict({key: data[key] for key in data.files})
+        """Resume from ``path``; ``SolverError`` for a file that is not a checkpoint of this
+        exact run (corrupt, truncated, pickled, non-finite, another game or solver)."""
+        self.load_state_dict(read_checkpoint(path))
+
+
+MAX_CHECKPOINT_BYTES = 8 * 2**30
+
+
+def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
+    """The arrays of a checkpoint file, refusing anything but a regular ``.npz`` of plain
+    arrays (no pickles); ``SolverError`` with the reason otherwise."""
+    check_regular_file(path, "checkpoint")
+    if os.path.getsize(path) > MAX_CHECKPOINT_BYTES:
+        raise SolverError(f"checkpoint {path} is larger than {MAX_CHECKPOINT_BYTES >> 30} GB")
+    try:
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise SolverError(f"{path} is a single array, not a checkpoint")
+        with data:
+            return {key: data[key] for key in data.files}
+    except SolverError:
+        raise
+    except ValueError as exc:
+        why = "it holds pickled objects, which are refused" if "pickle" in str(exc) else exc
+        raise SolverError(f"cannot resume from {path}: {why}") from None
+    except (OSError, EOFError, KeyError, zipfile.BadZipFile, RuntimeError) as exc:
+        raise SolverError(
+            f"cannot resume from {path}: corrupt or truncated ({type(exc).__name__})"
+        ) from None
 
 
 def per_player(name: str, pair) -> dict[str, np.ndarray]:
@@ -204,22 +239,18 @@ def restore_per_player(arrays: dict[str, np.ndarray], name: str) -> list[np.ndar
 # --- registry and the solve helper ---------------------------------------------------------
 
 SolverFactory = Callable[..., Solver]
-ALGORITHMS: dict[str, SolverFactory] = {}
-
-
-def register_algorithm(name: str, factory: SolverFactory) -> None:
-    ALGORITHMS[name] = factory
+ALGORITHMS: LazyAlgorithms = LazyAlgorithms()
+"""Iterative algorithm names to factories; the list and options live in ``registry.py``."""
 
 
 def make_solver(game: TreeGame, algo: str, **options: Any) -> Solver:
-    """Build solver ``algo`` (a name in ``ALGORITHMS``) for ``game`` with ``options``."""
-    try:
-        factory = ALGORITHMS[algo]
-    except KeyError:
+    """Build solver ``algo`` (a name in ``ALGORITHMS``) for ``game`` with checked ``options``."""
+    if algo not in ALGORITHMS:
         known = ", ".join(sorted(ALGORITHMS))
-        raise SolverError(f"unknown algorithm {algo!r}; known: {known}") from None
+        raise SolverError(f"unknown algorithm {algo!r}; known: {known}")
+    checked = check_options(algo, options)
     try:
-        return factory(game, **options)
+        return load_factory(algo)(game, **checked)
     except TypeError as error:
         raise SolverError(f"bad options for {algo}: {error}") from None
 

@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from solvers.algorithms.base import Solver, SolverError, register_algorithm
+from solvers.algorithms.base import Solver, SolverError
 from solvers.exact.evaluation import respond_per_edge, value_per_edge
 from solvers.exact.walk import build_plan, normalise_per_node, realization_weights
 from solvers.games.base import Strategy, TreeGame
@@ -165,6 +165,3 @@ class DoubleOracle(Solver):
                 zip(arrays["history_nash_conv"], arrays["history_sizes"], strict=True)
             )
         ]
-
-
-register_algorithm("double-oracle", lambda game, **options: DoubleOracle(game, **options))

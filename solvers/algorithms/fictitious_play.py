@@ -28,7 +28,6 @@ from solvers.algorithms.base import (
     Solver,
     SolverError,
     per_player,
-    register_algorithm,
     restore_per_player,
 )
 from solvers.exact.evaluation import respond_per_edge
@@ -102,6 +101,3 @@ class FictitiousPlay(Solver):
     def _load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
         self.strategy_sums = restore_per_player(arrays, "strategy_sums")
         self.last_response = restore_per_player(arrays, "last_response")
-
-
-register_algorithm("fp", lambda game, **options: FictitiousPlay(game, **options))

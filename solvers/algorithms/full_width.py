@@ -46,7 +46,6 @@ from solvers.algorithms.base import (
     Solver,
     SolverError,
     per_player,
-    register_algorithm,
     restore_per_player,
 )
 from solvers.algorithms.matching import regret_matching
@@ -245,14 +244,3 @@ def _node_sum_matrix(edges, dtype) -> sp.csr_matrix:
     columns = np.repeat(first, count) + offsets
     ones = np.ones(len(rows), dtype=dtype)
     return sp.csr_matrix((ones, (rows, columns)), shape=(edges.n_edges, edges.n_edges))
-
-
-def _variant_factory(variant: str):
-    def factory(game: TreeGame, **options: Any) -> FullWidthCFR:
-        return FullWidthCFR(game, variant=variant, **options)
-
-    return factory
-
-
-for _name in VARIANTS:
-    register_algorithm(_name, _variant_factory(_name))

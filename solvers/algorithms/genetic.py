@@ -96,7 +96,7 @@ from typing import Any
 
 import numpy as np
 
-from solvers.algorithms.base import Solver, SolverError, register_algorithm
+from solvers.algorithms.base import Solver, SolverError
 from solvers.exact.lp import build_sequence_form
 from solvers.games.base import Strategy, TreeGame
 
@@ -496,6 +496,3 @@ class GeneticAlgorithm(Solver):
         self.elites = [arrays[f"elite_{p}"].astype(np.int8) for p in (0, 1)]
         self.elite_fitness = [arrays[f"elite_fitness_{p}"].astype(float) for p in (0, 1)]
         self.rng = _rng_from_array(arrays["rng"])
-
-
-register_algorithm("ga", lambda game, **options: GeneticAlgorithm(game, **options))

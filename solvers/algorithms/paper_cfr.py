@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from solvers.algorithms.base import Solver, SolverError, register_algorithm
+from solvers.algorithms.base import Solver, SolverError
 from solvers.algorithms.matching import regret_matching_pair
 from solvers.algorithms.sampled_tree import RandomStream
 from solvers.games.base import Strategy, TreeGame
@@ -258,6 +258,3 @@ _STATE_LISTS = (
     "sum_call",
     "sum_fold",
 )
-
-
-register_algorithm("paper-cfr", PaperSelfPlayCFR)

@@ -29,7 +29,6 @@ from solvers.algorithms.base import (
     Solver,
     SolverError,
     per_player,
-    register_algorithm,
     restore_per_player,
 )
 from solvers.algorithms.matching import regret_matching
@@ -133,7 +132,3 @@ class RegretMatching(Solver):
     def _load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
         self.regrets = restore_per_player(arrays, "regrets")
         self.strategy_sums = restore_per_player(arrays, "strategy_sums")
-
-
-register_algorithm("rm", lambda game, **options: RegretMatching(game, plus=False, **options))
-register_algorithm("rm+", lambda game, **options: RegretMatching(game, plus=True, **options))

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from solvers.algorithms.base import SolverError, register_algorithm
+from solvers.algorithms.base import SolverError
 from solvers.algorithms.matching import regret_matching_scalar
 from solvers.algorithms.sampled_tree import CHANCE, TERMINAL, SampledSolver, pick
 from solvers.games.base import TreeGame
@@ -216,8 +216,3 @@ class OutcomeSamplingMCCFR(SampledSolver):
             for other, probability in enumerate(strategy):
                 sums[other] += average_weight * probability
         return node_value
-
-
-register_algorithm("cs-cfr", ChanceSampledCFR)
-register_algorithm("es-mccfr", ExternalSamplingMCCFR)
-register_algorithm("os-mccfr", OutcomeSamplingMCCFR)

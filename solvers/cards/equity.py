@@ -16,13 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import cache
 from math import comb
 
 import numpy as np
 
 from solvers.cards import evaluator
-from solvers.cards.combinatorics import colex_subsets, five_card_keys, subsets_of
+from solvers.cards.combinatorics import subsets_of
 from solvers.cards.deck import COMBO_CARDS, N_CARDS, N_COMBOS, card_str, combos_conflict
 from solvers.cards.deck import dead_mask as blocked_by
 from solvers.errors import InputError
@@ -216,27 +215,43 @@ def _result(p_win, p_tie, method, boards, samples, std_error, pairs, hand_equity
     )
 
 
-_CARD_ID_BIT = np.uint64(1) << np.arange(N_CARDS, dtype=np.uint64)
-_COMBO_ID_BITS = _CARD_ID_BIT[COMBO_CARDS[:, 0]] | _CARD_ID_BIT[COMBO_CARDS[:, 1]]
 _COMBO_KEYS = evaluator.key_sum(COMBO_CARDS)
 _COMBO_MASKS = evaluator.bit_mask(COMBO_CARDS)
+"""The evaluator's card bits are one distinct bit per card, so they also detect shared cards."""
 
 
-@cache
-def _runout_tables(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Key sums, evaluator masks and card-id bits of every k-subset of the deck."""
-    subsets = colex_subsets(N_CARDS, k)
-    if k == 0:
-        zero = np.zeros(1, np.int64)
-        return zero, zero.astype(np.uint64), zero.astype(np.uint64)
-    if k == 5:
-        keys, masks = five_card_keys()
-    else:
-        keys, masks = evaluator.key_sum(subsets), evaluator.bit_mask(subsets)
-    ids = _CARD_ID_BIT[subsets[:, 0]].copy()
-    for j in range(1, k):
-        ids |= _CARD_ID_BIT[subsets[:, j]]
-    return keys, masks, ids
+_RUNOUT_SPLITS = {0: (), 1: (1,), 2: (2,), 3: (3,), 4: (2, 2), 5: (3, 2)}
+"""A k-card runout drawn as independent parts (a triple and a pair for 5 cards): each k-set
+is the union of the same number of part choices, so keeping the draws whose parts do not
+overlap leaves every runout equally likely."""
+
+
+def _part_tables(deck: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Key sums and bit masks of every ``size``-subset of ``deck`` (at most 22,100 rows)."""
+    parts = subsets_of(deck, size).astype(np.intp)
+    return evaluator.key_sum(parts), evaluator.bit_mask(parts)
+
+
+def _draw_runouts(rng: np.random.Generator, tables, batch: int):
+    """``batch`` candidate runouts: key sums, bit masks, and whether their parts are disjoint.
+
+    Every candidate is uniform over the deck's k-sets once the overlapping ones are dropped,
+    with no table of all C(52, k) runouts to build in each fresh process.
+    """
+    if not tables:
+        return np.zeros(batch, np.int64), np.zeros(batch, np.uint64), np.ones(batch, bool)
+    keys = masks = None
+    disjoint = np.ones(batch, bool)
+    for part_keys, part_masks in tables:
+        pick = rng.integers(0, part_keys.size, size=batch)  # int64: the fastest to gather by
+        if keys is None:
+            keys, masks = part_keys[pick], part_masks[pick]
+            continue
+        bits = part_masks[pick]
+        disjoint &= (masks & bits) == 0
+        keys += part_keys[pick]
+        masks |= bits
+    return keys, masks, disjoint
 
 
 class _AliasSampler:
@@ -264,64 +279,90 @@ class _AliasSampler:
         return self.support[np.where(keep, slot, self.alias[slot])]
 
 
-def _sample_batch(match: _Matchup, samplers, rng: np.random.Generator, batch: int):
+def _sample_batch(match: _Matchup, samplers, tables, rng: np.random.Generator, batch: int):
     """One batch of candidate samples, filtered to the valid ones.
 
-    Returns combo ids of both sides and the key sums and bit masks of the full boards.
+    Returns combo ids of both sides (``None`` for a side holding one combo: it is the same in
+    every sample) and the key sums and bit masks of the full boards.
     """
-    h1, h2 = samplers[0].draw(rng, batch), samplers[1].draw(rng, batch)
-    bits1, bits2 = _COMBO_ID_BITS[h1], _COMBO_ID_BITS[h2]
-    used = bits1 | bits2
-    for card in match.board + match.dead:
-        used |= _CARD_ID_BIT[card]
-    ok = (bits1 & bits2) == 0
-    keys, masks, ids = _runout_tables(5 - len(match.board))
-    pick = rng.integers(0, keys.size, size=batch)
-    ok &= (ids[pick] & used) == 0  # uniform over runouts that avoid every used card
-    board = np.asarray(match.board, dtype=np.int64)
-    keys = keys[pick] + (evaluator.CARD_KEY[board].sum() if board.size else 0)
-    masks = masks[pick]
-    if board.size:
+    keys, masks, ok = _draw_runouts(rng, tables, batch)
+    hands = []
+    used = np.uint64(0)
+    for sampler in samplers:
+        if sampler.support.size == 1:  # the runout deck already leaves out its cards
+            hands.append(None)
+            continue
+        combos = sampler.draw(rng, batch)
+        bits = _COMBO_MASKS[combos]
+        ok &= (masks & bits) == 0
+        used = used | bits if isinstance(used, np.ndarray) else bits
+        hands.append(combos)
+    if sum(h is not None for h in hands) == 2:
+        ok &= (_COMBO_MASKS[hands[0]] & _COMBO_MASKS[hands[1]]) == 0
+    elif hands[0] is not None or hands[1] is not None:  # the other side's one combo
+        single = samplers[0].support if hands[0] is None else samplers[1].support
+        ok &= (used & _COMBO_MASKS[single[0]]) == 0
+    if match.board:
+        board = np.asarray(match.board, dtype=np.int64)
+        keys += evaluator.CARD_KEY[board].sum()
         masks |= np.bitwise_or.reduce(evaluator.CARD_BIT[board])
     keep = np.flatnonzero(ok)
-    return h1[keep], h2[keep], keys[keep], masks[keep]
+    hands = [None if h is None else h[keep] for h in hands]
+    return hands[0], hands[1], keys[keep], masks[keep]
 
 
-def _strength_on(board_keys, board_masks, combos) -> np.ndarray:
-    """Strength of combo i on full board i."""
+def _strength_on(board_keys, board_masks, combos, single: int) -> np.ndarray:
+    """Strength of combo i on full board i (of combo ``single`` when ``combos`` is None)."""
+    if combos is None:
+        key, mask = _COMBO_KEYS[single], _COMBO_MASKS[single]
+        return evaluator.evaluate_keys(board_keys + key, 7, lambda rows: board_masks[rows] | mask)
     keys = board_keys + _COMBO_KEYS[combos]
     return evaluator.evaluate_keys(
         keys, 7, lambda rows: board_masks[rows] | _COMBO_MASKS[combos[rows]]
     )
 
 
-def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResult:
-    if samples < 1:
-        raise EquityError("Monte Carlo needs at least one sample")
-    rng = np.random.default_rng(seed)
-    samplers = [
-        _AliasSampler(s, w[s]) for s, w in ((match.support1, match.w1), (match.support2, match.w2))
-    ]
-    wins = ties = 0
-    done = 0
-    acceptance = 0.5
+def _mc_block(match: _Matchup, samplers, tables, rng: np.random.Generator, count: int):
+    """Wins, ties, per-combo scores and per-combo counts of ``count`` valid samples."""
+    wins = ties = done = 0
+    acceptance = 0.8
     hand_scores = np.zeros(N_COMBOS)
     hand_samples = np.zeros(N_COMBOS, dtype=np.int64)
-    while done < samples:
-        want = min(samples - done, 1 << 18)
+    while done < count:
+        want = min(count - done, 1 << 18)
         batch = int(want / acceptance * 1.05) + 64
-        h1, h2, board_keys, board_masks = _sample_batch(match, samplers, rng, batch)
-        acceptance = max(h1.size / batch, 1e-3)
-        h1, h2 = h1[:want], h2[:want]
+        h1, h2, board_keys, board_masks = _sample_batch(match, samplers, tables, rng, batch)
+        acceptance = max(board_keys.size / batch, 1e-3)
         board_keys, board_masks = board_keys[:want], board_masks[:want]
-        str1 = _strength_on(board_keys, board_masks, h1)
-        str2 = _strength_on(board_keys, board_masks, h2)
+        h1 = None if h1 is None else h1[:want]
+        h2 = None if h2 is None else h2[:want]
+        str1 = _strength_on(board_keys, board_masks, h1, int(match.support1[0]))
+        str2 = _strength_on(board_keys, board_masks, h2, int(match.support2[0]))
         beats, splits = str1 > str2, str1 == str2
         wins += int(np.count_nonzero(beats))
         ties += int(np.count_nonzero(splits))
-        hand_scores += np.bincount(h1, weights=beats + 0.5 * splits, minlength=N_COMBOS)
-        hand_samples += np.bincount(h1, minlength=N_COMBOS)
-        done += h1.size
+        if h1 is None:  # one combo: its totals are the batch's
+            hand_scores[match.support1[0]] += np.count_nonzero(beats) + 0.5 * np.count_nonzero(
+                splits
+            )
+            hand_samples[match.support1[0]] += board_keys.size
+        else:
+            hand_scores += np.bincount(h1, weights=beats + 0.5 * splits, minlength=N_COMBOS)
+            hand_samples += np.bincount(h1, minlength=N_COMBOS)
+        done += board_keys.size
+    return wins, ties, hand_scores, hand_samples
+
+
+def _monte_carlo(match: _Matchup, samples: int, seed: int | None) -> EquityResult:
+    if samples < 1:
+        raise EquityError("Monte Carlo needs at least one sample")
+    samplers = [
+        _AliasSampler(s, w[s]) for s, w in ((match.support1, match.w1), (match.support2, match.w2))
+    ]
+    deck = _runout_deck(match)
+    tables = [_part_tables(deck, size) for size in _RUNOUT_SPLITS[5 - len(match.board)]]
+    rng = np.random.default_rng(seed)
+    wins, ties, hand_scores, hand_samples = _mc_block(match, samplers, tables, rng, samples)
     p_win, p_tie = wins / samples, ties / samples
     mean = p_win + p_tie / 2
     # per-sample score is 1, 1/2 or 0, so its second moment is win + tie/4

@@ -18,8 +18,8 @@ Tables are built at first use in well under a second and take about 15 MB per ha
 
 from __future__ import annotations
 
-import itertools
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
@@ -91,12 +91,21 @@ def _score5(ranks: tuple[int, ...], flush: bool) -> tuple[int, ...]:
 
 
 def _rank_multisets(n: int) -> np.ndarray:
-    """All multisets of n ranks with at most 4 of each, as a count matrix [M, 13]."""
-    rows = [
-        np.bincount(c, minlength=13) for c in itertools.combinations_with_replacement(range(13), n)
-    ]
-    counts = np.array(rows, dtype=np.int64)
-    return counts[counts.max(axis=1) <= 4]
+    """All multisets of n ranks with at most 4 of each, as a count matrix [M, 13].
+
+    Built rank by rank with numpy (every partial count vector times 0..4 copies of the next
+    rank, keeping totals <= n), so a fresh process builds the tables in milliseconds.
+    """
+    counts = np.zeros((1, 0), dtype=np.int64)
+    totals = np.zeros(1, dtype=np.int64)
+    for _ in range(13):
+        copies = np.arange(5, dtype=np.int64)
+        new_totals = (totals[:, None] + copies[None, :]).ravel()
+        keep = new_totals <= n
+        rows = np.repeat(counts, 5, axis=0)[keep]
+        column = np.tile(copies, len(counts))[keep]
+        counts, totals = np.column_stack([rows, column]), new_totals[keep]
+    return counts[totals == n]
 
 
 @cache
@@ -112,11 +121,53 @@ def _five_card_scores() -> tuple[dict[tuple[int, ...], int], list[tuple[int, ...
     return {s: i + 1 for i, s in enumerate(ordered)}, ordered
 
 
+TABLE_FILE = Path(__file__).parent / "data" / "rank_tables.npz"
+"""The non-zero entries of the rank tables and the flush table, built by ``write_tables``: a
+fresh process loads them in milliseconds instead of building them in a quarter second (a
+short ``pokertui equity`` is mostly start-up). ``tests/test_evaluator.py`` rebuilds and
+compares them."""
+
+
+def _from_store(name: str, size: int) -> np.ndarray | None:
+    try:
+        with np.load(TABLE_FILE, allow_pickle=False) as data:
+            if not np.array_equal(data["rank_keys"], RANK_KEYS):
+                return None
+            index, value = data[f"{name}_index"], data[f"{name}_value"]
+    except (OSError, KeyError, ValueError):
+        return None
+    table = np.zeros(size, dtype=np.uint16)
+    table[index] = value
+    return table
+
+
+def write_tables(path: Path = TABLE_FILE) -> None:
+    """Store the freshly built tables' non-zero entries (run after changing the evaluator)."""
+    arrays: dict[str, np.ndarray] = {"rank_keys": RANK_KEYS}
+    for name, table in [(f"rank{n}", build_rank_table(n)) for n in (5, 6, 7)] + [
+        ("flush", build_flush_table())
+    ]:
+        index = np.flatnonzero(table)
+        arrays[f"{name}_index"] = index.astype(np.int32)
+        arrays[f"{name}_value"] = table[index]
+    np.savez(path, **arrays)
+
+
+def _table_size(n_cards: int) -> int:
+    return int(RANK_KEYS[-1]) * min(n_cards, 4) + int(RANK_KEYS[-2]) * max(n_cards - 4, 0) + 1
+
+
 @cache
 def _rank_table(n_cards: int) -> np.ndarray:
     """Best non-flush strength indexed by the rank-key sum of an n-card hand (n = 5, 6, 7)."""
     if n_cards not in (5, 6, 7):
         raise ValueError(f"hands have 5, 6 or 7 cards, not {n_cards}")
+    stored = _from_store(f"rank{n_cards}", _table_size(n_cards))
+    return stored if stored is not None else build_rank_table(n_cards)
+
+
+def build_rank_table(n_cards: int) -> np.ndarray:
+    """``_rank_table`` computed from the 5-card scores."""
     counts = _rank_multisets(n_cards)
     keys = counts @ RANK_KEYS
     if np.unique(keys).size != keys.size:  # pragma: no cover - guards the published keys
@@ -128,7 +179,7 @@ def _rank_table(n_cards: int) -> np.ndarray:
             ranks = tuple(np.repeat(np.arange(13), row).tolist())
             table[key] = strength[_score5(ranks, flush=False)]
         return table
-    smaller = _rank_table(n_cards - 1)
+    smaller = build_rank_table(n_cards - 1)
     best = np.zeros(len(keys), dtype=np.uint16)
     for r in range(13):
         has = counts[:, r] > 0
@@ -140,6 +191,12 @@ def _rank_table(n_cards: int) -> np.ndarray:
 @cache
 def _flush_table() -> np.ndarray:
     """Best flush or straight flush indexed by a 13-bit rank mask with 5 to 7 bits set."""
+    stored = _from_store("flush", 1 << 13)
+    return stored if stored is not None else build_flush_table()
+
+
+def build_flush_table() -> np.ndarray:
+    """``_flush_table`` computed from the 5-card scores."""
     strength, _ = _five_card_scores()
     table = np.zeros(1 << 13, dtype=np.uint16)
     popcount = np.array([bin(m).count("1") for m in range(1 << 13)])

@@ -27,6 +27,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from solvers.errors import InputError
+from solvers.games.params import MAX_CHIPS as MAX_CHIPS  # re-exported
+from solvers.games.params import MIN_CHIPS as MIN_CHIPS  # re-exported
 from solvers.games.params import GameParamError as GameParamError  # re-exported
 from solvers.games.params import GameParams as GameParams  # re-exported
 from solvers.games.params import format_spec

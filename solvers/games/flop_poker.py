@@ -25,14 +25,14 @@ from pydantic import Field
 
 from solvers.cards.deck import CLASS_LABELS
 from solvers.cards.preflop_tables import ClassTable, flop_table
-from solvers.games.base import GameParams, Node, TreeGame
+from solvers.games.base import MAX_CHIPS, MIN_CHIPS, GameParams, Node, TreeGame
 from solvers.games.spec import register_game
 from solvers.games.von_neumann import bet_or_check_tree
 
 
 class FlopPokerParams(GameParams):
-    ante: float = Field(1.0, gt=0, description="chips each player antes")
-    bet: float = Field(2.0, gt=0, description="size of the player's one bet")
+    ante: float = Field(1.0, ge=MIN_CHIPS, le=MAX_CHIPS, description="chips each player ante")
+    bet: float = Field(2.0, ge=MIN_CHIPS, le=MAX_CHIPS, description="the player's one bet")
 
 
 class ClassTableGame(TreeGame):

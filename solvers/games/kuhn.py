@@ -10,14 +10,14 @@ from __future__ import annotations
 import numpy as np
 from pydantic import Field
 
-from solvers.games.base import GameParams, NodeKind, TreeBuilder, TreeGame
+from solvers.games.base import MAX_CHIPS, MIN_CHIPS, GameParams, NodeKind, TreeBuilder, TreeGame
 from solvers.games.spec import register_game
 
 
 class KuhnParams(GameParams):
     cards: int = Field(3, ge=3, le=1000, description="deck size N (distinct ranks)")
-    ante: float = Field(1.0, gt=0, description="chips each player antes")
-    bet: float = Field(1.0, gt=0, description="size of the one bet")
+    ante: float = Field(1.0, ge=MIN_CHIPS, le=MAX_CHIPS, description="chips each player antes")
+    bet: float = Field(1.0, ge=MIN_CHIPS, le=MAX_CHIPS, description="size of the one bet")
 
 
 def _labels(cards: int) -> tuple[str, ...]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from pydantic import Field, field_validator
 
-from solvers.games.base import GameParams, NodeKind, TreeBuilder, TreeGame
+from solvers.games.base import MAX_CHIPS, MIN_CHIPS, GameParams, NodeKind, TreeBuilder, TreeGame
 from solvers.games.spec import register_game
 
 RANKS = ("J", "Q", "K")
@@ -23,15 +23,15 @@ CARD_LABELS = tuple(f"{RANKS[c // 2]}{SUITS[c % 2]}" for c in range(6))
 
 
 class LeducParams(GameParams):
-    ante: float = Field(1.0, gt=0)
+    ante: float = Field(1.0, ge=MIN_CHIPS, le=MAX_CHIPS)
     raises: list[float] = Field(default_factory=lambda: [2.0, 4.0], min_length=2, max_length=2)
     max_raises: int = Field(2, ge=0, le=4, description="raises allowed per round")
 
     @field_validator("raises")
     @classmethod
     def _positive(cls, value: list[float]) -> list[float]:
-        if any(size <= 0 for size in value):
-            raise ValueError("raise sizes must be positive")
+        if any(not MIN_CHIPS <= size <= MAX_CHIPS for size in value):
+            raise ValueError(f"raises must be positive, between {MIN_CHIPS:g} and {MAX_CHIPS:g}")
         return value
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 import numpy as np
 from pydantic import Field, field_validator
 
-from solvers.games.base import GameParams, Node, NodeKind, TreeGame
+from solvers.games.base import MAX_CHIPS, GameParams, Node, NodeKind, TreeGame
 from solvers.games.spec import register_game
 
 NAMED = {
@@ -46,6 +46,8 @@ class MatrixParams(GameParams):
         numbers = [[v for v in row if isinstance(v, int | float)] for row in value]
         if numbers != value or not np.isfinite(np.asarray(value, dtype=float)).all():
             raise ValueError("payoffs must be finite numbers")
+        if np.abs(np.asarray(value, dtype=float)).max() > MAX_CHIPS:
+            raise ValueError(f"payoffs must be between -{MAX_CHIPS:g} and {MAX_CHIPS:g}")
         return value
 
 

@@ -18,10 +18,15 @@ class GameParamError(InputError):
     """Bad game parameters or an unparsable game spec."""
 
 
+MIN_CHIPS = 1e-6
+MAX_CHIPS = 1e6
+"""Bounds of every chip amount in a game spec (antes, bets, pots): sane sizes, no overflow."""
+
+
 class GameParams(BaseModel):
     """Base of every game's parameter model: immutable, and unknown fields are errors."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
     positional: ClassVar[tuple[str, ...]] = ()
     """Field names that a spec string may give without ``name=``, in order."""
 

@@ -16,12 +16,12 @@ from dataclasses import dataclass
 import numpy as np
 from pydantic import Field, field_validator
 
-from solvers.games.base import GameParams, NodeKind, TreeBuilder, TreeGame
+from solvers.games.base import MAX_CHIPS, MIN_CHIPS, GameParams, NodeKind, TreeBuilder, TreeGame
 from solvers.games.spec import register_game
 
 
 class RiverToyParams(GameParams):
-    pot: float = Field(4.0, gt=0)
+    pot: float = Field(4.0, ge=MIN_CHIPS, le=MAX_CHIPS)
     bets: list[float] = Field(default_factory=lambda: [1.0], min_length=1, max_length=32)
     nuts: float = Field(0.2, gt=0, lt=1, description="probability the bettor has the nuts")
 
@@ -33,8 +33,8 @@ class RiverToyParams(GameParams):
     @field_validator("bets")
     @classmethod
     def _positive_distinct(cls, value: list[float]) -> list[float]:
-        if any(size <= 0 for size in value):
-            raise ValueError("bet sizes must be positive")
+        if any(not MIN_CHIPS <= size <= MAX_CHIPS for size in value):
+            raise ValueError(f"bet sizes must be positive, between {MIN_CHIPS:g} and {MAX_CHIPS:g}")
         if len(set(value)) != len(value):
             raise ValueError("bet sizes must be distinct")
         return value

@@ -21,6 +21,12 @@ _TOKEN = re.compile(
     r"|(?P<name>[A-Za-z_][A-Za-z0-9_]*)|(?P<string>\"[^\"]*\")|(?P<punct>[()\[\],=]))"
 )
 
+MAX_SPEC_CHARS = 1_000_000
+"""Longest spec accepted (a 500 x 500 matrix of short numbers fits)."""
+MAX_SPEC_DEPTH = 8
+"""Deepest bracket nesting accepted: no game takes more than lists of lists."""
+MAX_NUMBER_CHARS = 40
+"""Longest number token: longer ones are typos or attacks, and Python refuses 4,300+ digits."""
 
 GAMES: dict[str, type] = {}
 """Registered game classes by name; each has ``params_model`` and ``from_params``."""
@@ -33,16 +39,27 @@ def register_game(cls: type) -> type:
 
 
 def _tokenize(text: str) -> list[tuple[str, str]]:
+    if len(text) > MAX_SPEC_CHARS:
+        raise GameParamError(f"game spec is {len(text):,} characters; at most {MAX_SPEC_CHARS:,}")
     tokens, pos = [], 0
     stripped = text.rstrip()
     while pos < len(stripped):
         match = _TOKEN.match(stripped, pos)
         if match is None or match.end() == pos:
-            raise GameParamError(f"game spec {text!r}: unexpected {stripped[pos:].strip()[:10]!r}")
+            raise GameParamError(
+                f"game spec {_short(text)}: unexpected {stripped[pos:].strip()[:10]!r}"
+            )
         kind = match.lastgroup or ""
+        if kind == "number" and len(match.group(kind)) > MAX_NUMBER_CHARS:
+            raise GameParamError(f"game spec {_short(text)}: number {match.group(kind)[:20]}... is "
+                                 "too long")  # fmt: skip
         tokens.append((kind, match.group(kind)))
         pos = match.end()
     return tokens
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
 class _Parser:
@@ -53,7 +70,7 @@ class _Parser:
 
     def fail(self, what: str) -> GameParamError:
         found = self.tokens[self.pos][1] if self.pos < len(self.tokens) else "end of text"
-        return GameParamError(f"game spec {self.text!r}: expected {what}, found {found!r}")
+        return GameParamError(f"game spec {_short(self.text)}: expected {what}, found {found!r}")
 
     def peek(self) -> str | None:
         return self.tokens[self.pos][1] if self.pos < len(self.tokens) else None
@@ -66,15 +83,19 @@ class _Parser:
                 return ttext
         raise self.fail(repr(text) if text else kind)
 
-    def value(self) -> Any:
+    def value(self, depth: int = 1) -> Any:
         if self.peek() == "[":
+            if depth > MAX_SPEC_DEPTH:
+                raise GameParamError(
+                    f"game spec {_short(self.text)}: lists nested more than {MAX_SPEC_DEPTH} deep"
+                )
             self.take("punct", "[")
             items: list[Any] = []
             if self.peek() != "]":
-                items.append(self.value())
+                items.append(self.value(depth + 1))
                 while self.peek() == ",":
                     self.take("punct", ",")
-                    items.append(self.value())
+                    items.append(self.value(depth + 1))
             self.take("punct", "]")
             return items
         if self.pos < len(self.tokens) and self.tokens[self.pos][0] == "number":
@@ -102,11 +123,11 @@ class _Parser:
                     key = self.take("name")
                     self.take("punct", "=")
                     if key in kwargs:
-                        raise GameParamError(f"game spec {self.text!r}: {key!r} given twice")
+                        raise GameParamError(f"game spec {_short(self.text)}: {key!r} given twice")
                     kwargs[key] = self.value()
                 elif kwargs:
                     raise GameParamError(
-                        f"game spec {self.text!r}: a bare value cannot follow name=value"
+                        f"game spec {_short(self.text)}: a bare value cannot follow name=value"
                     )
                 else:
                     args.append(self.value())

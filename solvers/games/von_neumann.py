@@ -20,13 +20,21 @@ from dataclasses import dataclass
 import numpy as np
 from pydantic import Field
 
-from solvers.games.base import GameParams, NodeKind, Strategy, TreeBuilder, TreeGame
+from solvers.games.base import (
+    MAX_CHIPS,
+    MIN_CHIPS,
+    GameParams,
+    NodeKind,
+    Strategy,
+    TreeBuilder,
+    TreeGame,
+)
 from solvers.games.spec import register_game
 
 
 class VonNeumannParams(GameParams):
-    ante: float = Field(1.0, gt=0)
-    bet: float = Field(2.0, gt=0)
+    ante: float = Field(1.0, ge=MIN_CHIPS, le=MAX_CHIPS)
+    bet: float = Field(2.0, ge=MIN_CHIPS, le=MAX_CHIPS)
     bins: int = Field(100, ge=2, le=1000)
 
 

@@ -1,29 +1,45 @@
 """One solver run from start to strategy file: chunks, progress events, checkpoints, stopping.
 
-``execute`` is what ``pokertui solve`` runs in its own process. It builds the solver, resumes
-from the checkpoint if asked, runs in short chunks, and after each chunk emits a progress event
-(a dict, printed by the caller as a JSON line) with the exact exploitability. It stops at the
-iteration budget, the time budget, the target exploitability or when ``should_stop()`` says so
-(Ctrl-C or a cancel from the TUI); then it writes a checkpoint and, unless interrupted, the
-strategy file. Both are written atomically, so a crash never leaves half a file and never
-touches the previous good output.
+``execute`` is what ``pokertui solve`` runs in its own process. Everything a user gave is
+checked before any work starts: the game, the algorithm and its options (``registry.py``), the
+stopping rules and both output paths, so a long solve never loses its result to a typo at the
+end. It then builds the solver, resumes from the checkpoint if asked, runs in short chunks and
+after each chunk emits a progress event (a dict, printed by the caller as a JSON line) with the
+exact exploitability. A checkpoint is written every ``checkpoint_seconds``, so a ``kill -9``
+loses at most that much work. It stops at the iteration budget, the time budget, the target
+exploitability or when ``should_stop()`` says so (Ctrl-C, or a cancel from the TUI); then it
+writes a checkpoint and, unless interrupted, the strategy file. Both are written atomically
+under unique temporary names, and a lock beside the output keeps two runs from writing the same
+files at once.
+
+A target is a promise: the file written is rounded, and if rounding to the usual 6 decimals
+pushes the measured exploitability above ``--target``, it is rounded finer until it meets it;
+the result says which precision was used and what rounding added.
 """
 
 from __future__ import annotations
 
+import math
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from solvers.algorithms.registry import ITERATIVE, SolverError, get_algorithm, parse_cli_options
+from solvers.atomic import check_output_path, clean_stale_temps
 from solvers.errors import InputError
-from solvers.games import load_game
-from solvers.strategy_file import SolverInfo, save_strategy
+from solvers.runs.run_lock import RunLock
 
 Emit = Callable[[dict[str, Any]], None]
 
 NON_ITERATIVE = ("lp",)
+MAX_ITERATIONS = 10**12
+MAX_SECONDS = 10**8
+DEFAULT_CHECKPOINT_SECONDS = 60.0
+TARGET_PRECISIONS = (6, 8, 10, 12)
+"""Decimals tried in turn until the written file meets ``--target``."""
 
 
 @dataclass
@@ -41,11 +57,15 @@ class RunSpec:
     checkpoint: Path | None = None
     report_seconds: float = 0.5
     """Emit a progress event (with an exact exploitability) about this often."""
+    checkpoint_seconds: float = DEFAULT_CHECKPOINT_SECONDS
+    """Write the checkpoint at least this often while solving."""
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
         if self.checkpoint is None:
             self.checkpoint = self.out.with_name(self.out.name + ".ckpt.npz")
+        self.checkpoint = Path(self.checkpoint)
+        algorithm = get_algorithm(self.algo)  # unknown names: a clear message
         if self.algo not in NON_ITERATIVE and (
             self.iterations is None
             and self.seconds is None
@@ -53,39 +73,62 @@ class RunSpec:
             and self.target_pot_percent is None
         ):
             raise InputError("give a stopping rule: --iterations, --seconds or --target")
-        for name in ("iterations", "seconds", "target", "target_pot_percent"):
-            value = getattr(self, name)
-            if value is not None and value <= 0:
-                raise InputError(f"--{name} must be positive")
-        from solvers.algorithms import ALGORITHMS  # noqa: PLC0415 - registers every algorithm
+        _check_number("iterations", self.iterations, 1, MAX_ITERATIONS, whole=True)
+        _check_number("seconds", self.seconds, 0, MAX_SECONDS, open_low=True)
+        _check_number("target", self.target, 0, 1e12, open_low=True)
+        _check_number("target", self.target_pot_percent, 0, 1e6, open_low=True)
+        _check_number("every", self.report_seconds, 0, 86_400)
+        _check_number("checkpoint-every", self.checkpoint_seconds, 0, 10**7, open_low=True)
+        if self.options and algorithm.name in NON_ITERATIVE:
+            raise SolverError(f"{self.algo} takes no options")
+        for key, value in self.options.items():
+            option = algorithm.option(key)
+            if option is None:
+                raise SolverError(
+                    f"bad options for {self.algo}: unknown option {key!r}; "
+                    f"{algorithm.valid_options()}"
+                )
+            option.check(value)
+        check_output_path(self.out, "--out")
+        if self.algo in ITERATIVE:
+            check_output_path(self.checkpoint, "--checkpoint")
+            if _same_file(self.out, self.checkpoint):
+                raise InputError("--out and --checkpoint must be different files")
 
-        if self.algo not in ALGORITHMS and self.algo not in NON_ITERATIVE:
-            known = ", ".join(sorted([*ALGORITHMS, *NON_ITERATIVE]))
-            raise InputError(f"unknown algorithm {self.algo!r}; known: {known}")
-        if not self.out.parent.exists() or not self.out.parent.is_dir():
-            raise InputError(f"cannot write {self.out}: folder {self.out.parent} does not exist")
+
+def _check_number(name, value, low, high, *, whole=False, open_low=False) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise InputError(f"--{name} must be a number, not {value!r}")
+    if whole and not float(value).is_integer():
+        raise InputError(f"--{name} must be a whole number")
+    if not math.isfinite(value):
+        raise InputError(f"--{name} must be a finite number, not {value}")
+    if value < low or (open_low and value == low):
+        raise InputError(f"--{name} must be positive" if open_low or whole else f"--{name} >= 0")
+    if value > high:
+        raise InputError(f"--{name} must be at most {high:g}")
 
 
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``["alpha=1.5", "alternating=false"]`` to typed values (int, float, bool or text)."""
+def _same_file(a: Path, b: Path) -> bool:
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def parse_options(pairs: list[str], algo: str | None = None) -> dict[str, Any]:
+    """``["alpha=1.5", "alternating=false"]`` to values typed and checked for ``algo``.
+
+    Without ``algo``, only the ``key=value`` shape is checked and values are typed by their
+    look (the TUI launcher does this; the solve process then checks them against ``algo``).
+    """
+    if algo is not None:
+        return parse_cli_options(algo, pairs)
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, raw = pair.partition("=")
         if not sep or not key.strip():
-            raise InputError(f"options look like key=value, not {pair!r}")
-        text = raw.strip()
-        value: Any
-        if text.lower() in ("true", "false"):
-            value = text.lower() == "true"
-        else:
-            try:
-                value = int(text)
-            except ValueError:
-                try:
-                    value = float(text)
-                except ValueError:
-                    value = text
-        options[key.strip().replace("-", "_")] = value
+            raise InputError(f"options look like key=value, not {pair[:60]!r}")
+        options[key.strip().replace("-", "_")] = _typed(raw.strip())
     return options
 
 
@@ -103,6 +146,17 @@ def pot_fields(game, exploitability: float, game_value: float) -> dict[str, floa
     return fields
 
 
+def _typed(text: str) -> Any:
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text) if len(text) <= 40 else text
+        except ValueError:
+            continue
+    return text
+
+
 def _progress(solver, started: float, event: str = "progress") -> dict[str, Any]:
     metrics = solver.metrics()
     extra = solver.progress_info() if hasattr(solver, "progress_info") else {}
@@ -115,23 +169,60 @@ def _progress(solver, started: float, event: str = "progress") -> dict[str, Any]
     }
 
 
-def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: bool = False):
-    """Run to a stopping rule; returns the final event (``done`` or ``interrupted``)."""
-    from solvers.algorithms import make_solver  # noqa: PLC0415 - registers every algorithm
+@dataclass
+class Prepared:
+    """A run's game and (for iterative algorithms) its solver, resumed if asked: everything
+    a user's input can break, done before any progress is shown."""
+
+    game: Any
+    solver: Any = None
+    resumed: bool = False
+
+
+def prepare(spec: RunSpec, resume: bool = False) -> Prepared:
+    """Load the game, build the solver and load the checkpoint; ``InputError`` for any mistake."""
+    from solvers.games import load_game  # noqa: PLC0415 - keep importing this module cheap
 
     game = load_game(spec.game)
     if spec.target_pot_percent is not None:
         spec.target = spec.target_pot_percent / 100.0 * float(sum(game.root.contributions))
-    started = time.perf_counter()
     if spec.algo in NON_ITERATIVE:
-        return _execute_lp(spec, game, emit, started)
+        return Prepared(game)
+    from solvers.algorithms.base import make_solver  # noqa: PLC0415 - imports the solver only
+
     solver = make_solver(game, spec.algo, **spec.options)
-    assert spec.checkpoint is not None
     if resume:
+        assert spec.checkpoint is not None
         if not spec.checkpoint.exists():
             raise InputError(f"nothing to resume: no checkpoint at {spec.checkpoint}")
         solver.load_checkpoint(spec.checkpoint)
-        emit({"event": "resumed", "checkpoint": str(spec.checkpoint), **solver.metrics().as_dict()})
+    return Prepared(game, solver, resume)
+
+
+def execute(
+    spec: RunSpec,
+    emit: Emit,
+    should_stop: Callable[[], bool],
+    resume: bool = False,
+    prepared: Prepared | None = None,
+):
+    """Run to a stopping rule; returns the final event (``done`` or ``interrupted``)."""
+    with RunLock(spec.out):
+        prepared = prepared or prepare(spec, resume)
+        for path in (spec.out, spec.checkpoint):
+            clean_stale_temps(path)
+        if spec.algo in NON_ITERATIVE:
+            return _execute_lp(spec, prepared.game, emit, time.perf_counter())
+        return _execute_iterative(spec, prepared, emit, should_stop)
+
+
+def _execute_iterative(spec: RunSpec, prepared: Prepared, emit: Emit, should_stop):
+    started = time.perf_counter()
+    game, solver = prepared.game, prepared.solver
+    checkpoint = spec.checkpoint
+    assert checkpoint is not None
+    if prepared.resumed:
+        emit({"event": "resumed", "checkpoint": str(checkpoint), **solver.metrics().as_dict()})
     memory = {"memory_mb": game.memory_estimate_mb} if hasattr(game, "memory_estimate_mb") else {}
     emit(
         {
@@ -144,6 +235,7 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
     )
     chunk = 1
     reason = "iterations"
+    last_checkpoint = time.perf_counter()
     while True:
         if spec.iterations is not None and solver.iterations >= spec.iterations:
             break
@@ -151,17 +243,16 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
             reason = "seconds"
             break
         if should_stop():
-            solver.save_checkpoint(spec.checkpoint)
-            event = {
-                **_progress(solver, started, "interrupted"),
-                "checkpoint": str(spec.checkpoint),
-            }
+            solver.save_checkpoint(checkpoint)
+            event = {**_progress(solver, started, "interrupted"), "checkpoint": str(checkpoint)}
             emit(event)
             return event
         budget = chunk
         if spec.iterations is not None:
             budget = min(budget, spec.iterations - solver.iterations)
         remaining = None if spec.seconds is None else spec.seconds - solver.elapsed_seconds
+        if remaining is not None:
+            remaining = min(remaining, spec.checkpoint_seconds)
         tick = time.perf_counter()
         solver.run(iterations=budget, seconds=remaining)
         took = time.perf_counter() - tick
@@ -172,37 +263,78 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
         # that the exact exploitability (seconds on a big hold'em tree) stays under a fifth
         # of the run
         per_iteration = max(took, 1e-6) / max(budget, 1)
-        wanted = max(spec.report_seconds, 4.0 * measured)
+        wanted = max(min(spec.report_seconds, spec.checkpoint_seconds), 4.0 * measured)
         chunk = max(1, min(chunk * 4, int(wanted / per_iteration)))
         emit(progress)
         if spec.target is not None and progress["exploitability"] <= spec.target:
             reason = "target"
             break
-    solver.save_checkpoint(spec.checkpoint)
-    info = SolverInfo(
-        algorithm=spec.algo,
-        settings={k: v for k, v in solver.settings().items() if k != "algorithm"},
-        iterations=solver.iterations,
-        seed=spec.options.get("seed"),
-    )
-    saved = save_strategy(spec.out, game, solver.strategy(), solver=info)
+        if time.perf_counter() - last_checkpoint >= spec.checkpoint_seconds:
+            solver.save_checkpoint(checkpoint)
+            last_checkpoint = time.perf_counter()
+    solver.save_checkpoint(checkpoint)
+    info = _solver_info(spec, solver)
+    written = _write_strategy(spec, game, solver.strategy(), info, solver.metrics().exploitability)
     metrics = solver.metrics().as_dict()
-    metrics["exploitability"] = saved.measured.exploitability  # of the rounded file
-    metrics.update(pot_fields(game, saved.measured.exploitability, saved.measured.game_value))
     event = {
         "event": "done",
         **metrics,
+        **written,  # the exploitability of the rounded file, as written
+        **pot_fields(game, written["exploitability"], written["game_value"]),
         "file_bytes": spec.out.stat().st_size,
         "stopped_by": reason,
         "out": str(spec.out),
-        "checkpoint": str(spec.checkpoint),
+        "checkpoint": str(checkpoint),
     }
     emit(event)
     return event
 
 
+def _solver_info(spec: RunSpec, solver):
+    from solvers.strategy_file import SolverInfo  # noqa: PLC0415
+
+    return SolverInfo(
+        algorithm=spec.algo,
+        settings={k: v for k, v in solver.settings().items() if k != "algorithm"},
+        iterations=solver.iterations,
+        seed=spec.options.get("seed"),
+    )
+
+
+def _write_strategy(spec: RunSpec, game, strategy, info, unrounded: float) -> dict[str, Any]:
+    """Round, measure and write; finer rounding while the rounded file misses ``--target``."""
+    import numpy as np  # noqa: PLC0415
+
+    from solvers.atomic import atomic_write_text  # noqa: PLC0415
+    from solvers.strategy_file import dumps_document, measure, rounded_strategy, to_document  # noqa: PLC0415
+
+    if not all(np.isfinite(np.asarray(rows)).all() for rows in strategy.values()):
+        raise SolverError(
+            f"{spec.algo} diverged (its strategy holds NaN or infinity); nothing was written. "
+            "Try other options."
+        )
+    for precision in TARGET_PRECISIONS:
+        rounded = rounded_strategy(game, strategy, precision)
+        measured = measure(game, rounded)
+        if spec.target is None or measured.exploitability <= spec.target:
+            break
+    document = to_document(game, rounded, solver=info, measured=measured)
+    atomic_write_text(spec.out, dumps_document(document))
+    result: dict[str, Any] = {
+        "exploitability": measured.exploitability,
+        "game_value": measured.game_value,
+        "precision": precision,
+        "exploitability_unrounded": unrounded,
+        "rounding_added": measured.exploitability - unrounded,
+    }
+    if spec.target is not None and measured.exploitability > spec.target:
+        result["target_missed_by_rounding"] = True
+    return result
+
+
 def _execute_lp(spec: RunSpec, game, emit: Emit, started: float):
     from solvers.exact.lp import solve_lp  # noqa: PLC0415
+    from solvers.strategy_file import SolverInfo, save_strategy  # noqa: PLC0415
 
     emit({"event": "started", "game": game.spec_string(), "algo": "lp"})
     solution = solve_lp(game)

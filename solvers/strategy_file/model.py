@@ -33,7 +33,7 @@ class SolverInfo(BaseModel):
 class Measured(BaseModel):
     """Exploitability and value measured by exact best response when the file was saved."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
     exploitability: float = Field(description="(BR_0 + BR_1) / 2 in chips")
     nash_conv: float
     best_response_values: tuple[float, float]
@@ -90,15 +90,23 @@ class Problem:
         return {k: v for k, v in self.__dict__.items() if v is not None}
 
 
-class StrategyFileError(InputError):
-    """A strategy file that cannot be used; ``problems`` lists everything found in one pass."""
+MAX_PROBLEMS = 100
+"""Problems kept (and located) per file; the rest are only counted, so validating a file with
+tens of thousands of bad entries stays linear in its size."""
 
-    def __init__(self, source: str, problems: list[Problem]) -> None:
+
+class StrategyFileError(InputError):
+    """A strategy file that cannot be used; ``problems`` lists everything found in one pass
+    (the first ``MAX_PROBLEMS``; ``omitted`` counts the others)."""
+
+    def __init__(self, source: str, problems: list[Problem], omitted: int = 0) -> None:
         self.source = source
-        self.problems = problems
-        count = f"{len(problems)} problem" + ("s" if len(problems) != 1 else "")
-        lines = "\n".join(f"  - {p}" for p in problems[:50])
-        more = f"\n  ... and {len(problems) - 50} more" if len(problems) > 50 else ""
+        self.problems = problems[:MAX_PROBLEMS]
+        self.omitted = omitted + max(len(problems) - MAX_PROBLEMS, 0)
+        total = len(self.problems) + self.omitted
+        count = f"{total} problem" + ("s" if total != 1 else "")
+        lines = "\n".join(f"  - {p}" for p in self.problems[:50])
+        more = f"\n  ... and {total - 50} more" if total > 50 else ""
         super().__init__(f"{source}: invalid strategy file ({count}):\n{lines}{more}")
 
 

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
-from pathlib import Path
+import zlib
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from solvers.strategy_file.model import (
     StrategyFileError,
     StrategyFileModel,
 )
+from solvers.user_files import UserFileError, loads_user_json, read_user_file
 
 
 class _Locator:
@@ -70,8 +70,12 @@ class _Reader:
         self.game = game
         self.locate = locator
         self.problems: list[Problem] = []
+        self.omitted = 0
 
     def problem(self, message: str, node=None, hand=None, action=None) -> None:
+        if len(self.problems) >= model.MAX_PROBLEMS:
+            self.omitted += 1  # counted only: locating every problem would be quadratic
+            return
         line = self.locate.line(node, hand)
         self.problems.append(Problem(message, node, hand, action, line))
 
@@ -363,16 +367,16 @@ def _parse_header(data: dict[str, Any], source: str, locate: _Locator):
 
 def loads_strategy(text: str, source: str = "<string>") -> StrategyFile:
     """Parse and validate a strategy file's text; raises ``StrategyFileError`` with all problems."""
-    if len(text.encode("utf-8", errors="replace")) > model.MAX_FILE_BYTES:
+    if (
+        len(text) > model.MAX_FILE_BYTES
+        or len(text.encode("utf-8", "replace")) > model.MAX_FILE_BYTES
+    ):
         raise StrategyFileError(source, [Problem(_too_big(len(text)))])
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise StrategyFileError(
-            source, [Problem(f"invalid JSON: {exc.msg} (column {exc.colno})", line=exc.lineno)]
-        ) from None
-    except RecursionError:
-        raise StrategyFileError(source, [Problem("invalid JSON: nested too deeply")]) from None
+        # NaN and infinities parse, so the reader can name the cell that holds them
+        data = loads_user_json(text, "strategy file", allow_non_finite=True)
+    except UserFileError as exc:
+        raise StrategyFileError(source, [Problem(exc.reason, line=exc.line)]) from None
     if not isinstance(data, dict):
         raise StrategyFileError(source, [Problem("a strategy file is a JSON object")])
     locate = _Locator(text)
@@ -383,7 +387,7 @@ def loads_strategy(text: str, source: str = "<string>") -> StrategyFile:
     strategy, filled = reader.read_nodes(defaults)
     problems += reader.problems
     if problems:
-        raise StrategyFileError(source, problems)
+        raise StrategyFileError(source, problems, reader.omitted)
     return StrategyFile(
         game, strategy, headers["solver"], headers["measured"], source, defaults, filled
     )
@@ -395,23 +399,29 @@ def _too_big(size: int) -> str:
 
 def load_strategy(path: str | os.PathLike) -> StrategyFile:
     """Read and validate a strategy file; ``StrategyFileError`` for anything wrong with it."""
-    path = Path(path)
     source = str(path)
     try:
-        size = path.stat().st_size
-        if size > model.MAX_FILE_BYTES:
-            raise StrategyFileError(source, [Problem(_too_big(size))])
-        raw = path.read_bytes()
-    except OSError as exc:
-        problem = Problem(f"cannot read the file: {exc.strerror}")
-        raise StrategyFileError(source, [problem]) from None
+        raw = read_user_file(path, model.MAX_FILE_BYTES, "strategy file")
+    except UserFileError as exc:
+        raise StrategyFileError(source, [Problem(exc.reason)]) from None
     if raw[:2] == b"\x1f\x8b":  # gzip (.json.gz), as written for big hold'em trees
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise StrategyFileError(source, [Problem(f"bad gzip data: {exc}")]) from None
+        raw = _gunzip(source, raw)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise StrategyFileError(source, [Problem("the file is not UTF-8 text")]) from None
     return loads_strategy(text, source)
+
+
+def _gunzip(source: str, raw: bytes) -> bytes:
+    """Inflate a gzip file, refusing one that inflates past the size limit (a zip bomb)."""
+    inflater = zlib.decompressobj(wbits=31)
+    try:
+        data = inflater.decompress(raw, model.MAX_FILE_BYTES + 1)
+    except zlib.error as exc:
+        raise StrategyFileError(source, [Problem(f"bad gzip data: {exc}")]) from None
+    if len(data) > model.MAX_FILE_BYTES:
+        limit = model.MAX_FILE_BYTES // 1_000_000
+        problem = Problem(f"the file inflates to more than the {limit} MB limit")
+        raise StrategyFileError(source, [problem])
+    return data

@@ -159,7 +159,12 @@ def save_strategy(
     precision: int = DEFAULT_PRECISION,
     measure_it: bool = True,
 ) -> StrategyFile:
-    """Round, measure (exact best response of the rounded profile) and write atomically."""
+    """Round, measure (exact best response of the rounded profile) and write atomically.
+
+    A strategy holding NaN or infinity is refused: no file a loader would reject is written.
+    """
+    if not all(np.isfinite(np.asarray(strategy[n.id])).all() for n in game.decision_nodes()):
+        raise InputError("the strategy holds NaN or infinite probabilities; nothing was written")
     rounded = rounded_strategy(game, strategy, precision)
     measured = measure(game, rounded) if measure_it else None
     doc = to_document(game, rounded, form=form, solver=solver, measured=measured)

@@ -1,0 +1,300 @@
+"""Files of every kind a user can hand a command: only regular files, bounded, linear time.
+
+Also output paths (checked before a solve, links followed, special files refused), unique
+temporary names, stale temporaries cleaned, and checkpoints that cannot be resumed from.
+"""
+
+import json
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pokertui.cli import main
+from solvers.atomic import OutputPathError, atomic_write_text, check_output_path, clean_stale_temps
+from solvers.user_files import (
+    UserFileError,
+    json_depth,
+    load_user_json,
+    loads_user_json,
+    read_user_file,
+)
+
+
+@pytest.fixture
+def specials(tmp_path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    return {"fifo": fifo, "folder": folder, "dev_zero": Path("/dev/zero")}
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "dev_zero"])
+def test_only_regular_files_are_read(specials, kind):
+    started = time.perf_counter()
+    with pytest.raises(UserFileError, match="folder|regular file"):
+        read_user_file(specials[kind], 1000)
+    assert time.perf_counter() - started < 5  # a FIFO with no writer does not block
+
+
+def test_reads_are_bounded(tmp_path):
+    path = tmp_path / "big"
+    path.write_bytes(b"x" * 1001)
+    with pytest.raises(UserFileError, match="limit"):
+        read_user_file(path, 1000)
+    assert read_user_file(path, 1001) == b"x" * 1001
+    with pytest.raises(UserFileError, match="cannot read"):
+        read_user_file(tmp_path / "missing", 10)
+    with pytest.raises(UserFileError, match="cannot read"):
+        read_user_file("a\0b", 10)
+
+
+@pytest.mark.parametrize(
+    ("text", "depth"),
+    [("1", 0), ("[]", 1), ('{"a": [[1], {"b": 2}]}', 3), ('["[[[[", "]"]', 1), (r'["\"[["]', 1)],
+)
+def test_json_depth_ignores_brackets_in_strings(text, depth):
+    assert json_depth(text) == depth
+
+    def nesting(value) -> int:  # an independent count, on what python's own parser built
+        if isinstance(value, dict):
+            value = list(value.values())
+        if not isinstance(value, list):
+            return 0
+        return 1 + max((nesting(child) for child in value), default=0)
+
+    assert nesting(json.loads(text)) == depth
+
+
+@pytest.mark.parametrize(
+    ("text", "needle"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "nested"),
+        ('{"a": ' * 5000 + "1" + "}" * 5000, "nested"),
+        ("[" + "9" * 5000 + "]", "digits"),
+        ("[1e999]", "too large"),
+        ("[-1e999]", "too large"),
+        ("[NaN]", "NaN"),
+        ("[Infinity]", "Infinity"),
+        ("[1,", "invalid JSON"),
+    ],
+)
+def test_unsafe_json_is_a_clear_error(text, needle):
+    with pytest.raises(UserFileError, match=needle):
+        loads_user_json(text)
+
+
+def test_load_user_json_reads_a_file(tmp_path):
+    path = tmp_path / "a.json"
+    path.write_text('{"x": [1, 2.5, "s"]}')
+    assert load_user_json(path, 100) == {"x": [1, 2.5, "s"]}
+
+
+# --- strategy files through every command that reads them -----------------------------------
+
+
+def _bad_files(tmp_path, specials) -> dict[str, Path]:
+    files = dict(specials)
+    big = tmp_path / "big.json"
+    with open(big, "wb") as out:
+        out.truncate(50 * 2**20)  # 50 MB of NUL bytes
+    files["big"] = big
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"game": "kuhn", "nodes": ' + "[" * 5000 + "]" * 5000 + "}")
+    files["deep"] = deep
+    deep_game = tmp_path / "deep_game.json"
+    deep_game.write_text(json.dumps({"game": "matrix(" + "[" * 3000 + "]" * 3000 + ")"}))
+    files["deep_game"] = deep_game
+    huge = tmp_path / "huge_int.json"
+    huge.write_text('{"game": "kuhn", "format_version": ' + "9" * 5000 + ', "nodes": {}}')
+    files["huge_int"] = huge
+    inf_game = tmp_path / "inf.json"
+    inf_game.write_text('{"game": "kuhn(ante=1e999)", "nodes": {}}')
+    files["inf_game"] = inf_game
+    nan_header = tmp_path / "nan_header.json"
+    nan_header.write_text(
+        '{"game": "kuhn", "defaults": "uniform", "nodes": {}, "measured": {"exploitability": '
+        'NaN, "nash_conv": 0, "best_response_values": [0, 0], "game_value": 0, '
+        '"mbb_per_hand": 0}}'
+    )
+    files["nan_header"] = nan_header
+    return files
+
+
+COMMANDS = [
+    ["validate"],
+    ["exploit"],
+    ["show"],
+    ["convert", "--to", "readable"],
+    ["export-openspiel", "--out", "{out}"],
+    ["play", "--hands", "3", "--bot"],
+    ["play", "--hands", "3", "--opponent"],
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(c[:2]))
+def test_every_command_refuses_bad_files_with_exit_2(tmp_path, specials, capsys, command):
+    for name, path in _bad_files(tmp_path, specials).items():
+        argv = [part.replace("{out}", str(tmp_path / "o.json")) for part in command]
+        if argv[0] == "play" and argv[-1] == "--opponent":
+            argv = [*argv, str(path)]
+        else:
+            argv = [*argv, str(path)] if argv[0] == "play" else [argv[0], str(path), *argv[1:]]
+        started = time.perf_counter()
+        code = main(argv)
+        err = capsys.readouterr().err
+        assert code == 2, (name, argv, err[-300:])
+        assert "Traceback" not in err and "internal error" not in err, (name, err[-300:])
+        assert time.perf_counter() - started < 30, name
+
+
+def test_validation_time_is_linear_and_problems_are_capped(tmp_path, capsys):
+    def make(count):
+        path = tmp_path / f"keys{count}.json"
+        nodes = {f"bad{i}": {} for i in range(count)}
+        path.write_text(json.dumps({"game": "kuhn", "nodes": nodes}, indent=1))
+        return path
+
+    small, large = make(6_800), make(68_000)
+    timings = []
+    for path in (small, large):
+        started = time.perf_counter()
+        assert main(["validate", str(path), "--json"]) == 2
+        timings.append(time.perf_counter() - started)
+        report = json.loads(capsys.readouterr().out)
+        assert len(report["problems"]) == 100
+        assert report["problem_count"] == int(path.stem.removeprefix("keys")) + 4
+    assert timings[1] < 30.0
+    assert timings[1] < 20 * timings[0] + 2.0  # about linear (10x the keys), not quadratic
+    assert main(["validate", str(large)]) == 2
+    err = capsys.readouterr().err  # 68,000 extra nodes and the 4 real ones missing
+    assert "(68004 problems)" in err and "... and 67954 more" in err
+
+
+# --- output paths -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("make_out", "needle"),
+    [
+        (lambda d: d, "folder"),
+        (lambda d: d / "missing" / "x.json", "does not exist"),
+        (lambda d: d / ("n" * 250 + ".json"), "too long"),
+        (lambda d: d / "fifo", "regular file"),
+    ],
+)
+def test_bad_outputs_are_refused_before_the_solve(tmp_path, specials, capsys, make_out, needle):
+    out = make_out(tmp_path)
+    code = main(["solve", "leduc", "--algo", "cfr", "--iterations", "1000000", "--out",
+                 str(out), "--json"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 2 and needle in captured.err
+    assert captured.out == ""  # refused before the first progress line: no work was done
+    code = main(["solve", "kuhn", "--algo", "cfr", "--iterations", "1000000", "--out",
+                 str(tmp_path / "ok.json"), "--checkpoint", str(out), "--json"])  # fmt: skip
+    captured = capsys.readouterr()
+    assert code == 2 and needle in captured.err and captured.out == ""
+    assert not (tmp_path / "ok.json").exists()
+
+
+def test_out_and_checkpoint_must_differ(tmp_path, capsys):
+    out = tmp_path / "x.json"
+    assert main(["solve", "kuhn", "--algo", "cfr", "--iterations", "3", "--out", str(out),
+                 "--checkpoint", str(out)]) == 2  # fmt: skip
+    assert "different" in capsys.readouterr().err
+
+
+def test_writing_through_a_symlink_updates_its_target(tmp_path, capsys):
+    target = tmp_path / "real" / "kuhn.json"
+    target.parent.mkdir()
+    target.write_text("old")
+    link = tmp_path / "link.json"
+    link.symlink_to(target)
+    assert main(["solve", "kuhn", "--algo", "cfr+", "--iterations", "20", "--out", str(link),
+                 "--json"]) == 0  # fmt: skip
+    assert link.is_symlink() and os.readlink(link) == str(target)
+    assert json.loads(target.read_text())["game"].startswith("kuhn")
+    atomic_write_text(link, "new")
+    assert link.is_symlink() and target.read_text() == "new"
+
+
+def test_check_output_path_follows_links_and_refuses_specials(tmp_path, specials):
+    dangling = tmp_path / "dangling"
+    dangling.symlink_to(tmp_path / "nowhere.json")
+    assert check_output_path(dangling) == tmp_path / "nowhere.json"
+    to_fifo = tmp_path / "to_fifo"
+    to_fifo.symlink_to(specials["fifo"])
+    with pytest.raises(OutputPathError, match="regular file"):
+        check_output_path(to_fifo)
+    with pytest.raises(OSError):  # code that handles failed writes handles these too
+        atomic_write_text(specials["folder"], "x")
+    with pytest.raises(OutputPathError, match="regular file"):
+        check_output_path("/dev/null")  # checked only: a regression must not replace a device
+
+
+def test_temporary_names_are_unique_and_stale_ones_are_cleaned(tmp_path):
+    out = tmp_path / "x.json"
+    dead_pid = 2**22 + 12345  # above the kernel's pid limit: never a live process
+    stale = tmp_path / f".x.json.{dead_pid}.abcd1234.tmp"
+    stale.write_text("half")
+    live = tmp_path / f".x.json.{os.getpid()}.efgh5678.tmp"
+    live.write_text("mine")
+    assert clean_stale_temps(out) == [stale]
+    assert not stale.exists() and live.exists()
+
+
+# --- checkpoints that cannot be resumed from ------------------------------------------------
+
+
+def _checkpoint_variants(tmp_path, good: Path) -> dict[str, Path]:
+    data = good.read_bytes()
+    with np.load(good) as loaded:
+        arrays = {k: loaded[k] for k in loaded.files}
+    variants = {}
+
+    def write(name, payload):
+        path = tmp_path / f"{name}.npz"
+        if isinstance(payload, bytes):
+            path.write_bytes(payload)
+        else:
+            np.savez(path, **payload)
+        variants[name] = path
+
+    write("truncated", data[: len(data) // 2])
+    write("garbage", os.urandom(2000))
+    write("empty", b"")
+    key = next(k for k in arrays if k.startswith("state/"))
+    write("nan", {**arrays, key: np.full_like(arrays[key], np.nan)})
+    write("negative_iterations", {**arrays, "iterations": np.array(-5)})
+    write("foreign_game", {**arrays, "game": np.array("leduc(ante=2,raises=[2,4],max_raises=2)")})
+    write("foreign_solver", {**arrays, "settings": np.array("[('algorithm', 'dcfr')]")})
+    write("missing_key", {k: v for k, v in arrays.items() if k != "game"})
+    write("wrong_shape", {**arrays, key: np.zeros(3)})
+    pickled = tmp_path / "pickled.npz"
+    np.savez(pickled, **arrays, extra=np.array([{"evil": 1}], dtype=object))
+    variants["pickled"] = pickled
+    single = tmp_path / "single.npy"
+    np.save(single, np.zeros(3))
+    variants["single_array"] = single
+    return variants
+
+
+def test_unusable_checkpoints_exit_2_with_a_message(tmp_path, specials, capsys):
+    out = tmp_path / "kuhn.json"
+    base = ["solve", "kuhn", "--algo", "cfr+", "--json", "--out", str(out)]
+    assert main([*base, "--iterations", "10"]) == 0
+    good = Path(f"{out}.ckpt.npz")
+    capsys.readouterr()
+    variants = _checkpoint_variants(tmp_path, good)
+    variants.update(fifo=specials["fifo"], folder=specials["folder"])
+    before = out.read_bytes()
+    for name, path in variants.items():
+        code = main([*base, "--iterations", "20", "--resume", "--checkpoint", str(path)])
+        err = capsys.readouterr().err
+        assert code == 2, (name, err)
+        assert "internal error" not in err and "error:" in err, (name, err)
+        assert out.read_bytes() == before, name  # a failed resume writes nothing
+    assert main([*base, "--iterations", "20", "--resume"]) == 0  # the good one still works
