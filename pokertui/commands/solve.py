@@ -47,6 +47,11 @@ def register(subparsers: Any) -> None:
         help="refuse a hold'em tree whose solve needs more (default: what the machine can spare)",
     )
     parser.add_argument("--seed", type=int, help="seed for sampling solvers")
+    parser.add_argument(
+        "--lock",
+        metavar="LOCK.json",
+        help="partial readable strategy file whose nodes stay fixed (full-width CFR family)",
+    )
     parser.add_argument("--out", required=True, help="strategy file to write (atomically)")
     parser.add_argument("--checkpoint", help="checkpoint path (default: OUT.ckpt.npz)")
     parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
@@ -87,6 +92,7 @@ def run(args: argparse.Namespace) -> int:
         target_pot_percent=target_pot_percent,
         checkpoint=Path(args.checkpoint) if args.checkpoint else None,
         report_seconds=args.every,
+        lock=Path(args.lock) if args.lock else None,
     )
     from solvers.games.holdem.memory import set_memory_limit  # noqa: PLC0415
 

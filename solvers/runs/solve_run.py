@@ -41,6 +41,8 @@ class RunSpec:
     checkpoint: Path | None = None
     report_seconds: float = 0.5
     """Emit a progress event (with an exact exploitability) about this often."""
+    lock: Path | None = None
+    """A lock file (partial readable strategy) whose nodes stay fixed while the rest is solved."""
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
@@ -64,6 +66,17 @@ class RunSpec:
             raise InputError(f"unknown algorithm {self.algo!r}; known: {known}")
         if not self.out.parent.exists() or not self.out.parent.is_dir():
             raise InputError(f"cannot write {self.out}: folder {self.out.parent} does not exist")
+        if self.lock is not None:
+            self.lock = Path(self.lock)
+            if not self.lock.is_file():
+                raise InputError(f"lock file {self.lock} does not exist")
+            from solvers.algorithms.full_width import VARIANTS  # noqa: PLC0415
+
+            if self.algo not in VARIANTS:
+                raise InputError(
+                    f"--lock needs a full-width CFR algorithm ({', '.join(VARIANTS)}), "
+                    f"not {self.algo!r}"
+                )
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -125,7 +138,14 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
     started = time.perf_counter()
     if spec.algo in NON_ITERATIVE:
         return _execute_lp(spec, game, emit, started)
-    solver = make_solver(game, spec.algo, **spec.options)
+    if spec.lock is not None:
+        from solvers.algorithms.locked_cfr import make_locked_solver  # noqa: PLC0415
+        from solvers.strategy_file.locks import load_locks  # noqa: PLC0415
+
+        locks, record = load_locks(spec.lock, game)
+        solver = make_locked_solver(game, spec.algo, locks, record, **spec.options)
+    else:
+        solver = make_solver(game, spec.algo, **spec.options)
     assert spec.checkpoint is not None
     if resume:
         if not spec.checkpoint.exists():
@@ -187,8 +207,11 @@ def execute(spec: RunSpec, emit: Emit, should_stop: Callable[[], bool], resume: 
     )
     saved = save_strategy(spec.out, game, solver.strategy(), solver=info)
     metrics = solver.metrics().as_dict()
-    metrics["exploitability"] = saved.measured.exploitability  # of the rounded file
-    metrics.update(pot_fields(game, saved.measured.exploitability, saved.measured.game_value))
+    if spec.lock is not None:  # the locked game's gap; the file's own is reported beside it
+        metrics["exploitability_unlocked"] = saved.measured.exploitability
+    else:
+        metrics["exploitability"] = saved.measured.exploitability  # of the rounded file
+    metrics.update(pot_fields(game, metrics["exploitability"], saved.measured.game_value))
     event = {
         "event": "done",
         **metrics,
