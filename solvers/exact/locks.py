@@ -99,9 +99,7 @@ def edge_locks(game: TreeGame, locks: Locks) -> tuple[EdgeLocks, EdgeLocks]:
             probs.append(np.where(lock.hands[None, :], lock.probs.T, 0.0))
         if picked:
             out.append(
-                EdgeLocks(
-                    np.concatenate(picked), np.vstack(masks), np.vstack(probs), slot_mask
-                )
+                EdgeLocks(np.concatenate(picked), np.vstack(masks), np.vstack(probs), slot_mask)
             )
         else:
             empty = np.zeros((0, n_hands))
