@@ -152,3 +152,15 @@ def test_cli_by_card_json_and_errors(turn_solution, capsys):
     assert main(["show", str(path), "--node", "x", "--by-card"]) == 2
     assert "deals no card" in capsys.readouterr().err
     assert main(["show", str(path), "--by-card"]) == 2
+
+
+def test_node_reach_weights_from_one_walk_equal_bayes_range_node_by_node(turn_solution):
+    from solvers.reports.strategy_report import node_reach_weights
+
+    game, strategy, _ = turn_solution
+    weights = node_reach_weights(game, strategy)
+    nodes = game.decision_nodes()
+    assert set(weights) == {n.id for n in nodes}
+    for node in nodes[::37]:
+        expected = bayes_range(game, strategy, node, node.player, normalise=False)
+        assert np.allclose(weights[node.id], expected, rtol=1e-12, atol=1e-18)
