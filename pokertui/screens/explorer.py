@@ -35,6 +35,7 @@ from textual.widgets import (
 from pokertui.widgets.explorer import NodeView, StrategyTree
 from pokertui.widgets.explorer.messages import Computed, Failed, Opened
 from pokertui.widgets.explorer.panes import ComparePane, ExploitPane, HandPane
+from pokertui.widgets.explorer.spot_pane import ByCardPane, SpotPane
 from solvers.errors import InputError
 
 
@@ -60,6 +61,8 @@ class ExplorerScreen(Screen[None]):
         self.node_id = 0
         self.highlight: set[str] = set()
         """Hand labels chosen in the hand filter."""
+        self.spot_file = False
+        """The open file is a hold'em spot (the Spot and By card tabs apply)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -76,6 +79,10 @@ class ExplorerScreen(Screen[None]):
             with TabbedContent(id="explorer-tabs"):
                 with TabPane("Node", id="tab-node"):
                     yield NodeView(id="explorer-node")
+                with TabPane("Spot", id="tab-spot"):
+                    yield SpotPane(id="explorer-spot")
+                with TabPane("By card", id="tab-bycard"):
+                    yield ByCardPane(id="explorer-bycard")
                 with TabPane("Hand", id="tab-hand"):
                     yield HandPane(classes="explorer-pane")
                 with TabPane("Exploit", id="tab-exploit"):
@@ -142,6 +149,13 @@ class ExplorerScreen(Screen[None]):
         tree.focus()
         self.node_id = 0
         self.compute("node", self.loaded, 0)
+        self.spot_file = getattr(game, "hand_combos", None) is not None
+        if self.spot_file:
+            self.query_one(TabbedContent).active = "tab-spot"
+        else:
+            self.query_one(SpotPane).show_message("The solver view is for hold'em spot files.")
+            self.query_one(ByCardPane).show_message("The by-card report is for hold'em spots.")
+        self.compute_spot(0)
         self.compute("exploit", self.loaded)
         self.query_one(ComparePane).show_message("")
         hand = self.query_one("#explorer-hand", Input).value.strip()
@@ -177,6 +191,39 @@ class ExplorerScreen(Screen[None]):
             return node, strategy_report.node_ranges(game, strategy, node)
 
         self._run(generation, "node", job)
+
+    def compute_spot(self, node_id: int) -> None:
+        """The solver view of a decision, or the by-card report of a deal (spot files only)."""
+        if not self.spot_file:
+            return
+        node = self.loaded.game.nodes[node_id]
+        if node.is_decision:
+            self.query_one("#spot-head", Static).update(f"computing node {node.key!r} ...")
+            self.spot_worker(self.generation, self.loaded, node_id)
+        elif node.is_chance:
+            self.bycard_worker(self.generation, self.loaded, node_id)
+        else:
+            self.query_one(SpotPane).show_message(f"{node.key!r} ends the hand: pick a decision.")
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-spot")
+    def spot_worker(self, generation: int, loaded, node_id: int) -> None:
+        from solvers.reports.spot_report import spot_node_view  # noqa: PLC0415
+
+        node = loaded.game.nodes[node_id]
+        self._run(
+            generation,
+            "spot",
+            lambda: (node_id, spot_node_view(loaded.game, loaded.strategy, node)),
+        )
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-bycard")
+    def bycard_worker(self, generation: int, loaded, node_id: int) -> None:
+        from solvers.reports.spot_report import by_next_card  # noqa: PLC0415
+
+        key = loaded.game.nodes[node_id].key
+        self._run(
+            generation, "bycard", lambda: (node_id, by_next_card(loaded.game, loaded.strategy, key))
+        )
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-exploit")
     def exploit_worker(self, generation: int, loaded) -> None:
@@ -221,6 +268,14 @@ class ExplorerScreen(Screen[None]):
                 view.show_decision(result, self.highlight)
             else:
                 view.show_other(node, result)
+        elif event.part == "spot":
+            node_id, view = event.result
+            if node_id == self.node_id:
+                self.query_one(SpotPane).show_view(view)
+        elif event.part == "bycard":
+            node_id, report = event.result
+            if node_id == self.node_id:
+                self.query_one(ByCardPane).show_report(report)
         elif event.part == "exploit":
             self.query_one(ExploitPane).show_report(event.result)
         elif event.part == "hand":
@@ -241,7 +296,13 @@ class ExplorerScreen(Screen[None]):
             return
         if event.generation != self.generation:
             return
-        panes = {"exploit": ExploitPane, "hand": HandPane, "compare": ComparePane}
+        panes = {
+            "exploit": ExploitPane,
+            "hand": HandPane,
+            "compare": ComparePane,
+            "spot": SpotPane,
+            "bycard": ByCardPane,
+        }
         if event.part in panes:
             self.query_one(panes[event.part]).show_message(event.message)
         else:
@@ -254,6 +315,7 @@ class ExplorerScreen(Screen[None]):
             return
         self.node_id = event.node.data
         self.compute("node", self.loaded, self.node_id)
+        self.compute_spot(self.node_id)
 
     @on(Input.Submitted, "#explorer-goto")
     def goto_entered(self, event: Input.Submitted) -> None:
@@ -265,9 +327,9 @@ class ExplorerScreen(Screen[None]):
         if not self.query_one(StrategyTree).go_to(key):
             self.notify(f"no node {key!r} in this game's tree", severity="warning", timeout=4)
             return
-        self.query_one(TabbedContent).active = "tab-node"
+        self.query_one(TabbedContent).active = "tab-spot" if self.spot_file else "tab-node"
 
-    @on(DataTable.RowSelected, "#explorer-gains, #explorer-diffs")
+    @on(DataTable.RowSelected, "#explorer-gains, #explorer-diffs, #bycard-table")
     def row_chosen(self, event: DataTable.RowSelected) -> None:
         key = str(event.row_key.value)
         self.go_to(key.split(":", 1)[1] if event.data_table.id == "explorer-gains" else key)

@@ -24,7 +24,7 @@ from solvers.errors import InputError
 from solvers.exact.evaluation import walk
 from solvers.games.base import Node, TreeGame
 from solvers.reports.spot_equity import equity_vs_range
-from solvers.reports.strategy_report import NodeReport
+from solvers.reports.strategy_report import NodeReport, node_report
 
 
 def is_spot(game: TreeGame) -> bool:
@@ -104,18 +104,23 @@ def class_combos(
     game: TreeGame, report: NodeReport, label: str, equities: np.ndarray
 ) -> ClassCombos:
     """The live combos of class ``label`` (e.g. ``AKs``) at the node."""
+    classes = hand_classes(game, report.player)
+    return _combos(report, classes, label, node_evs(report), equities)
+
+
+def _combos(report: NodeReport, classes, label: str, evs, equities) -> ClassCombos:
     try:
-        wanted = class_index(label)
+        wanted = class_index(label.strip())
     except (InputError, KeyError, ValueError):
         raise InputError(f"{label!r} is not a hand class such as AA, AKs or T9o") from None
-    indices = np.flatnonzero((hand_classes(game, report.player) == wanted) & report.possible)
+    indices = np.flatnonzero((classes == wanted) & report.possible)
     total = report.reach_weight.sum()
     return ClassCombos(
         label=CLASS_LABELS[wanted],
         hands=tuple(report.hands[i] for i in indices),
         indices=indices,
         probs=report.probs[indices],
-        evs=node_evs(report)[indices],
+        evs=evs[indices],
         equities=equities[indices],
         reach=report.reach_weight[indices] / total if total > 0 else report.reach_weight[indices],
     )
@@ -279,3 +284,41 @@ def by_card_payload(report: ByCard) -> dict:
 
 def board_text(node: Node) -> str:
     return " ".join(card_str(int(c)) for c in node.board)
+
+
+@dataclass(frozen=True)
+class SpotNodeView:
+    """Everything the explorer's spot view shows for one decision node."""
+
+    report: NodeReport
+    board: str
+    mix: ClassMix
+    evs: np.ndarray
+    """``[n_hands]`` EV in chips of each combo at the node."""
+    equities: np.ndarray
+    """``[n_hands]`` equity of each combo against the opponent's range there."""
+    ev_histogram: Histogram
+    equity_histogram: Histogram
+    classes: np.ndarray
+    """``[n_hands]`` class index of each combo."""
+
+    def combos(self, label: str) -> ClassCombos:
+        """One class's combos with strategy, EV and equity (``InputError`` for a bad label)."""
+        return _combos(self.report, self.classes, label, self.evs, self.equities)
+
+
+def spot_node_view(game: TreeGame, strategy: Mapping[int, np.ndarray], node: Node) -> SpotNodeView:
+    """One node report, its class grid, EVs, equities (every runout) and their histograms."""
+    report = node_report(game, strategy, node)
+    equities = node_equities(game, node, report)
+    ev_hist, equity_hist = distributions(report, equities)
+    return SpotNodeView(
+        report=report,
+        board=board_text(node),
+        mix=class_mix(game, report),
+        evs=node_evs(report),
+        equities=equities,
+        ev_histogram=ev_hist,
+        equity_histogram=equity_hist,
+        classes=hand_classes(game, report.player),
+    )
