@@ -127,3 +127,56 @@ async def test_compare_two_spot_files(tmp_path, spot_files):
         await settle(pilot)
         rows = cells(screen.query_one("#explorer-diffs", DataTable))
         assert len(rows) == len(load_strategy(spot_files[0]).game.decision_nodes())
+
+
+RIVER_SPOT = """\
+board = "Qs Jh 2h 8d 3c"
+pot = 100
+stack = 200
+oop_range = "99+, AQs+, KQs, T9s, 54s, A5s"
+ip_range = "TT+, AJs+, KJs, QJs, 97s, 65s, A4s"
+
+[river]
+oop_bet = "50%, a"
+ip_bet = "75%"
+oop_raise = "a"
+ip_raise = "a"
+"""
+
+
+async def test_lock_the_current_node_and_resolve_from_the_explorer(tmp_path):
+    from pokertui.screens.solve import SolveScreen
+    from tests.test_app_solve import wait_for
+
+    spot = tmp_path / "river.toml"
+    spot.write_text(RIVER_SPOT)
+    game = load_game(str(spot))
+    solver = FullWidthCFR(game, variant="dcfr")
+    solver.run(iterations=30)
+    path = tmp_path / "river.json"
+    shown = save_strategy(path, game, solver.strategy(), measure_it=False).strategy
+    root = game.node_by_key("")
+    app = make_app(STRATEGIES, tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_explorer(pilot, path)
+        screen.query_one("#explorer-tree").focus()
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        launcher = app.screen
+        assert isinstance(launcher, SolveScreen)
+        assert launcher.query_one("#solve-spec").value == game.spec_string()
+        lock_path = Path(launcher.query_one("#solve-lock").value)
+        assert lock_path.is_file() and lock_path.parent == tmp_path / "locks"
+        launcher.query_one("#solve-stop").value = "iterations"
+        await settle(pilot)
+        launcher.query_one("#solve-stop-value").value = "60"
+        await pilot.press("ctrl+s")
+        record = launcher.book.runs[-1]
+        await wait_for(pilot, lambda: record.valid or record.state == "failed", 60)
+        assert record.state == "done", record.error
+    solved = load_strategy(record.out)
+    assert set(solved.solver.settings["locks"]) == {""}
+    locked_rows = np.asarray(solved.strategy[root.id])
+    assert np.abs(locked_rows - np.asarray(shown[root.id])).max() < 2e-6  # the lock, rounded
+    other = game.node_by_key("x")
+    assert np.abs(np.asarray(solved.strategy[other.id]) - shown[other.id]).max() > 1e-3

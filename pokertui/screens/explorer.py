@@ -12,6 +12,7 @@ computed for, so a result for a file that has since been replaced is dropped.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ class ExplorerScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("ctrl+g", "focus_goto", "Go to node"),
+        Binding("ctrl+l", "lock_node", "Lock node & solve"),
     ]
 
     def __init__(self, path: str | None = None, strategies_dir: Path | None = None) -> None:
@@ -358,6 +360,33 @@ class ExplorerScreen(Screen[None]):
     def other_entered(self, event: Input.Submitted) -> None:
         if self.loaded is not None and event.value.strip():
             self.compare_worker(self.generation, self.loaded, event.value.strip())
+
+    def action_lock_node(self) -> None:
+        """Write the highlighted decision's strategy as a lock file (readable, so it can be
+        edited before the run starts) and open the launcher with the spot and the lock."""
+        if self.loaded is None:
+            return
+        from solvers.atomic import atomic_write_text  # noqa: PLC0415
+        from solvers.strategy_file.locks import lock_document  # noqa: PLC0415
+
+        game = self.loaded.game
+        node = game.nodes[self.node_id]
+        if not node.is_decision:
+            self.notify("Pick a decision node to lock.", severity="warning", timeout=4)
+            return
+        saves = Path(getattr(self.app, "saves_dir", Path.home() / ".pokertui"))
+        folder = saves / "locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = Path(self.path).name.split(".")[0]
+        name = node.key.replace("/", "-") or "root"
+        path = folder / f"{stem}-lock-{name}.json"
+        document = lock_document(game, self.loaded.strategy, [node.id])
+        atomic_write_text(path, json.dumps(document, indent=1) + "\n")
+        self.notify(f"Locked {node.key or '(root)'!r}: {path}", timeout=6)
+        from pokertui.screens.solve import SolveScreen  # noqa: PLC0415
+
+        preset = {"game": game.spec_string(), "algo": "dcfr", "lock": str(path)}
+        self.app.push_screen(SolveScreen(saves / "runs", preset=preset))
 
     def action_focus_goto(self) -> None:
         self.query_one("#explorer-goto", Input).focus()

@@ -27,13 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cards.ranges import parse_range
+from solvers.cards.deck import classes_to_combos
+from solvers.cards.ranges import format_range, parse_range
 from solvers.errors import InputError
 from solvers.exact.locks import Locks, NodeLock
 from solvers.games import load_game
 from solvers.games.base import TreeGame
 from solvers.strategy_file.model import ROW_TOLERANCE, Problem, StrategyFileError
 from solvers.strategy_file.read import _holdem_view, _in_tree, _is_number, _Locator, _Reader
+from solvers.strategy_file.write import _implied_action, _spot_spreader, round_rows
 
 _KNOWN_FIELDS = {"format_version", "game", "form", "solver", "measured", "defaults", "nodes"}
 
@@ -162,3 +164,31 @@ class _LockReader(_Reader):
             hands |= covered
             rows[covered] = row
         return NodeLock(hands, rows) if ok else None
+
+
+def lock_document(game: TreeGame, strategy, node_ids) -> dict[str, Any]:
+    """A lock file fixing every hand of ``node_ids`` to ``strategy``, in the readable form
+    (range strings per action in hold'em, so it reads and edits like the explorer shows it)."""
+    nodes: dict[str, Any] = {}
+    for node_id in node_ids:
+        node = game.nodes[node_id]
+        if not node.is_decision:
+            raise InputError(f"node {node.key!r} is not a decision node: it cannot be locked")
+        rows = round_rows(np.asarray(strategy[node_id], dtype=float))
+        view = _holdem_view(game, node.player)
+        if view is None:
+            nodes[node.key] = {
+                hand: {a: float(p) for a, p in zip(node.actions, row, strict=True) if p > 0}
+                for hand, row in zip(game.hand_labels[node.player], rows.tolist(), strict=True)
+            }
+            continue
+        spread = _spot_spreader(game, node.player) if view == "spot" else None
+        if view == "classes":
+            spread = classes_to_combos
+        implied = _implied_action(node.actions)
+        nodes[node.key] = {
+            action: format_range(spread(rows[:, a]) if spread else rows[:, a])
+            for a, action in enumerate(node.actions)
+            if action != implied
+        }
+    return {"game": game.spec_string(), "form": "readable", "nodes": nodes}
