@@ -14,6 +14,7 @@ from pokertui.app import make_app
 from pokertui.widgets.explorer.spot_grid import SpotGrid, cell_bands
 from pokertui.widgets.format import ev, pct
 from solvers.algorithms.full_width import FullWidthCFR
+from solvers.cards.deck import CLASS_LABELS
 from solvers.games import load_game
 from solvers.reports.spot_report import by_next_card, spot_node_view
 from solvers.strategy_file import load_strategy, save_strategy
@@ -180,3 +181,40 @@ async def test_lock_the_current_node_and_resolve_from_the_explorer(tmp_path):
     assert np.abs(locked_rows - np.asarray(shown[root.id])).max() < 2e-6  # the lock, rounded
     other = game.node_by_key("x")
     assert np.abs(np.asarray(solved.strategy[other.id]) - shown[other.id]).max() > 1e-3
+
+
+async def test_edit_a_class_then_lock_writes_the_edited_rows(tmp_path):
+    from pokertui.screens.solve import SolveScreen
+    from solvers.strategy_file.locks import load_locks
+
+    spot = tmp_path / "river.toml"
+    spot.write_text(RIVER_SPOT)
+    game = load_game(str(spot))
+    solver = FullWidthCFR(game, variant="dcfr")
+    solver.run(iterations=30)
+    path = tmp_path / "river.json"
+    shown = save_strategy(path, game, solver.strategy(), measure_it=False).strategy
+    root = game.node_by_key("")
+    labels = np.array(game.hand_labels[0])
+    aks = np.isin(labels, ["AcKc", "AdKd", "AhKh", "AsKs"])
+    app = make_app(STRATEGIES, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_explorer(pilot, path)
+        await type_into(pilot, "#spot-edit", "AKs: check=1, bet 50=2")  # not a distribution
+        assert screen.edits == {}
+        await type_into(pilot, "#spot-edit", "AKs: bet 50=1")
+        await settle(pilot)
+        mix = screen.query_one(SpotGrid).mix
+        bet = root.actions.index("bet 50")
+        assert mix[list(CLASS_LABELS).index("AKs"), bet] == pytest.approx(1.0)
+        screen.query_one("#explorer-tree").focus()
+        await pilot.press("ctrl+l")
+        await settle(pilot)
+        assert isinstance(app.screen, SolveScreen)
+        lock_path = app.screen.query_one("#solve-lock").value
+    locks, _ = load_locks(lock_path, game)
+    lock = locks[root.id]
+    assert lock.hands.all()
+    assert np.all(lock.probs[aks, bet] == 1.0)
+    others = ~aks & game.hand_possible(root, 0)
+    assert np.abs(lock.probs[others] - np.asarray(shown[root.id])[others]).max() < 2e-6

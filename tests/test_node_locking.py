@@ -274,3 +274,28 @@ def test_every_full_width_variant_reaches_the_locked_value(variant):
     solver.run(iterations=3000)
     assert solver.metrics().game_value == pytest.approx(-5 / 18, abs=3e-3)
     assert solver.metrics().exploitability < 3e-3
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("AKs bet", "an edit looks like"),
+        ("AKs: bet 75=0.5", "sum to 0.5"),
+        ("AKs: raise=1", "unknown action"),
+        ("ZZ: check=1", "unknown hand"),
+        ("QsJs: check=1", "no live combo"),
+        ("AKs: check=x", "not a probability"),
+    ],
+)
+def test_explorer_edits_that_are_not_distributions_are_refused(text, message):
+    from solvers.strategy_file.locks import edit_rows
+
+    game = load_game("spots/river.toml")
+    root = game.node_by_key("")
+    rows = np.full((game.n_hands[0], len(root.actions)), 1.0 / len(root.actions))
+    with pytest.raises(InputError, match=message):
+        edit_rows(game, root.id, rows, text)
+    edited = edit_rows(game, root.id, rows, "AKs: bet 75=1")
+    changed = np.flatnonzero((edited != rows).any(axis=1))
+    assert sorted(game.hand_labels[0][i] for i in changed) == ["AcKc", "AdKd", "AhKh", "AsKs"]
+    assert np.allclose(edited.sum(axis=1), 1.0)

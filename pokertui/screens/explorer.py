@@ -65,6 +65,8 @@ class ExplorerScreen(Screen[None]):
         """Hand labels chosen in the hand filter."""
         self.spot_file = False
         """The open file is a hold'em spot (the Spot and By card tabs apply)."""
+        self.edits: dict[int, Any] = {}
+        """Edited rows per node id (typed in the Spot tab), used by the view and by ctrl+l."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -150,6 +152,7 @@ class ExplorerScreen(Screen[None]):
         tree.show_game(game)
         tree.focus()
         self.node_id = 0
+        self.edits = {}
         self.compute("node", self.loaded, 0)
         self.spot_file = getattr(game, "hand_combos", None) is not None
         if self.spot_file:
@@ -212,10 +215,9 @@ class ExplorerScreen(Screen[None]):
         from solvers.reports.spot_report import spot_node_view  # noqa: PLC0415
 
         node = loaded.game.nodes[node_id]
+        strategy = self.shown_strategy()
         self._run(
-            generation,
-            "spot",
-            lambda: (node_id, spot_node_view(loaded.game, loaded.strategy, node)),
+            generation, "spot", lambda: (node_id, spot_node_view(loaded.game, strategy, node))
         )
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-bycard")
@@ -361,6 +363,30 @@ class ExplorerScreen(Screen[None]):
         if self.loaded is not None and event.value.strip():
             self.compare_worker(self.generation, self.loaded, event.value.strip())
 
+    def shown_strategy(self):
+        """The open file's strategy with the edits typed in the Spot tab."""
+        return {**self.loaded.strategy, **self.edits}
+
+    @on(Input.Submitted, "#spot-edit")
+    def edit_entered(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        node = self.loaded.game.nodes[self.node_id] if self.loaded is not None else None
+        if node is None or not text:
+            return
+        if text.lower() == "reset":
+            self.edits.pop(node.id, None)
+        else:
+            from solvers.strategy_file.locks import edit_rows  # noqa: PLC0415
+
+            rows = self.shown_strategy()[node.id]
+            try:
+                self.edits[node.id] = edit_rows(self.loaded.game, node.id, rows, text)
+            except InputError as exc:
+                self.notify(str(exc), severity="error", timeout=6)
+                return
+        event.input.value = ""
+        self.compute_spot(node.id)
+
     def action_lock_node(self) -> None:
         """Write the highlighted decision's strategy as a lock file (readable, so it can be
         edited before the run starts) and open the launcher with the spot and the lock."""
@@ -380,7 +406,7 @@ class ExplorerScreen(Screen[None]):
         stem = Path(self.path).name.split(".")[0]
         name = node.key.replace("/", "-") or "root"
         path = folder / f"{stem}-lock-{name}.json"
-        document = lock_document(game, self.loaded.strategy, [node.id])
+        document = lock_document(game, self.shown_strategy(), [node.id])
         atomic_write_text(path, json.dumps(document, indent=1) + "\n")
         self.notify(f"Locked {node.key or '(root)'!r}: {path}", timeout=6)
         from pokertui.screens.solve import SolveScreen  # noqa: PLC0415

@@ -192,3 +192,29 @@ def lock_document(game: TreeGame, strategy, node_ids) -> dict[str, Any]:
             if action != implied
         }
     return {"game": game.spec_string(), "form": "readable", "nodes": nodes}
+
+
+def edit_rows(game: TreeGame, node_id: int, rows: np.ndarray, text: str) -> np.ndarray:
+    """``rows`` with one hand, class or range set as typed: ``AKs: bet 75=1`` or
+    ``QhJh: check=0.5, bet 33=0.5`` (actions left out get 0). ``InputError`` with the reason
+    for anything else, so an edit never leaves a row that does not sum to one."""
+    node = game.nodes[node_id]
+    hand, sep, rest = text.partition(":")
+    if not sep or not hand.strip() or not rest.strip():
+        raise InputError("an edit looks like 'AKs: bet 75=1' or 'QhJh: check=0.5, bet 33=0.5'")
+    probs: dict[str, Any] = {}
+    for part in rest.split(","):
+        action, eq, value = part.rpartition("=")
+        if not eq or not action.strip():
+            raise InputError(f"{part.strip()!r}: give action=probability, e.g. check=1")
+        try:
+            probs[action.strip()] = float(value)
+        except ValueError:
+            raise InputError(f"{value.strip()!r} is not a probability") from None
+    reader = _LockReader({}, game, _Locator(""))
+    lock = reader.read_some_hands(node.key, node, {hand.strip(): probs})
+    if lock is None:
+        raise InputError("; ".join(str(p) for p in reader.problems))
+    edited = np.array(rows, dtype=float, copy=True)
+    edited[lock.hands] = lock.probs[lock.hands]
+    return edited

@@ -41,7 +41,7 @@ class SpotPane(VerticalScroll):
     SpotPane { height: 1fr; padding: 0 1; }
     SpotPane > Static { margin-bottom: 1; }
     SpotPane > DataTable { height: auto; max-height: 10; margin-bottom: 1; }
-    SpotPane > Input { width: 30; }
+    SpotPane > #spot-class { width: 30; }
     """
 
     def __init__(self, **kwargs) -> None:
@@ -58,6 +58,10 @@ class SpotPane(VerticalScroll):
         yield Static("", id="spot-class-head")
         yield DataTable(id="spot-combos", cursor_type="row", zebra_stripes=True)
         yield Static("", id="spot-charts")
+        yield Input(
+            placeholder="edit for a lock: AKs: bet 75=1 (Enter; 'reset' undoes; ctrl+l locks)",
+            id="spot-edit",
+        )
 
     def show_message(self, message: str) -> None:
         self.view = None
