@@ -16,7 +16,8 @@ from pokertui.widgets.format import ev, pct
 from solvers.algorithms.full_width import FullWidthCFR
 from solvers.cards.deck import CLASS_LABELS
 from solvers.games import load_game
-from solvers.reports.spot_report import by_next_card, spot_node_view
+from solvers.reports.by_card import by_next_card
+from solvers.reports.spot_report import spot_node_view
 from solvers.strategy_file import load_strategy, save_strategy
 from tests.conftest import plain_text
 from tests.test_app_explorer import cells, open_explorer, settle, type_into

@@ -14,9 +14,9 @@ from solvers.cards.deck import CLASS_LABELS, COMBO_CARDS, COMBO_CLASS, parse_car
 from solvers.cards.evaluator import evaluate
 from solvers.exact.evaluation import action_values, bayes_range
 from solvers.games import load_game
+from solvers.reports.by_card import by_next_card
 from solvers.reports.spot_equity import equity_vs_range
 from solvers.reports.spot_report import (
-    by_next_card,
     class_combos,
     class_mix,
     distributions,

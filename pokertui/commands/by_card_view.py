@@ -15,7 +15,7 @@ from solvers.errors import InputError
 
 
 def run_by_card(args: argparse.Namespace, game, strategy) -> int:
-    from solvers.reports.spot_report import by_card_payload, by_next_card  # noqa: PLC0415
+    from solvers.reports.by_card import by_card_payload, by_next_card  # noqa: PLC0415
 
     if args.node is None:
         raise InputError("--by-card needs --node: a deal (e.g. x/x) or a key with * for the card")

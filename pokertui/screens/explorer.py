@@ -222,7 +222,7 @@ class ExplorerScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-bycard")
     def bycard_worker(self, generation: int, loaded, node_id: int) -> None:
-        from solvers.reports.spot_report import by_next_card  # noqa: PLC0415
+        from solvers.reports.by_card import by_next_card  # noqa: PLC0415
 
         key = loaded.game.nodes[node_id].key
         self._run(

@@ -33,9 +33,11 @@ def action_colours(actions: Sequence[str]) -> list[tuple[int, int, int]]:
         if action in _PASSIVE:
             colours.append(_PASSIVE[action])
             continue
-        rank = aggressive.index(action)
-        step = (len(_BETS) - 1) * rank / max(len(aggressive) - 1, 1)
-        colours.append(_BETS[round(step)] if action.startswith("all-in") is False else _BETS[-1])
+        if action.startswith("all-in"):
+            colours.append(_BETS[-1])
+            continue
+        rank = aggressive.index(action)  # bets and raises come smallest first
+        colours.append(_BETS[round((len(_BETS) - 1) * rank / max(len(aggressive) - 1, 1))])
     return colours
 
 
