@@ -8,8 +8,8 @@
 
 The by-card report of a deal is in ``solvers.reports.by_card``.
 
-Everything is vectorised over hands; ``is_spot`` tells a spot game (its hands are the live
-combos in ``game.hand_combos``) from the other games.
+Everything is vectorised over hands. A spot game's hands are the live combos in
+``game.hand_combos``.
 """
 
 from __future__ import annotations
@@ -24,10 +24,6 @@ from solvers.errors import InputError
 from solvers.games.base import Node, TreeGame
 from solvers.reports.spot_equity import equity_vs_range
 from solvers.reports.strategy_report import NodeReport, node_report
-
-
-def is_spot(game: TreeGame) -> bool:
-    return getattr(game, "hand_combos", None) is not None
 
 
 def hand_classes(game: TreeGame, player: int) -> np.ndarray:
