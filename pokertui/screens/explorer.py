@@ -400,7 +400,12 @@ class ExplorerScreen(Screen[None]):
         if not node.is_decision:
             self.notify("Pick a decision node to lock.", severity="warning", timeout=4)
             return
-        saves = Path(getattr(self.app, "saves_dir", Path.home() / ".pokertui"))
+        saves = getattr(self.app, "saves_dir", None)
+        if saves is None:
+            from pokertui.paths import saves_dir  # noqa: PLC0415
+
+            saves = saves_dir()
+        saves = Path(saves)
         folder = saves / "locks"
         folder.mkdir(parents=True, exist_ok=True)
         stem = Path(self.path).name.split(".")[0]
