@@ -31,6 +31,8 @@ class SolveRequest:
     target: float | None = None
     seed: int | None = None
     every: float = 0.5
+    lock: Path | None = None
+    """A lock file: its nodes stay fixed (``pokertui solve --lock``)."""
 
     def argv(self, resume: bool = False) -> list[str]:
         args = [sys.executable, "-m", "pokertui", "solve", self.game, "--algo", self.algo]
@@ -45,6 +47,8 @@ class SolveRequest:
         ):
             if value is not None:
                 args += [flag, str(value)]
+        if self.lock is not None:
+            args += ["--lock", str(self.lock)]
         if resume:
             args.append("--resume")
         return args

@@ -54,6 +54,11 @@ def register(subparsers: Any) -> None:
         help="refuse a hold'em tree whose solve needs more (default: what the machine can spare)",
     )
     parser.add_argument("--seed", type=seed, help="seed for sampling solvers")
+    parser.add_argument(
+        "--lock",
+        metavar="LOCK.json",
+        help="partial readable strategy file whose nodes stay fixed (full-width CFR family)",
+    )
     parser.add_argument("--out", help="strategy file to write (atomically); required")
     parser.add_argument("--checkpoint", help="checkpoint path (default: OUT.ckpt.npz)")
     parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
@@ -112,6 +117,7 @@ def build_spec(args: argparse.Namespace):
         checkpoint=Path(args.checkpoint) if args.checkpoint else None,
         report_seconds=args.every,
         checkpoint_seconds=args.checkpoint_every,
+        lock=Path(args.lock) if args.lock else None,
     )
 
 

@@ -45,6 +45,12 @@ def register(subparsers: Any) -> None:
     show = subparsers.add_parser("show", help="per-hand action frequencies of a strategy file")
     show.add_argument("file")
     show.add_argument("--node", help="node key (default: a summary of every decision node)")
+    show.add_argument(
+        "--by-card",
+        action="store_true",
+        help="hold'em: each action's frequency and EV after every card --node (a deal, or a "
+        "key with * for the card, e.g. x/b75/c/*/x) can deal",
+    )
     add_json_flag(show)
     show.set_defaults(handler=run_show)
 
@@ -201,6 +207,10 @@ def run_show(args: argparse.Namespace) -> int:
 
     loaded = load_strategy(args.file)
     game, strategy = loaded.game, loaded.strategy
+    if getattr(args, "by_card", False):
+        from pokertui.commands.by_card_view import run_by_card  # noqa: PLC0415
+
+        return run_by_card(args, game, strategy)
     if args.node is None:
         return _show_summary(args, game, strategy)
     node = game.node_by_key(args.node)

@@ -12,6 +12,7 @@ computed for, so a result for a file that has since been replaced is dropped.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from textual.widgets import (
 from pokertui.widgets.explorer import NodeView, StrategyTree
 from pokertui.widgets.explorer.messages import Computed, Failed, Opened
 from pokertui.widgets.explorer.panes import ComparePane, ExploitPane, HandPane
+from pokertui.widgets.explorer.spot_pane import ByCardPane, SpotPane
 from solvers.errors import InputError
 
 
@@ -43,6 +45,7 @@ class ExplorerScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "back", "Back"),
         Binding("ctrl+g", "focus_goto", "Go to node"),
+        Binding("ctrl+l", "lock_node", "Lock node & solve"),
     ]
 
     def __init__(self, path: str | None = None, strategies_dir: Path | None = None) -> None:
@@ -60,6 +63,10 @@ class ExplorerScreen(Screen[None]):
         self.node_id = 0
         self.highlight: set[str] = set()
         """Hand labels chosen in the hand filter."""
+        self.spot_file = False
+        """The open file is a hold'em spot (the Spot and By card tabs apply)."""
+        self.edits: dict[int, Any] = {}
+        """Edited rows per node id (typed in the Spot tab), used by the view and by ctrl+l."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -76,6 +83,10 @@ class ExplorerScreen(Screen[None]):
             with TabbedContent(id="explorer-tabs"):
                 with TabPane("Node", id="tab-node"):
                     yield NodeView(id="explorer-node")
+                with TabPane("Spot", id="tab-spot"):
+                    yield SpotPane(id="explorer-spot")
+                with TabPane("By card", id="tab-bycard"):
+                    yield ByCardPane(id="explorer-bycard")
                 with TabPane("Hand", id="tab-hand"):
                     yield HandPane(classes="explorer-pane")
                 with TabPane("Exploit", id="tab-exploit"):
@@ -141,7 +152,15 @@ class ExplorerScreen(Screen[None]):
         tree.show_game(game)
         tree.focus()
         self.node_id = 0
+        self.edits = {}
         self.compute("node", self.loaded, 0)
+        self.spot_file = getattr(game, "hand_combos", None) is not None
+        if self.spot_file:
+            self.query_one(TabbedContent).active = "tab-spot"
+        else:
+            self.query_one(SpotPane).show_message("The solver view is for hold'em spot files.")
+            self.query_one(ByCardPane).show_message("The by-card report is for hold'em spots.")
+        self.compute_spot(0)
         self.compute("exploit", self.loaded)
         self.query_one(ComparePane).show_message("")
         hand = self.query_one("#explorer-hand", Input).value.strip()
@@ -177,6 +196,38 @@ class ExplorerScreen(Screen[None]):
             return node, strategy_report.node_ranges(game, strategy, node)
 
         self._run(generation, "node", job)
+
+    def compute_spot(self, node_id: int) -> None:
+        """The solver view of a decision, or the by-card report of a deal (spot files only)."""
+        if not self.spot_file:
+            return
+        node = self.loaded.game.nodes[node_id]
+        if node.is_decision:
+            self.query_one("#spot-head", Static).update(f"computing node {node.key!r} ...")
+            self.spot_worker(self.generation, self.loaded, node_id)
+        elif node.is_chance:
+            self.bycard_worker(self.generation, self.loaded, node_id)
+        else:
+            self.query_one(SpotPane).show_message(f"{node.key!r} ends the hand: pick a decision.")
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-spot")
+    def spot_worker(self, generation: int, loaded, node_id: int) -> None:
+        from solvers.reports.spot_report import spot_node_view  # noqa: PLC0415
+
+        node = loaded.game.nodes[node_id]
+        strategy = self.shown_strategy()
+        self._run(
+            generation, "spot", lambda: (node_id, spot_node_view(loaded.game, strategy, node))
+        )
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-bycard")
+    def bycard_worker(self, generation: int, loaded, node_id: int) -> None:
+        from solvers.reports.by_card import by_next_card  # noqa: PLC0415
+
+        key = loaded.game.nodes[node_id].key
+        self._run(
+            generation, "bycard", lambda: (node_id, by_next_card(loaded.game, loaded.strategy, key))
+        )
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-exploit")
     def exploit_worker(self, generation: int, loaded) -> None:
@@ -221,6 +272,14 @@ class ExplorerScreen(Screen[None]):
                 view.show_decision(result, self.highlight)
             else:
                 view.show_other(node, result)
+        elif event.part == "spot":
+            node_id, view = event.result
+            if node_id == self.node_id:
+                self.query_one(SpotPane).show_view(view)
+        elif event.part == "bycard":
+            node_id, report = event.result
+            if node_id == self.node_id:
+                self.query_one(ByCardPane).show_report(report)
         elif event.part == "exploit":
             self.query_one(ExploitPane).show_report(event.result)
         elif event.part == "hand":
@@ -241,7 +300,13 @@ class ExplorerScreen(Screen[None]):
             return
         if event.generation != self.generation:
             return
-        panes = {"exploit": ExploitPane, "hand": HandPane, "compare": ComparePane}
+        panes = {
+            "exploit": ExploitPane,
+            "hand": HandPane,
+            "compare": ComparePane,
+            "spot": SpotPane,
+            "bycard": ByCardPane,
+        }
         if event.part in panes:
             self.query_one(panes[event.part]).show_message(event.message)
         else:
@@ -254,6 +319,7 @@ class ExplorerScreen(Screen[None]):
             return
         self.node_id = event.node.data
         self.compute("node", self.loaded, self.node_id)
+        self.compute_spot(self.node_id)
 
     @on(Input.Submitted, "#explorer-goto")
     def goto_entered(self, event: Input.Submitted) -> None:
@@ -265,9 +331,9 @@ class ExplorerScreen(Screen[None]):
         if not self.query_one(StrategyTree).go_to(key):
             self.notify(f"no node {key!r} in this game's tree", severity="warning", timeout=4)
             return
-        self.query_one(TabbedContent).active = "tab-node"
+        self.query_one(TabbedContent).active = "tab-spot" if self.spot_file else "tab-node"
 
-    @on(DataTable.RowSelected, "#explorer-gains, #explorer-diffs")
+    @on(DataTable.RowSelected, "#explorer-gains, #explorer-diffs, #bycard-table")
     def row_chosen(self, event: DataTable.RowSelected) -> None:
         key = str(event.row_key.value)
         self.go_to(key.split(":", 1)[1] if event.data_table.id == "explorer-gains" else key)
@@ -296,6 +362,62 @@ class ExplorerScreen(Screen[None]):
     def other_entered(self, event: Input.Submitted) -> None:
         if self.loaded is not None and event.value.strip():
             self.compare_worker(self.generation, self.loaded, event.value.strip())
+
+    def shown_strategy(self):
+        """The open file's strategy with the edits typed in the Spot tab."""
+        return {**self.loaded.strategy, **self.edits}
+
+    @on(Input.Submitted, "#spot-edit")
+    def edit_entered(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        node = self.loaded.game.nodes[self.node_id] if self.loaded is not None else None
+        if node is None or not text:
+            return
+        if text.lower() == "reset":
+            self.edits.pop(node.id, None)
+        else:
+            from solvers.strategy_file.locks import edit_rows  # noqa: PLC0415
+
+            rows = self.shown_strategy()[node.id]
+            try:
+                self.edits[node.id] = edit_rows(self.loaded.game, node.id, rows, text)
+            except InputError as exc:
+                self.notify(str(exc), severity="error", timeout=6)
+                return
+        event.input.value = ""
+        self.compute_spot(node.id)
+
+    def action_lock_node(self) -> None:
+        """Write the highlighted decision's strategy as a lock file (readable, so it can be
+        edited before the run starts) and open the launcher with the spot and the lock."""
+        if self.loaded is None:
+            return
+        from solvers.atomic import atomic_write_text  # noqa: PLC0415
+        from solvers.strategy_file.locks import lock_document  # noqa: PLC0415
+
+        game = self.loaded.game
+        node = game.nodes[self.node_id]
+        if not node.is_decision:
+            self.notify("Pick a decision node to lock.", severity="warning", timeout=4)
+            return
+        saves = getattr(self.app, "saves_dir", None)
+        if saves is None:
+            from pokertui.paths import saves_dir  # noqa: PLC0415
+
+            saves = saves_dir()
+        saves = Path(saves)
+        folder = saves / "locks"
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = Path(self.path).name.split(".")[0]
+        name = node.key.replace("/", "-") or "root"
+        path = folder / f"{stem}-lock-{name}.json"
+        document = lock_document(game, self.shown_strategy(), [node.id])
+        atomic_write_text(path, json.dumps(document, indent=1) + "\n")
+        self.notify(f"Locked {node.key or '(root)'!r}: {path}", timeout=6)
+        from pokertui.screens.solve import SolveScreen  # noqa: PLC0415
+
+        preset = {"game": game.spec_string(), "algo": "dcfr", "lock": str(path)}
+        self.app.push_screen(SolveScreen(saves / "runs", preset=preset))
 
     def action_focus_goto(self) -> None:
         self.query_one("#explorer-goto", Input).focus()

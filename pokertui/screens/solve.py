@@ -62,7 +62,7 @@ class SolveScreen(Screen[None]):
     SolveScreen .solve-row { height: 3; }
     SolveScreen .solve-label { width: 8; padding: 1 0; }
     SolveScreen #solve-game, SolveScreen #solve-algo, SolveScreen #solve-stop { width: 20; }
-    SolveScreen #solve-spec, SolveScreen #solve-options { width: 1fr; }
+    SolveScreen #solve-spec, SolveScreen #solve-options, SolveScreen #solve-lock { width: 1fr; }
     SolveScreen #solve-stop-value { width: 14; }
     SolveScreen Button { min-width: 10; margin-left: 1; }
     SolveScreen #solve-error { height: auto; color: $error; padding: 0 1; }
@@ -79,8 +79,12 @@ class SolveScreen(Screen[None]):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, runs_dir: Path | None = None) -> None:
+    def __init__(self, runs_dir: Path | None = None, preset: dict | None = None) -> None:
         super().__init__()
+        self.preset = dict(preset or {})
+        if "game" in self.preset:
+            self.preset["_pending"] = True
+        """Form values to start from (``game``, ``algo``, ``lock``), e.g. from the explorer."""
         if runs_dir is None:
             from pokertui.paths import saves_dir  # noqa: PLC0415
 
@@ -111,6 +115,7 @@ class SolveScreen(Screen[None]):
                     allow_blank=False,
                 )  # fmt: skip
                 yield Input(id="solve-options", placeholder="options: key=value key=value")
+                yield Input(id="solve-lock", placeholder="lock file (CFR family)")
             with Horizontal(classes="solve-row"):
                 yield Label("Stop at", classes="solve-label")
                 yield Select(
@@ -137,6 +142,12 @@ class SolveScreen(Screen[None]):
             self.refresh_row(record)
         self.refresh_files()
         self.runs_dir.mkdir(parents=True, exist_ok=True)
+        if "game" in self.preset:
+            self.query_one("#solve-spec", Input).value = str(self.preset["game"])
+        if "algo" in self.preset:
+            self.query_one("#solve-algo", Select).value = str(self.preset["algo"])
+        if "lock" in self.preset:
+            self.query_one("#solve-lock", Input).value = str(self.preset["lock"])
 
     def on_unmount(self) -> None:
         if self.book.listener is self:
@@ -145,6 +156,8 @@ class SolveScreen(Screen[None]):
     # --- form -------------------------------------------------------------------------------
     @on(Select.Changed, "#solve-game")
     def game_chosen(self, event: Select.Changed) -> None:
+        if self.preset.pop("_pending", False) and event.value == "kuhn":
+            return  # the Select's initial value, announced after the preset filled the form
         self.query_one("#solve-spec", Input).value = GAME_SPECS.get(str(event.value), "")
 
     @on(Select.Changed, "#solve-stop")
@@ -169,13 +182,20 @@ class SolveScreen(Screen[None]):
         except ValueError as exc:
             self.show_error(str(exc))
             return
+        lock_text = self.query_one("#solve-lock", Input).value.strip()
+        lock = Path(lock_text).expanduser() if lock_text else None
+        if lock is not None and not lock.is_file():
+            self.show_error(f"No lock file at {lock}.")
+            return
         self.show_error("")
         name = spec.split("(")[0].strip()
         stamp = time.strftime("%Y%m%d-%H%M%S")
         run_id = len(self.book.runs) + 1
         out = self.runs_dir / f"{name}-{algo.replace('+', 'plus')}-{stamp}-{run_id}.json"
         options = self.query_one("#solve-options", Input).value
-        record = self.book.add(game=spec, algo=algo, out=out, options=options, stop=(rule, limit))
+        record = self.book.add(
+            game=spec, algo=algo, out=out, options=options, stop=(rule, limit), lock=lock
+        )
         self.refresh_row(record)
         self.launch(record, resume=False)
 
@@ -188,6 +208,8 @@ class SolveScreen(Screen[None]):
             "every": 0.25,
             rule: limit,
         }
+        if record.lock is not None:
+            fields["lock"] = record.lock
         deliver = make_deliver(self.app, self.book, self.apply_update)
         history = list(record.history)
         self.app.run_worker(

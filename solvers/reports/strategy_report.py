@@ -41,6 +41,7 @@ from solvers.exact.evaluation import (
     expected_values,
     exploitability,
     reaches,
+    walk,
 )
 from solvers.games.base import Node, Strategy, TreeError, TreeGame
 
@@ -290,6 +291,30 @@ class Comparison:
     """Seat 1's EV under file A's own profile and under file B's."""
 
 
+_CHUNK = 256
+"""Decision nodes per matrix product in ``node_reach_weights`` (bounds temporary memory)."""
+
+
+def node_reach_weights(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """Every decision node's unnormalised Bayes range of its actor (``bayes_range`` with
+    ``normalise=False``) from one walk, not one walk per node."""
+    done = walk(game, strategy)
+    plan = done.plan
+    out: dict[int, np.ndarray] = {}
+    for player in (0, 1):
+        ids = np.array([n.id for n in game.decision_nodes(player)], dtype=np.intp)
+        prior = game.prior if player == 0 else game.prior.T
+        n_own, n_opp = game.n_hands[player], game.n_hands[1 - player]
+        for start in range(0, len(ids), _CHUNK):
+            chunk = ids[start : start + _CHUNK]
+            rows = plan.row_of_node[chunk]
+            own = done.reach[rows, player, :n_own]
+            opp = done.reach[rows, 1 - player, :n_opp]
+            weight = own * (opp @ prior.T) * game.path_chance[chunk][:, None]
+            out.update(zip(chunk.tolist(), weight, strict=True))
+    return out
+
+
 def mixed_profile(
     game: TreeGame, seat1: Mapping[int, np.ndarray], seat2: Mapping[int, np.ndarray]
 ) -> Strategy:
@@ -311,14 +336,15 @@ def compare_strategies(
             "only strategies for the same game can be compared"
         )
     game = game_a
+    weights_a, weights_b = (
+        node_reach_weights(game, strategy_a),
+        node_reach_weights(game, strategy_b),
+    )
     nodes = []
     for node in game.decision_nodes():
         rows_a, rows_b = np.asarray(strategy_a[node.id]), np.asarray(strategy_b[node.id])
         distance = 0.5 * np.abs(rows_a - rows_b).sum(axis=1)
-        weight = 0.5 * (
-            bayes_range(game, strategy_a, node, node.player, normalise=False)
-            + bayes_range(game, strategy_b, node, node.player, normalise=False)
-        )
+        weight = 0.5 * (weights_a[node.id] + weights_b[node.id])
         reached = float(weight.sum()) > 0
         if not reached:
             weight = game.hand_possible(node, node.player).astype(float)

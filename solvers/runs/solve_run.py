@@ -27,7 +27,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solvers.algorithms.registry import ITERATIVE, SolverError, get_algorithm, parse_cli_options
+from solvers.algorithms.registry import (
+    ALGORITHM_LIST,
+    ITERATIVE,
+    SolverError,
+    get_algorithm,
+    parse_cli_options,
+)
 from solvers.atomic import check_output_path, clean_stale_temps
 from solvers.errors import InputError
 from solvers.runs.run_lock import RunLock
@@ -59,6 +65,8 @@ class RunSpec:
     """Emit a progress event (with an exact exploitability) about this often."""
     checkpoint_seconds: float = DEFAULT_CHECKPOINT_SECONDS
     """Write the checkpoint at least this often while solving."""
+    lock: Path | None = None
+    """A lock file (partial readable strategy) whose nodes stay fixed while the rest is solved."""
 
     def __post_init__(self) -> None:
         self.out = Path(self.out)
@@ -94,6 +102,14 @@ class RunSpec:
             check_output_path(self.checkpoint, "--checkpoint")
             if _same_file(self.out, self.checkpoint):
                 raise InputError("--out and --checkpoint must be different files")
+        if self.lock is not None:
+            self.lock = Path(self.lock)
+            if not self.lock.is_file():
+                raise InputError(f"lock file {self.lock} does not exist")
+            if algorithm.attr != "FullWidthCFR":
+                family = ", ".join(a.name for a in ALGORITHM_LIST if a.attr == "FullWidthCFR")
+                raise InputError(f"--lock needs a full-width CFR algorithm ({family}), not "
+                                 f"{self.algo!r}")  # fmt: skip
 
 
 def _check_number(name, value, low, high, *, whole=False, open_low=False) -> None:
@@ -190,7 +206,14 @@ def prepare(spec: RunSpec, resume: bool = False) -> Prepared:
         return Prepared(game)
     from solvers.algorithms.base import make_solver  # noqa: PLC0415 - imports the solver only
 
-    solver = make_solver(game, spec.algo, **spec.options)
+    if spec.lock is not None:
+        from solvers.algorithms.locked_cfr import make_locked_solver  # noqa: PLC0415
+        from solvers.strategy_file.locks import load_locks  # noqa: PLC0415
+
+        locks, record = load_locks(spec.lock, game)
+        solver = make_locked_solver(game, spec.algo, locks, record, **spec.options)
+    else:
+        solver = make_solver(game, spec.algo, **spec.options)
     if resume:
         assert spec.checkpoint is not None
         if not spec.checkpoint.exists():
@@ -263,7 +286,9 @@ def _execute_iterative(spec: RunSpec, prepared: Prepared, emit: Emit, should_sto
         # that the exact exploitability (seconds on a big hold'em tree) stays under a fifth
         # of the run
         per_iteration = max(took, 1e-6) / max(budget, 1)
-        wanted = max(min(spec.report_seconds, spec.checkpoint_seconds), 4.0 * measured)
+        wanted = min(spec.report_seconds, spec.checkpoint_seconds)
+        if wanted > 0:  # --every 0 asks for a check after every iteration
+            wanted = max(wanted, 4.0 * measured)
         chunk = max(1, min(chunk * 4, int(wanted / per_iteration)))
         emit(progress)
         if spec.target is not None and progress["exploitability"] <= spec.target:
@@ -276,11 +301,15 @@ def _execute_iterative(spec: RunSpec, prepared: Prepared, emit: Emit, should_sto
     info = _solver_info(spec, solver)
     written = _write_strategy(spec, game, solver.strategy(), info, solver.metrics().exploitability)
     metrics = solver.metrics().as_dict()
+    if spec.lock is not None:  # the locked game's gap; the file's own is reported beside it
+        written["exploitability_unlocked"] = written.pop("exploitability")
+    pot = pot_fields(game, written.get("exploitability", metrics["exploitability"]),
+                     written["game_value"])  # fmt: skip
     event = {
         "event": "done",
         **metrics,
         **written,  # the exploitability of the rounded file, as written
-        **pot_fields(game, written["exploitability"], written["game_value"]),
+        **pot,
         "file_bytes": spec.out.stat().st_size,
         "stopped_by": reason,
         "out": str(spec.out),
@@ -316,7 +345,7 @@ def _write_strategy(spec: RunSpec, game, strategy, info, unrounded: float) -> di
     for precision in TARGET_PRECISIONS:
         rounded = rounded_strategy(game, strategy, precision)
         measured = measure(game, rounded)
-        if spec.target is None or measured.exploitability <= spec.target:
+        if spec.target is None or spec.lock is not None or measured.exploitability <= spec.target:
             break
     document = to_document(game, rounded, solver=info, measured=measured)
     atomic_write_text(spec.out, dumps_document(document))

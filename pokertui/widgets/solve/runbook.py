@@ -38,6 +38,8 @@ class RunRecord:
     """The finished file was read back with ``load_strategy`` and passed."""
     handle: Any = None
     """The ``pokertui.runs.SolveRun`` while the process lives."""
+    lock: Path | None = None
+    """The lock file of a node-locked run."""
 
     @property
     def active(self) -> bool:

@@ -1,0 +1,90 @@
+"""Node locking for the full-width CFR family: solve the rest of the game around fixed parts.
+
+Locked (node, hand) rows keep their fixed probabilities in every walk (the current strategy
+and the factors the reach and value passes use), their regrets stay at zero (they are never
+matched on), and the average strategy there is the lock itself. The other information sets run
+the chosen variant unchanged, so the iterates converge to an equilibrium of the locked game;
+``metrics`` reports that game's exploitability (``solvers.exact.locks``), which goes to zero,
+rather than the full game's, which does not when the lock is a mistake.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from solvers.algorithms.base import Metrics, SolverError
+from solvers.algorithms.full_width import VARIANTS, FullWidthCFR
+from solvers.exact.evaluation import expected_values
+from solvers.exact.locks import Locks, apply_locks, edge_locks, locked_exploitability
+from solvers.games.base import Strategy, TreeGame
+
+
+class LockedCFR(FullWidthCFR):
+    """``FullWidthCFR`` with some (node, hand) rows fixed; ``record`` is what the strategy
+    file's header says about the locks (JSON-able, e.g. the lock file's nodes)."""
+
+    def __init__(
+        self,
+        game: TreeGame,
+        locks: Locks,
+        variant: str = "cfr",
+        output: str = "average",
+        record: Any = None,
+        **config: Any,
+    ) -> None:
+        self.locks = dict(locks)
+        self.edge_locks = edge_locks(game, self.locks)  # before the first _set_current
+        default_record = {game.nodes[n].key: int(lock.hands.sum()) for n, lock in locks.items()}
+        self.lock_record = default_record if record is None else record
+        super().__init__(game, variant=variant, output=output, **config)
+
+    def settings(self) -> dict[str, Any]:
+        return {**super().settings(), "locks": self.lock_record}
+
+    def _set_current(self, player: int) -> None:
+        super()._set_current(player)
+        lock = self.edge_locks[player]
+        if lock.edges.size:
+            current = lock.apply(self._current[player])
+            rows = self.plan.edges[player].rows[lock.edges]
+            self._factor[rows, player, : self.plan.n_hands[player]] = current[lock.edges]
+
+    def _update(self, player: int, iteration: int) -> None:
+        super()._update(player, iteration)
+        lock = self.edge_locks[player]
+        if lock.edges.size:
+            for arrays in (self.regrets, self.predictions):
+                block = arrays[player][lock.edges]
+                arrays[player][lock.edges] = block * ~lock.mask
+
+    def average_strategy(self) -> Strategy:
+        return apply_locks(super().average_strategy(), self.locks)
+
+    def metrics(self) -> Metrics:
+        """Exploitability of the locked game (lock-following best responses)."""
+        cached = self._metrics_cache
+        if cached is not None and cached[0] == self.iterations:
+            return Metrics(
+                self.iterations,
+                self.elapsed_seconds,
+                cached[1].exploitability,
+                cached[1].game_value,
+            )
+        strategy = self.strategy()
+        gap = locked_exploitability(self.game, strategy, self.locks)
+        value = expected_values(self.game, strategy).totals[0]
+        result = Metrics(self.iterations, self.elapsed_seconds, gap, value)
+        self._metrics_cache = (self.iterations, result)
+        return result
+
+
+def make_locked_solver(
+    game: TreeGame, algo: str, locks: Locks, record: Any = None, **options: Any
+) -> LockedCFR:
+    """The locked form of a full-width CFR variant; other algorithms cannot lock nodes."""
+    if algo not in VARIANTS:
+        raise SolverError(
+            f"node locking needs a full-width CFR algorithm ({', '.join(VARIANTS)}), not {algo!r}"
+        )
+    options.pop("seed", None)
+    return LockedCFR(game, locks, variant=algo, record=record, **options)

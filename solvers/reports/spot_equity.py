@@ -1,0 +1,117 @@
+"""Each combo's equity against a weighted range on a hold'em board, over every runout.
+
+Equity is ``(wins + ties / 2) / total`` over the opponent's combos and the remaining cards,
+with card removal: an opponent combo that shares a card with the hand, or a runout card with
+either, does not count. Per 5-card board it is a sort and a running sum, not a hands-by-hands
+matrix: with the opponent's live combos sorted by strength, ``searchsorted`` gives each hand
+the weight below and equal to its strength; the combos holding one of the hand's two cards are
+then taken out the same way from per-card lists (at most 51 combos hold a card). Every pair of
+compatible hands sees the same number of runouts, so summing over runouts weights them right.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+
+from solvers.cards.deck import COMBO_CARDS
+from solvers.cards.evaluator import evaluate
+
+_BOARD_BATCH = 64
+"""Runout boards evaluated per ``evaluate`` call (bounds the temporary memory)."""
+
+
+def runouts(board: tuple[int, ...]) -> np.ndarray:
+    """``[n_boards, 5]``: every completion of ``board`` to five cards (one row on the river)."""
+    deck = [c for c in range(52) if c not in board]
+    extra = list(combinations(deck, 5 - len(board)))
+    return np.array([(*board, *cards) for cards in extra], dtype=np.intp).reshape(len(extra), 5)
+
+
+def _strengths(boards: np.ndarray, combos: np.ndarray) -> np.ndarray:
+    """``[n_boards, len(combos)]`` strengths; -1 where a combo shares a card with the board."""
+    hole = COMBO_CARDS[combos]
+    cards = np.empty((len(boards), len(combos), 7), dtype=np.intp)
+    cards[:, :, :5] = boards[:, None, :]
+    cards[:, :, 5:] = hole[None, :, :]
+    blocked = (boards[:, None, :, None] == hole[None, :, None, :]).any(axis=(2, 3))
+    return np.where(blocked, -1, evaluate(cards).astype(np.int64))
+
+
+def _per_card_lists(opp_combos: np.ndarray) -> tuple[np.ndarray, int]:
+    """``[52, width]`` opponent hand indices holding each card (padded with -1)."""
+    holders = [np.flatnonzero((COMBO_CARDS[opp_combos] == c).any(axis=1)) for c in range(52)]
+    width = max(1, max(len(h) for h in holders))
+    table = np.full((52, width), -1, dtype=np.intp)
+    for card, hands in enumerate(holders):
+        table[card, : len(hands)] = hands
+    return table, width
+
+
+def equity_vs_range(
+    board: tuple[int, ...],
+    own_combos: np.ndarray,
+    opp_combos: np.ndarray,
+    opp_weights: np.ndarray,
+) -> np.ndarray:
+    """``[len(own_combos)]`` equity of each own combo against ``opp_weights`` (NaN where the
+    hand is blocked by the board or no opponent weight is compatible with it)."""
+    own_cards = COMBO_CARDS[own_combos]
+    holders, _ = _per_card_lists(opp_combos)
+    same = np.full(len(own_combos), -1, dtype=np.intp)  # the opponent index of the same combo
+    where = {int(c): i for i, c in enumerate(opp_combos)}
+    for i, combo in enumerate(own_combos):
+        same[i] = where.get(int(combo), -1)
+    union, inverse = np.unique(np.concatenate([own_combos, opp_combos]), return_inverse=True)
+    own_at, opp_at = inverse[: len(own_combos)], inverse[len(own_combos) :]
+    share = np.zeros(len(own_combos))
+    total = np.zeros(len(own_combos))
+    all_boards = runouts(tuple(board))
+    for start in range(0, len(all_boards), _BOARD_BATCH):
+        boards = all_boards[start : start + _BOARD_BATCH]
+        union_s = _strengths(boards, union)  # each combo evaluated once per board
+        own_s, opp_s = union_s[:, own_at], union_s[:, opp_at]
+        won, tied, seen = _boards(own_s, opp_s, opp_weights, own_cards, holders, same)
+        share += won + 0.5 * tied
+        total += seen
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, share / total, np.nan)
+
+
+def _boards(own, opp, weights, own_cards, holders, same):
+    """Compatible opponent weight below, equal to, and in all, for every own hand, summed over
+    a batch of boards (``own`` ``[B, n_own]``, ``opp`` ``[B, n_opp]`` strengths)."""
+    n_boards, n_opp = opp.shape
+    w = np.where(opp >= 0, weights[None, :], 0.0)
+    # one flat sort for the batch: board b's strengths are shifted into their own band
+    band = (int(max(opp.max(), own.max())) + 3) * np.arange(n_boards)[:, None]
+    keys = (opp + 1 + band).ravel()
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    cum = np.concatenate(([0.0], np.cumsum(w.ravel()[order])))
+    base = cum[np.arange(n_boards) * n_opp][:, None]
+    own_keys = own + 1 + band
+    below = cum[np.searchsorted(sorted_keys, own_keys, "left")] - base
+    upto = cum[np.searchsorted(sorted_keys, own_keys, "right")] - base
+    everything = w.sum(axis=1, keepdims=True) * np.ones_like(below)
+    # take out the opponent combos holding either of the hand's cards
+    for k in (0, 1):
+        members = holders[own_cards[:, k]]  # [n_own, width]
+        valid = members >= 0
+        safe = np.maximum(members, 0)
+        their_s = np.where(valid[None], opp[:, safe], -2)  # [B, n_own, width]
+        their_w = np.where(valid[None], w[:, safe], 0.0)
+        everything -= their_w.sum(axis=2)
+        below -= (their_w * (their_s < own[:, :, None])).sum(axis=2)
+        upto -= (their_w * (their_s <= own[:, :, None])).sum(axis=2)
+    # the same combo holds both cards: it was taken out twice
+    twice = np.where(same[None, :] >= 0, w[:, np.maximum(same, 0)], 0.0)
+    everything += twice
+    upto += twice
+    keep = own >= 0
+    return (
+        np.where(keep, below, 0.0).sum(axis=0),
+        np.where(keep, upto - below, 0.0).sum(axis=0),
+        np.where(keep, everything, 0.0).sum(axis=0),
+    )
