@@ -102,7 +102,9 @@ class LocalBestResponse:
         return "mbb_per_hand", 1000.0 / self.game.big_blind
 
     # --- the greedy decision ----------------------------------------------------------------
-    def decide(self, node: Node, seat: int, hand: int, real: RealState, weights: np.ndarray) -> Choice:
+    def decide(
+        self, node: Node, seat: int, hand: int, real: RealState, weights: np.ndarray
+    ) -> Choice:
         """LBR's action at its decision ``node`` with the bot's (unnormalised) range ``weights``."""
         key = (seat, hand, node.id, real.put[0], real.put[1], real.last_increment)
         cached = self._choices.get(key)
@@ -162,7 +164,7 @@ class LocalBestResponse:
         actor = node.player
         token = node.tokens[index]
         new = real.copy()
-        own, opp = real.put[actor], real.put[1 - actor]
+        opp = real.put[1 - actor]
         if token in FOLD_TOKENS:
             return new
         if token in PASSIVE_TOKENS:

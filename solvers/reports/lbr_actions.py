@@ -59,9 +59,7 @@ class RealState:
 
 def bet_children(node: Node) -> list[int]:
     """Indices of a decision node's bets and raises (neither fold nor check/call)."""
-    return [
-        i for i, token in enumerate(node.tokens) if token not in FOLD_TOKENS + PASSIVE_TOKENS
-    ]
+    return [i for i, token in enumerate(node.tokens) if token not in FOLD_TOKENS + PASSIVE_TOKENS]
 
 
 def child_index(node: Node, tokens: tuple[str, ...]) -> int | None:
@@ -103,15 +101,19 @@ class BetSizer:
         if self.action_set == "tree":
             t_own, t_opp = node.contributions[actor], node.contributions[1 - actor]
             fractions = [_fraction(t_own, t_opp, to) for to in tree_to]
-            amounts = [self.cap if to >= self.cap else _amount(own, opp, f)
-                       for to, f in zip(tree_to, fractions, strict=True)]
+            amounts = [
+                self.cap if to >= self.cap else _amount(own, opp, f)
+                for to, f in zip(tree_to, fractions, strict=True)
+            ]
         else:
             fractions = [1.0] if self.action_set == "fcpa" else list(FRACTIONS_56)
             amounts = [_amount(own, opp, f) for f in fractions] + [self.cap]
         least = opp + max(real.last_increment, 1.0) if opp > own else own + 1.0
         return sorted({min(max(a, least), self.cap) for a in amounts})
 
-    def translate(self, node: Node, actor: int, real: RealState, to: float) -> list[tuple[int, float]]:
+    def translate(
+        self, node: Node, actor: int, real: RealState, to: float
+    ) -> list[tuple[int, float]]:
         """The tree children (indices) the bot takes LBR's bet to ``to`` for, with probabilities."""
         tree_bets = bet_children(node)
         t_own, t_opp = node.contributions[actor], node.contributions[1 - actor]
