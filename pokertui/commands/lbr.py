@@ -73,13 +73,21 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = _with_progress(args, streets, evaluate)
     if args.record:
-        from solvers.reports.lbr_record import record_lbr  # noqa: PLC0415
+        from solvers.reports.lbr_record import record_lbr, translation_price  # noqa: PLC0415
 
-        record_lbr(args.file, result)
+        result["recorded"] = True
+        result["translation_price"] = translation_price(record_lbr(args.file, result))
     if args.json:
         print_json(result)
         return 0
     _print_table(result)
+    if args.record:
+        price = result["translation_price"]
+        print(f"recorded in the header of {args.file}")
+        if price is not None:
+            unit = UNIT_LABELS[price["unit"]]
+            gap = f"{price['value']:+.4g} ± {price['ci95']:.3g} {unit}"
+            print(f"translation price (56 minus tree): {gap}")
     return 0
 
 
