@@ -44,3 +44,14 @@ def push_fold_rows(game: TreeGame, shove: float, call: float) -> Strategy:
         root.id: np.tile([1 - shove, shove], (game.n_hands[0], 1)),
         facing.id: np.tile([1 - call, call], (game.n_hands[1], 1)),
     }
+
+TURN_SPOT = (
+    'nlhe(board="Qs Jh 2h 8d",pot=100,stack=200,oop_range="QQ,JJ,AKs,AhTh,KQs,T9s,65s",'
+    'ip_range="AA,KK,QJs,AQs,KhQh,9h8h,87s",turn_oop_bet="50%",turn_ip_bet="75%",'
+    'turn_oop_raise="a",turn_ip_raise="a",river_oop_bet="75%,a",river_ip_bet="50%,a",'
+    'river_oop_raise="a",river_ip_raise="a")'
+)
+
+
+def turn_game() -> TreeGame:
+    return load_game(TURN_SPOT)

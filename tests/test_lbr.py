@@ -17,7 +17,12 @@ from solvers.reports.lbr import LbrInputError, LocalBestResponse, summarise
 from solvers.reports.lbr_actions import ActionSetError, BetSizer, RealState
 from solvers.strategy_file import load_strategy
 from tests.conftest import STRATEGIES
-from tests.lbr_fixtures import push_fold_rows, river_game, rule_strategy, solved
+from tests.lbr_fixtures import push_fold_rows, river_game, rule_strategy, solved, turn_game
+
+THREE_SE = 3 / 1.96
+"""Three standard errors (99.7%) in units of the 95% half-width, for checks of the sampler
+against its own exact expectation (heavy-tailed all-in pots make 95% flaky at a few thousand
+deals; the estimator's calibration was checked separately over many seeds)."""
 
 
 def sampled(lbr: LocalBestResponse, deals: int, seed: int = 7) -> np.ndarray:
@@ -49,7 +54,7 @@ def test_push_fold_leaky_bot_sampled_lbr_agrees_with_best_response_within_the_in
     assert result["ci95"] < best.exploitability / 10  # the interval is informative
     for seat in (0, 1):  # three standard errors (99.7%): two more checks on the same sample
         gap = abs(result["seat_values"][seat] - best.best_responses[seat].value)
-        assert gap <= 3 / 1.96 * result["seat_ci95"][seat]
+        assert gap <= THREE_SE * result["seat_ci95"][seat]
 
 
 def test_push_fold_fc_cannot_shove_so_the_small_blind_folds():
@@ -129,6 +134,49 @@ def test_river_always_fold_bot_loses_the_pot_every_hand(action_set):
     values = sampled(lbr, 400)
     np.testing.assert_allclose(values, game.pot / 2, rtol=0, atol=1e-9)  # LBR's net: half the pot
     assert lbr.expected_seat(0) == pytest.approx(50.0) and lbr.expected_seat(1) == pytest.approx(50)
+
+
+# --- a turn spot: river cards dealt, equity over the river to come ---------------------------
+
+
+@pytest.fixture(scope="module")
+def turn():
+    game = turn_game()
+    return game, solved(game, iterations=100)
+
+
+def test_turn_tree_lbr_never_beats_the_exact_best_response(turn):
+    game, strategy = turn
+    best = exploitability(game, strategy).best_responses
+    lbr = LocalBestResponse(game, strategy, "tree")
+    for seat in (0, 1):
+        assert lbr.expected_seat(seat) <= best[seat].value + 1e-9
+
+
+@pytest.mark.parametrize("streets", [None, ("river",)])
+def test_turn_sampled_lbr_agrees_with_its_exact_expectation(turn, streets):
+    game, strategy = turn
+    lbr = LocalBestResponse(game, strategy, "56", streets)
+    exact = [lbr.expected_seat(0), lbr.expected_seat(1)]
+    result = summarise(sampled(lbr, 4000, seed=2), 1.0)
+    assert abs(result["value"] - np.mean(exact)) <= THREE_SE * result["ci95"]
+
+
+def test_waiting_for_the_river_checks_and_calls_the_turn(turn):
+    """With ``streets=river`` LBR checks the turn and bets only on the river; against a bot that
+    folds to every bet it takes the whole pot either way."""
+    game, _ = turn
+    always_fold = rule_strategy(game, facing="f")
+    greedy = LocalBestResponse(game, always_fold, "fcpa")
+    waiting = LocalBestResponse(game, always_fold, "fcpa", ("river",))
+    for seat in (0, 1):  # the bot never bets nor calls: each takes the pot, on its own street
+        assert greedy.expected_seat(seat) == pytest.approx(50.0)
+        assert waiting.expected_seat(seat) == pytest.approx(50.0)
+    root = game.root
+    choice = waiting.decide(root, 0, 0, RealState(list(root.contributions)), game.prior[0].copy())
+    assert game.nodes[root.children[choice.children[0][0]]].key == "x"  # checks the turn
+    choice = greedy.decide(root, 0, 0, RealState(list(root.contributions)), game.prior[0].copy())
+    assert choice.to is not None  # bets the turn when it may
 
 
 # --- pieces: equity, bet sizes, translation ------------------------------------------------
