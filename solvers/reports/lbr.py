@@ -38,7 +38,7 @@ from solvers.reports.lbr_actions import (
     child_index,
     fold_matrix,
 )
-from solvers.reports.lbr_cards import LbrCards
+from solvers.reports.lbr_cards import MAX_CACHED, LbrCards
 
 
 class LbrInputError(InputError):
@@ -110,6 +110,8 @@ class LocalBestResponse:
         cached = self._choices.get(key)
         if cached is None:
             cached = self._decide(node, seat, hand, real, weights)
+            if len(self._choices) >= MAX_CACHED:
+                self._choices.clear()
             self._choices[key] = cached
         return cached
 

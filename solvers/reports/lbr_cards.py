@@ -26,6 +26,8 @@ from solvers.games.base import TreeGame
 from solvers.games.holdem.showdown import combo_strengths
 
 STREETS = ("preflop", "flop", "turn", "river")
+MAX_CACHED = 50_000
+"""Equity vectors kept per process; flop spots see a new board on most deals."""
 
 
 class LbrCards:
@@ -78,6 +80,8 @@ class LbrCards:
             eq = self.game.table.equity[hand]
         else:
             eq = self._spot_equity(seat, hand, board)
+        if len(self._equity_cache) >= MAX_CACHED:
+            self._equity_cache.clear()
         self._equity_cache[key] = eq
         return eq
 
