@@ -45,6 +45,7 @@ def push_fold_rows(game: TreeGame, shove: float, call: float) -> Strategy:
         facing.id: np.tile([1 - call, call], (game.n_hands[1], 1)),
     }
 
+
 TURN_SPOT = (
     'nlhe(board="Qs Jh 2h 8d",pot=100,stack=200,oop_range="QQ,JJ,AKs,AhTh,KQs,T9s,65s",'
     'ip_range="AA,KK,QJs,AQs,KhQh,9h8h,87s",turn_oop_bet="50%",turn_ip_bet="75%",'

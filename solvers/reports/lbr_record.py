@@ -59,3 +59,17 @@ def record_lbr(path: str | Path, result: dict[str, Any]) -> list[LbrFigure]:
     except OSError as exc:
         raise InputError(f"cannot write {path}: {exc.strerror}") from None
     return figures
+
+
+def lbr_summary(figures: list[LbrFigure]) -> str:
+    """One status-line fragment for the explorer: each recorded figure and the translation
+    price, such as `` · LBR tree +0.2% pot, 56 +12% pot · translation +12% pot``."""
+    if not figures:
+        return ""
+    units = {"mbb_per_hand": " mbb", "pot_percent": "% pot"}
+    parts = [f"{f.action_set} {f.value:+.3g}{units[f.unit]}" for f in figures]
+    text = " · LBR " + ", ".join(parts)
+    price = translation_price(figures)
+    if price is not None:
+        text += f" · translation {price['value']:+.3g}{units[price['unit']]}"
+    return text
