@@ -17,7 +17,14 @@ from solvers.reports.lbr import LbrInputError, LocalBestResponse, summarise
 from solvers.reports.lbr_actions import ActionSetError, BetSizer, RealState
 from solvers.strategy_file import load_strategy
 from tests.conftest import STRATEGIES
-from tests.lbr_fixtures import push_fold_rows, river_game, rule_strategy, solved, turn_game
+from tests.lbr_fixtures import (
+    RIVER_SPOT,
+    push_fold_rows,
+    river_game,
+    rule_strategy,
+    solved,
+    turn_game,
+)
 
 THREE_SE = 3 / 1.96
 """Three standard errors (99.7%) in units of the 95% half-width, for checks of the sampler
@@ -134,6 +141,27 @@ def test_river_always_fold_bot_loses_the_pot_every_hand(action_set):
     values = sampled(lbr, 400)
     np.testing.assert_allclose(values, game.pot / 2, rtol=0, atol=1e-9)  # LBR's net: half the pot
     assert lbr.expected_seat(0) == pytest.approx(50.0) and lbr.expected_seat(1) == pytest.approx(50)
+
+
+def test_off_tree_all_in_against_always_call_on_a_tree_without_all_in():
+    """The tree only bets half the pot; LBR's off-tree shove maps to that size and is called.
+    Per hand LBR checks down for ``pot/2 * (2wp - 1)`` or shoves for ``cap * (2wp - 1)``; the
+    check-down values come from the game's own showdown matrix, not from LBR's equity."""
+    spot = RIVER_SPOT.replace('"50%,a"', '"50%"').replace('"a"', '"50%"')
+    game = load_game(spot)
+    assert all(len(n.tokens) <= 3 for n in game.decision_nodes())  # no all-in on the tree
+    always_call = rule_strategy(game, facing="c")
+    lbr = LocalBestResponse(game, always_call, "fcpa")
+    tree_best = exploitability(game, always_call).best_responses
+    check_check = game.node_by_key("x/x")
+    matrix = game.terminal_matrix(check_check)  # seat 0's payoff times the prior
+    cap = game.pot / 2 + float(game.params.stack)
+    for seat, payoff in ((0, matrix), (1, -matrix.T)):
+        marginal = game.prior.sum(axis=1 - seat)
+        per_hand = payoff.sum(axis=1) / marginal  # pot/2 * (2wp - 1)
+        best = np.maximum(per_hand, per_hand * cap / (game.pot / 2))
+        assert lbr.expected_seat(seat) == pytest.approx(float(marginal @ best), abs=1e-9)
+        assert lbr.expected_seat(seat) > tree_best[seat].value + 10  # the off-tree shove pays
 
 
 # --- a turn spot: river cards dealt, equity over the river to come ---------------------------

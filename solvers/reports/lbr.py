@@ -178,8 +178,13 @@ class LocalBestResponse:
         new.last_increment = max(real.last_increment, to - opp)
         return new
 
+    def _all_in(self, real: RealState) -> bool:
+        """Both stacks are in (an off-tree shove the tree had no all-in for was called)."""
+        return min(real.put) >= self.sizer.cap
+
     def _terminal(self, node: Node, seat: int, hand: int, real: RealState, weights) -> float:
-        if node.terminal == "fold":
+        """A terminal, or a node where both are all-in: showdown over every card to come."""
+        if node.is_terminal and node.terminal == "fold":
             return -real.put[seat] if node.folder == seat else real.put[1 - seat]
         eq = self.cards.equity(seat, hand, node.board)
         wp = float(weights @ eq) / weights.sum()
@@ -197,7 +202,7 @@ class LocalBestResponse:
         node, real, weights = self._start(seat, hand)
         nodes = self.game.nodes
         dealt = 0
-        while not node.is_terminal:
+        while not node.is_terminal and not self._all_in(real):
             if node.is_chance:
                 card = self.cards.card_token(int(runout[dealt]))
                 dealt += 1
@@ -226,7 +231,7 @@ class LocalBestResponse:
         return self._expected(node, seat, hand, real, weights)
 
     def _expected(self, node: Node, seat: int, hand: int, real: RealState, weights) -> float:
-        if node.is_terminal:
+        if node.is_terminal or self._all_in(real):
             return self._terminal(node, seat, hand, real, weights)
         nodes = self.game.nodes
         total = weights.sum()
