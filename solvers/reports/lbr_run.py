@@ -80,7 +80,8 @@ def evaluate(
             if progress:
                 progress(done)
     else:
-        with ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(job,)) as pool:
+        pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(job,))
+        try:
             futures = [pool.submit(_run_chunk, seed, i, n) for i, n in enumerate(sizes)]
             for future in as_completed(futures):
                 index, values = future.result()
@@ -88,6 +89,8 @@ def evaluate(
                 done += sizes[index]
                 if progress:
                     progress(done)
+        finally:  # Ctrl-C or a failed chunk: drop the chunks not started rather than wait
+            pool.shutdown(wait=True, cancel_futures=True)
     values = np.concatenate(results)
     unit, scale = engine.unit
     return {
