@@ -8,6 +8,8 @@ from itertools import combinations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from phevaluator import evaluate_cards
 
 from solvers.cards.deck import COMBO_CARDS, card_str, parse_cards
@@ -264,3 +266,35 @@ def test_off_tree_bet_maps_by_the_pseudo_harmonic_rule():
     assert mapping[0][1] == pytest.approx(lower) and mapping[1][1] == pytest.approx(1 - lower)
     assert sizer.translate(root, 0, real, 100.0) == [(1, 1.0)]
     assert sizer.translate(root, 0, real, 350.0) == [(2, 1.0)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    own=st.integers(50, 400),
+    extra=st.integers(0, 300),
+    last=st.integers(0, 200),
+    action_set=st.sampled_from(["fcpa", "56", "tree"]),
+)
+def test_candidate_bets_are_legal_and_translations_are_distributions(own, extra, last, action_set):
+    """Whatever the real pot, every candidate is a legal new total (at least the minimum bet or
+    raise, at most all-in) and the bot's view of it is a distribution over the tree's bets."""
+    game = river_game()
+    cap = game.pot / 2 + float(game.params.stack)
+    own = min(own, cap)
+    opp = min(own + extra, cap)
+    real = RealState([own, opp], float(last if extra else 0))
+    node = game.root if extra == 0 else game.child(game.root, 1)  # facing a bet, or not
+    sizer = BetSizer(action_set, cap, True)
+    actor = node.player
+    real.put = [own, opp] if actor == 0 else [opp, own]
+    bets = sizer.candidates(node, actor, real)
+    if opp >= cap:
+        assert bets == []
+        return
+    least = opp + max(real.last_increment, 1) if opp > own else own + 1
+    assert bets == sorted(set(bets))
+    assert all(min(least, cap) <= b <= cap for b in bets)
+    for to in bets:
+        mapping = sizer.translate(node, actor, real, to)
+        assert sum(p for _, p in mapping) == pytest.approx(1.0)
+        assert all(node.tokens[c].startswith("b") and 0 <= p <= 1 for c, p in mapping)
