@@ -124,7 +124,7 @@ def _print_table(result: dict[str, Any]) -> None:
     how = "exact" if result.get("exact") else f"{result['deals']:,} duplicate deals"
     table = Table(
         title=f"LBR ({result['action_set']}, {'/'.join(result['streets'])}) on {result['file']}",
-        caption=f"{how}; game {result['game']}",
+        caption=how,
     )
     table.add_column("LBR plays")
     table.add_column(f"wins ({unit})", justify="right")
@@ -137,4 +137,5 @@ def _print_table(result: dict[str, Any]) -> None:
         )
     table.add_row("both seats", f"{result['value']:+.4g}", f"{result['ci95']:.3g}", style="bold")
     Console().print(table)
+    print(f"game {result['game']}")
     sys.stdout.flush()
