@@ -20,7 +20,7 @@ ALLOWED: dict[str, set[str]] = {
     "theory": {"cards", "games", "exact", "theory"},
     "algorithms": {"cards", "games", "exact", "algorithms"},
     "strategy_file": {"cards", "games", "exact", "strategy_file"},
-    "reports": {"cards", "games", "exact", "strategy_file", "reports"},
+    "reports": {"cards", "games", "exact", "theory", "strategy_file", "reports"},
     "runs": {"cards", "games", "exact", "algorithms", "strategy_file", "reports", "runs"},
 }
 """Which packages each layer may import from (besides ``BASE``)."""

@@ -189,6 +189,7 @@ def run_convert(args: argparse.Namespace) -> int:
         form=args.to,
         solver=loaded.solver,
         measured=loaded.measured,
+        lbr=loaded.lbr,
     )
     text = dumps_document(document)
     if args.out:

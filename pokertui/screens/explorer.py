@@ -38,6 +38,7 @@ from pokertui.widgets.explorer.messages import Computed, Failed, Opened
 from pokertui.widgets.explorer.panes import ComparePane, ExploitPane, HandPane
 from pokertui.widgets.explorer.spot_pane import ByCardPane, SpotPane
 from solvers.errors import InputError
+from solvers.reports.lbr_record import lbr_summary
 
 
 class ExplorerScreen(Screen[None]):
@@ -145,6 +146,7 @@ class ExplorerScreen(Screen[None]):
         self.query_one("#explorer-problems").display = False
         measured = self.loaded.measured
         recorded = f" · recorded exploitability {measured.exploitability:.3g}" if measured else ""
+        recorded += lbr_summary(self.loaded.lbr)
         status = f"{Path(event.path).name} · {game.spec_string()}{recorded}"
         self.query_one("#explorer-status", Static).update(status)
         self.query_one(NodeView).hand_labels = game.hand_labels

@@ -42,6 +42,23 @@ class Measured(BaseModel):
     pot_percent: float | None = None
 
 
+class LbrFigure(BaseModel):
+    """One local-best-response measurement (``pokertui lbr --record``): a lower bound on the
+    exploitability from greedy play with one action set."""
+
+    model_config = ConfigDict(extra="forbid")
+    action_set: str
+    streets: list[str]
+    unit: Literal["mbb_per_hand", "pot_percent"]
+    value: float = Field(description="LBR's winnings, both seats averaged")
+    ci95: float = Field(description="half-width of the 95% confidence interval (0 if exact)")
+    seat_values: tuple[float, float]
+    deals: int | None = Field(None, description="duplicate deals played (None: exact)")
+    seed: int | None = None
+    package_version: str = __version__
+    created: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+
+
 class CompactNode(BaseModel):
     model_config = ConfigDict(extra="forbid")
     actions: list[str]
@@ -61,6 +78,7 @@ class StrategyFileModel(BaseModel):
     )
     solver: SolverInfo | None = None
     measured: Measured | None = None
+    lbr: list[LbrFigure] | None = Field(None, description="local best response measurements")
     nodes: dict[str, CompactNode | dict[str, dict[str, float]] | dict[str, str]]
 
 
@@ -122,3 +140,5 @@ class StrategyFile:
     defaults: str | None = None
     filled_nodes: list[str] = field(default_factory=list)
     """Keys of nodes that came from ``defaults`` rather than from the file."""
+    lbr: list[LbrFigure] = field(default_factory=list)
+    """Local best response figures recorded in the header."""

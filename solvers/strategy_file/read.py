@@ -26,6 +26,7 @@ from solvers.strategy_file.model import (
     FORMAT_VERSION,
     ROW_TOLERANCE,
     CompactNode,
+    LbrFigure,
     Measured,
     Problem,
     SolverInfo,
@@ -350,7 +351,18 @@ def _parse_header(data: dict[str, Any], source: str, locate: _Locator):
     if defaults not in (None, "uniform", "check_fold"):
         problems.append(Problem(f'defaults must be "uniform" or "check_fold", not {defaults!r}'))
         defaults = None
-    headers: dict[str, Any] = {}
+    headers: dict[str, Any] = {"lbr": []}
+    figures = data.get("lbr") or []
+    if not isinstance(figures, list):
+        problems.append(Problem("'lbr' must be a list of LBR figures"))
+        figures = []
+    for index, figure in enumerate(figures):
+        try:
+            headers["lbr"].append(LbrFigure.model_validate(figure))
+        except ValidationError as exc:
+            for err in exc.errors():
+                where = ".".join(str(p) for p in err["loc"])
+                problems.append(Problem(f"lbr.{index}.{where}: {err['msg']}"))
     for name, header_model in (("solver", SolverInfo), ("measured", Measured)):
         if data.get(name) is None:
             headers[name] = None
@@ -388,9 +400,11 @@ def loads_strategy(text: str, source: str = "<string>") -> StrategyFile:
     problems += reader.problems
     if problems:
         raise StrategyFileError(source, problems, reader.omitted)
-    return StrategyFile(
+    loaded = StrategyFile(
         game, strategy, headers["solver"], headers["measured"], source, defaults, filled
     )
+    loaded.lbr = headers["lbr"]
+    return loaded
 
 
 def _too_big(size: int) -> str:

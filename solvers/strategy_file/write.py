@@ -18,6 +18,7 @@ from solvers.games.base import Strategy, TreeGame
 from solvers.strategy_file.model import (
     DEFAULT_PRECISION,
     FORMAT_VERSION,
+    LbrFigure,
     Measured,
     SolverInfo,
     StrategyFile,
@@ -84,6 +85,7 @@ def to_document(
     solver: SolverInfo | None = None,
     measured: Measured | None = None,
     defaults: str | None = None,
+    lbr: list[LbrFigure] | None = None,
 ) -> dict[str, Any]:
     """The JSON object of a strategy file in either form."""
     nodes: dict[str, Any] = {}
@@ -126,6 +128,8 @@ def to_document(
         doc["solver"] = solver.model_dump()
     if measured is not None:
         doc["measured"] = measured.model_dump()
+    if lbr:
+        doc["lbr"] = [figure.model_dump() for figure in lbr]
     doc["nodes"] = nodes
     return doc
 

@@ -1,0 +1,140 @@
+"""``pokertui lbr F.json``: local best response, a lower bound on a hold'em bot's exploitability.
+
+Plays ``--hands`` duplicate deals on a process pool (a progress bar on stderr) and prints LBR's
+winnings per seat and overall with 95% confidence intervals: mbb per hand for push/fold, % of
+the pot for a spot. ``--exact`` computes the value over every deal instead of sampling;
+``--record`` stores the figure in the strategy file's header.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from pokertui.commands.output import add_json_flag, print_json
+from solvers.errors import InputError
+from solvers.reports.lbr_names import ACTION_SETS, STREETS
+
+UNIT_LABELS = {"mbb_per_hand": "mbb/hand", "pot_percent": "% of the pot"}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "lbr",
+        help="local best response: how much a greedy opponent wins from a hold'em strategy",
+        description="Local best response (Lisý and Bowling) against a hold'em strategy file.",
+    )
+    parser.add_argument("file", help="push/fold or nlhe spot strategy file")
+    parser.add_argument(
+        "--action-set",
+        default="fcpa",
+        help=f"LBR's bets: {', '.join(ACTION_SETS)} (default fcpa)",
+    )
+    parser.add_argument("--hands", type=int, default=10_000, help="duplicate deals to play")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    parser.add_argument(
+        "--streets",
+        help=f"comma-separated streets where LBR plays greedily ({', '.join(STREETS)}); "
+        "it checks or calls elsewhere (default: every street)",
+    )
+    parser.add_argument("--workers", type=int, help="processes (default: one per core)")
+    parser.add_argument(
+        "--exact", action="store_true", help="exact value over every deal instead of sampling"
+    )
+    parser.add_argument(
+        "--record", action="store_true", help="store the result in the strategy file's header"
+    )
+    add_json_flag(parser)
+    parser.set_defaults(handler=run)
+
+
+def parse_streets(text: str | None) -> tuple[str, ...] | None:
+    if text is None:
+        return None
+    streets = tuple(s.strip().lower() for s in text.split(",") if s.strip())
+    wrong = [s for s in streets if s not in STREETS]
+    if wrong or not streets:
+        raise InputError(
+            f"--streets {text!r}: name streets from {', '.join(STREETS)}, separated by commas"
+        )
+    return streets
+
+
+def run(args: argparse.Namespace) -> int:
+    from solvers.reports.lbr_run import evaluate, evaluate_exact  # noqa: PLC0415
+
+    streets = parse_streets(args.streets)
+    if args.exact:
+        result = evaluate_exact(args.file, args.action_set, streets)
+    elif args.json:
+        result = evaluate(args.file, args.action_set, args.hands, args.seed, streets, args.workers)
+    else:
+        result = _with_progress(args, streets, evaluate)
+    if args.record:
+        from solvers.reports.lbr_record import record_lbr, translation_price  # noqa: PLC0415
+
+        result["recorded"] = True
+        result["translation_price"] = translation_price(record_lbr(args.file, result))
+    if args.json:
+        print_json(result)
+        return 0
+    _print_table(result)
+    if args.record:
+        price = result["translation_price"]
+        print(f"recorded in the header of {args.file}")
+        if price is not None:
+            unit = UNIT_LABELS[price["unit"]]
+            gap = f"{price['value']:+.4g} ± {price['ci95']:.3g} {unit}"
+            print(f"translation price (56 minus tree): {gap}")
+    return 0
+
+
+def _with_progress(args: argparse.Namespace, streets, evaluate) -> dict[str, Any]:
+    from rich.console import Console  # noqa: PLC0415
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+
+    if args.hands <= 0:
+        raise InputError(f"--hands must be a positive number of deals, not {args.hands}")
+    with Progress(
+        TextColumn("[bold]LBR {task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} deals"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+    ) as progress:
+        task = progress.add_task(args.action_set, total=args.hands)
+        return evaluate(
+            args.file,
+            args.action_set,
+            args.hands,
+            args.seed,
+            streets,
+            args.workers,
+            progress=lambda done: progress.update(task, completed=done),
+        )
+
+
+def _print_table(result: dict[str, Any]) -> None:
+    from rich.console import Console  # noqa: PLC0415
+    from rich.table import Table  # noqa: PLC0415
+
+    unit = UNIT_LABELS[result["unit"]]
+    how = "exact" if result.get("exact") else f"{result['deals']:,} duplicate deals"
+    table = Table(
+        title=f"LBR ({result['action_set']}, {'/'.join(result['streets'])}) on {result['file']}",
+        caption=how,
+    )
+    table.add_column("LBR plays")
+    table.add_column(f"wins ({unit})", justify="right")
+    table.add_column("95% CI ±", justify="right")
+    for seat in (0, 1):
+        table.add_row(
+            f"seat {seat + 1}",
+            f"{result['seat_values'][seat]:+.4g}",
+            f"{result['seat_ci95'][seat]:.3g}",
+        )
+    table.add_row("both seats", f"{result['value']:+.4g}", f"{result['ci95']:.3g}", style="bold")
+    Console().print(table)
+    print(f"game {result['game']}")
+    sys.stdout.flush()

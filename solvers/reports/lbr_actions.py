@@ -1,0 +1,156 @@
+"""LBR's action sets, the chips each candidate bet puts in, and the bot's view of an off-tree bet.
+
+Action sets (Lisý and Bowling's names): ``fc`` (fold, check or call), ``fcpa`` (also a pot-sized
+bet and all-in), ``56`` (fold, call, all-in and the pot fractions ``0.05 * 1.15**k`` for
+``k = 0..54``) and ``tree`` (the bet sizes the bot's own tree has at that node). A fraction is of
+the pot for a bet and of the pot after calling for a raise, as in the spot grammar; amounts round
+to whole chips, and a size that is not legal becomes the minimum bet or all-in, as in the paper.
+A game with fixed bet sizes (push/fold) has no other legal bet, so every bet of an action set
+becomes the tree's own.
+
+Off-tree bets reach the bot through the pseudo-harmonic translation of
+``solvers.theory.translation``: the bot answers as if LBR had bet one of the two nearest tree
+sizes, chosen at random with the mapping's probability; all-in always maps to the tree's all-in
+when it has one. This small adapter stands in for the tree-level ``off_tree.py`` translation.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.games.base import Node
+from solvers.reports.lbr_names import ACTION_SETS
+from solvers.theory.translation import translate
+
+FRACTIONS_56 = tuple(float(0.05 * 1.15**k) for k in range(55))
+FOLD_TOKENS = ("f", "fold")
+PASSIVE_TOKENS = ("x", "c", "check", "call")
+
+
+class ActionSetError(InputError):
+    """An action set that LBR does not know."""
+
+
+def parse_action_set(text: str) -> str:
+    name = str(text).strip().lower()
+    if name not in ACTION_SETS:
+        raise ActionSetError(
+            f"unknown action set {text!r}: use one of {', '.join(ACTION_SETS)} "
+            "(fold/call; + pot and all-in; + 55 pot fractions; the bot's own sizes)"
+        )
+    return name
+
+
+@dataclass
+class RealState:
+    """The chips actually in the pot, which differ from the tree node's after an off-tree bet."""
+
+    put: list[float]
+    last_increment: float = 0.0
+    """The largest bet or raise increment on this street (the minimum raise)."""
+
+    def copy(self) -> RealState:
+        return RealState(list(self.put), self.last_increment)
+
+
+def bet_children(node: Node) -> list[int]:
+    """Indices of a decision node's bets and raises (neither fold nor check/call)."""
+    return [i for i, token in enumerate(node.tokens) if token not in FOLD_TOKENS + PASSIVE_TOKENS]
+
+
+def child_index(node: Node, tokens: tuple[str, ...]) -> int | None:
+    for i, token in enumerate(node.tokens):
+        if token in tokens:
+            return i
+    return None
+
+
+def _fraction(own: float, opp: float, to: float) -> float:
+    """A new total contribution as LBR's action sets measure it (pot, or pot after a call)."""
+    if opp > own:
+        return (to - opp) / (2.0 * opp)
+    return (to - own) / (own + opp)
+
+
+def _amount(own: float, opp: float, fraction: float) -> float:
+    extra = fraction * (2.0 * opp if opp > own else own + opp)
+    return opp + max(math.floor(extra + 0.5), 1)
+
+
+class BetSizer:
+    """Candidate bets of one action set at a node, and the bot's translation of any bet."""
+
+    def __init__(self, action_set: str, cap: float, no_limit: bool) -> None:
+        self.action_set = parse_action_set(action_set)
+        self.cap = cap
+        self.no_limit = no_limit
+
+    def candidates(self, node: Node, actor: int, real: RealState) -> list[float]:
+        """LBR's new total contributions for its bets at ``node``, ascending and distinct."""
+        tree_bets = bet_children(node)
+        own, opp = real.put[actor], real.put[1 - actor]
+        if self.action_set == "fc" or not tree_bets or opp >= self.cap:
+            return []
+        tree_to = [node.contributions[actor] + node.amounts[i] for i in tree_bets]
+        if not self.no_limit:
+            return sorted(set(tree_to))
+        if self.action_set == "tree":
+            t_own, t_opp = node.contributions[actor], node.contributions[1 - actor]
+            fractions = [_fraction(t_own, t_opp, to) for to in tree_to]
+            amounts = [
+                self.cap if to >= self.cap else _amount(own, opp, f)
+                for to, f in zip(tree_to, fractions, strict=True)
+            ]
+        else:
+            fractions = [1.0] if self.action_set == "fcpa" else list(FRACTIONS_56)
+            amounts = [_amount(own, opp, f) for f in fractions] + [self.cap]
+        least = opp + max(real.last_increment, 1.0) if opp > own else own + 1.0
+        return sorted({min(max(a, least), self.cap) for a in amounts})
+
+    def translate(
+        self, node: Node, actor: int, real: RealState, to: float
+    ) -> list[tuple[int, float]]:
+        """The tree children (indices) the bot takes LBR's bet to ``to`` for, with probabilities."""
+        tree_bets = bet_children(node)
+        t_own, t_opp = node.contributions[actor], node.contributions[1 - actor]
+        tree_to = [t_own + node.amounts[i] for i in tree_bets]
+        on_tree = real.put[actor] == t_own and real.put[1 - actor] == t_opp
+        if on_tree and to in tree_to:
+            return [(tree_bets[tree_to.index(to)], 1.0)]
+        if to >= self.cap and tree_to[-1] >= self.cap:
+            return [(tree_bets[-1], 1.0)]
+        fractions = [_fraction(t_own, t_opp, t) for t in tree_to]
+        bet = _fraction(real.put[actor], real.put[1 - actor], to)
+        mapped = translate(fractions, max(bet, 0.0))
+        if mapped.lower == mapped.upper:
+            return [(tree_bets[mapped.lower], 1.0)]
+        return [
+            (tree_bets[mapped.lower], mapped.lower_probability),
+            (tree_bets[mapped.upper], mapped.upper_probability),
+        ]
+
+    def bot_amount(self, node: Node, actor: int, real: RealState, action: int) -> float:
+        """The bot's new total for its tree bet ``action`` at ``node``, carried to the real pot."""
+        t_own, t_opp = node.contributions[actor], node.contributions[1 - actor]
+        tree_to = t_own + node.amounts[action]
+        own, opp = real.put[actor], real.put[1 - actor]
+        if not self.no_limit or (own == t_own and opp == t_opp):
+            return min(tree_to, self.cap)
+        if tree_to >= self.cap:
+            return self.cap
+        least = opp + max(real.last_increment, 1.0) if opp > own else own + 1.0
+        return min(max(_amount(own, opp, _fraction(t_own, t_opp, tree_to)), least), self.cap)
+
+
+def fold_matrix(strategy_rows: list[np.ndarray], fold_index: list[int | None]) -> np.ndarray:
+    """``[children, hands]``: each child node's fold probability per hand (0 if it cannot fold)."""
+    n = strategy_rows[0].shape[0]
+    out = np.zeros((len(strategy_rows), n))
+    for k, (rows, fold) in enumerate(zip(strategy_rows, fold_index, strict=True)):
+        if fold is not None:
+            out[k] = rows[:, fold]
+    return out

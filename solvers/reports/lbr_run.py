@@ -1,0 +1,128 @@
+"""Running LBR on a strategy file: seeded chunks of duplicate deals over a process pool.
+
+Deals come in chunks of ``CHUNK_DEALS``; chunk ``i`` draws everything from the stream
+``(seed, i)``, and the results are put back in chunk order, so the figures do not depend on the
+number of worker processes. Each worker loads the strategy file once.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from solvers.errors import InputError
+from solvers.reports.lbr import LocalBestResponse, summarise
+from solvers.strategy_file import load_strategy
+
+CHUNK_DEALS = 500
+
+
+@dataclass(frozen=True)
+class LbrJob:
+    path: str
+    action_set: str
+    streets: tuple[str, ...] | None
+
+
+def build(job: LbrJob) -> LocalBestResponse:
+    loaded = load_strategy(job.path)
+    return LocalBestResponse(loaded.game, loaded.strategy, job.action_set, job.streets)
+
+
+_worker: LocalBestResponse | None = None
+
+
+def _init_worker(job: LbrJob) -> None:
+    global _worker  # noqa: PLW0603 - one engine per worker process, built once
+    _worker = build(job)
+
+
+def _run_chunk(seed: int, index: int, deals: int) -> tuple[int, np.ndarray]:
+    assert _worker is not None
+    return index, _worker.run_chunk(seed, index, deals)
+
+
+def chunk_sizes(deals: int) -> list[int]:
+    full, rest = divmod(deals, CHUNK_DEALS)
+    return [CHUNK_DEALS] * full + ([rest] if rest else [])
+
+
+def evaluate(
+    path: str | Path,
+    action_set: str = "fcpa",
+    deals: int = 10_000,
+    seed: int = 0,
+    streets: tuple[str, ...] | None = None,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict:
+    """LBR on the strategy file at ``path`` over ``deals`` duplicate deals; ``progress`` is
+    called with the number of deals finished so far."""
+    if deals <= 0:
+        raise InputError(f"--hands must be a positive number of deals, not {deals}")
+    if workers is not None and workers <= 0:
+        raise InputError(f"--workers must be positive, not {workers}")
+    job = LbrJob(str(path), action_set, streets)
+    engine = build(job)  # validates the file and the options before any worker starts
+    sizes = chunk_sizes(deals)
+    workers = min(workers or os.cpu_count() or 1, len(sizes))
+    results: list[np.ndarray | None] = [None] * len(sizes)
+    done = 0
+    if workers == 1:
+        for index, size in enumerate(sizes):
+            results[index] = engine.run_chunk(seed, index, size)
+            done += size
+            if progress:
+                progress(done)
+    else:
+        pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(job,))
+        try:
+            futures = [pool.submit(_run_chunk, seed, i, n) for i, n in enumerate(sizes)]
+            for future in as_completed(futures):
+                index, values = future.result()
+                results[index] = values
+                done += sizes[index]
+                if progress:
+                    progress(done)
+        finally:  # Ctrl-C or a failed chunk: drop the chunks not started rather than wait
+            pool.shutdown(wait=True, cancel_futures=True)
+    values = np.concatenate(results)
+    unit, scale = engine.unit
+    return {
+        "file": str(path),
+        "game": engine.game.spec_string(),
+        "action_set": engine.action_set,
+        "streets": list(engine.streets),
+        "deals": int(deals),
+        "seed": int(seed),
+        "unit": unit,
+        **summarise(values, scale),
+        "chips": float(values.mean()),
+    }
+
+
+def evaluate_exact(
+    path: str | Path, action_set: str = "fcpa", streets: tuple[str, ...] | None = None
+) -> dict:
+    """LBR's exact value over every deal (each hand, the bot's actions and cards to come)."""
+    engine = build(LbrJob(str(path), action_set, streets))
+    seat_chips = [engine.expected_seat(seat) for seat in (0, 1)]
+    unit, scale = engine.unit
+    return {
+        "file": str(path),
+        "game": engine.game.spec_string(),
+        "action_set": engine.action_set,
+        "streets": list(engine.streets),
+        "exact": True,
+        "unit": unit,
+        "value": float(np.mean(seat_chips)) * scale,
+        "ci95": 0.0,
+        "seat_values": [v * scale for v in seat_chips],
+        "seat_ci95": [0.0, 0.0],
+        "chips": float(np.mean(seat_chips)),
+    }
