@@ -27,7 +27,7 @@ def step_line(hand: HandRecord, step: Step) -> str:
         return f"Board: {step.action}"
     who = "You" if step.seat == hand.human_seat else "Bot"
     amount = f" {chips(step.amount)}" if step.amount else ""
-    return f"{who}: {step.action}{amount}"
+    return f"{who}: {step.text}{amount}"
 
 
 def showdown_names(session: Session, hand: HandRecord) -> tuple[str, str] | None:

@@ -16,6 +16,8 @@ import numpy as np
 
 from solvers.exact.walk import TreePlan, build_plan, profile_factor
 from solvers.games.base import Node, TreeGame
+from solvers.games.holdem import pair_odds
+from solvers.games.holdem.game import HoldemGame
 
 
 def showdown_odds(game: TreeGame, node: Node) -> tuple[np.ndarray, np.ndarray]:
@@ -43,6 +45,8 @@ def checkdown_odds(
     ``opp_range`` is the opponent's hand distribution (it need not be normalised).
     """
     node = game.node(node)
+    if isinstance(game, HoldemGame):  # real cards: enumerate the runouts for this one combo
+        return pair_odds.checkdown_odds(game, node.board, seat, hand, opp_range)
     win, tie, mass = _checkdown(game, node, seat, hand, np.asarray(opp_range, dtype=float))
     if mass <= 0:
         return float("nan"), float("nan")
@@ -110,9 +114,12 @@ def all_pair_values(
     weight = factor[:, 0, h0] * factor[:, 1, h1] * _edge_chance(game, plan)[:, None]
     values = np.zeros((plan.n_rows, len(h0)))
     prior = game.prior[h0, h1]
-    payoff = np.stack([game.terminal_matrix(int(t))[h0, h1] for t in game.terminal_ids])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        values[plan.terminal_rows] = np.where(prior > 0, payoff / prior, 0.0)
+    if isinstance(game, HoldemGame) and len(h0) == 1:  # one dealt pair: no dense matrices
+        values[plan.terminal_rows] = pair_odds.pair_payoffs(game, int(h0[0]), int(h1[0]))[:, None]
+    else:
+        payoff = np.stack([game.terminal_matrix(int(t))[h0, h1] for t in game.terminal_ids])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            values[plan.terminal_rows] = np.where(prior > 0, payoff / prior, 0.0)
     for level in reversed(plan.levels):
         children = slice(level.start, level.stop)
         parents = slice(level.parent_start, level.parent_stop)

@@ -14,6 +14,9 @@ The spot file (standard-library TOML)::
     oop_raise = "50%, a"
     ip_raise = "50%, a"
 
+Optional ``name`` and ``description`` strings label a spot for people (the Spots screen); they
+are not part of the game, so two files that differ only there solve the same spot.
+
 Per-street tables are ``[flop]``, ``[turn]`` and ``[river]`` with ``oop_bet``, ``ip_bet``,
 ``oop_raise``, ``ip_raise``, ``donk`` (turn and river: OOP's lead after calling the previous
 street; absent means ``oop_bet``) and ``raise_cap``. A street without sizes is check-only. The
@@ -50,6 +53,8 @@ TOP_KEYS = (
     "force_allin_threshold",
     "merging_threshold",
 )
+META_KEYS = ("name", "description")
+"""Labels for people, read by ``spot_meta`` and kept out of the game's parameters."""
 
 
 class SpotParams(GameParams):
@@ -170,10 +175,15 @@ def spot_values(text: str, source: str = "spot") -> dict[str, Any]:
                 values[f"{key}_{sub}"] = sub_value
         elif key in TOP_KEYS:
             values[key] = value
+        elif key in META_KEYS:
+            if not isinstance(value, str):
+                line = _line_of(text, key)
+                at = f" (line {line})" if line else ""
+                raise GameParamError(f"{source}: {key}{at} must be a string")
         else:
             line = _line_of(text, key)
             at = f" (line {line})" if line else ""
-            known = ", ".join((*TOP_KEYS, *(f"[{s}]" for s in STREETS)))
+            known = ", ".join((*TOP_KEYS, *META_KEYS, *(f"[{s}]" for s in STREETS)))
             raise GameParamError(f"{source}: unknown key {key!r}{at}; known: {known}")
     return values
 
@@ -189,3 +199,13 @@ def load_spot_params(path: str | Path) -> SpotParams:
     params = validate_params(f"spot {path}", SpotParams, values)
     assert isinstance(params, SpotParams)
     return params
+
+
+def spot_meta(path: str | Path) -> dict[str, str]:
+    """The ``name`` and ``description`` of a spot file (empty strings when absent)."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise GameParamError(f"cannot read spot file {path}: {exc}") from None
+    return {key: str(raw.get(key, "")) for key in META_KEYS}
