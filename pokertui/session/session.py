@@ -23,7 +23,13 @@ from pokertui.session.deal import (
 )
 from pokertui.session.scoring import Score
 from solvers.errors import InputError
-from solvers.exact.evaluation import action_values, expected_values
+from solvers.exact.evaluation import (
+    Walk,
+    action_values_from_walk,
+    bayes_range_from_walk,
+    expected_values,
+    walk,
+)
 from solvers.exact.hand_values import all_pair_values, pair_values
 from solvers.games.base import Node, Strategy, TreeGame
 from solvers.games.holdem.off_tree import OffTreeBet, facing, real_amount, translate_bet
@@ -144,6 +150,9 @@ class Session:
         self._pair_values: np.ndarray | None = None
         self._profiles: dict[int, Strategy] = {}
         self._pair_tables: dict[int, np.ndarray | None] = {}
+        self._walks: dict[Any, Any] = {}
+        """Walks and value passes of the fixed profiles, made once per session (shared with
+        the snapshots the UI's worker reads, so whoever computes one first fills it in)."""
         self._skill = 0.0
         """Sum of the human's decision terms in the current hand (see ``scoring``)."""
         self.real_put: tuple[float, float] = tuple(self.game.root.contributions)  # type: ignore
@@ -202,7 +211,44 @@ class Session:
         table = self._pair_tables[human_seat]
         if table is not None:
             return table[:, hands[0], hands[1]]
-        return pair_values(self.game, self.equilibrium_vs_bot(human_seat), hands)
+        factor = self.profile_walk(human_seat).factor
+        return pair_values(self.game, self.equilibrium_vs_bot(human_seat), hands, factor)
+
+    def _cached(self, key: Any, make: Any) -> Any:
+        found = self._walks.get(key)
+        if found is None:
+            found = self._walks[key] = make()
+        return found
+
+    def profile_walk(self, human_seat: int) -> Walk:
+        """The walk of the bot-vs-file profile for a seat (reaches and edge factors)."""
+        profile = self.equilibrium_vs_bot(human_seat)
+        return self._cached(("profile", human_seat), lambda: walk(self.game, profile))
+
+    def equilibrium_walk(self) -> Walk:
+        """The walk of the strategy file itself (the human's range as the bot sees it)."""
+        return self._cached("equilibrium", lambda: walk(self.game, self.equilibrium))
+
+    def response_values(self, human_seat: int) -> tuple[Walk, np.ndarray]:
+        """The walk with the human best-responding to the bot, and the human's value pass."""
+
+        def make() -> tuple[Walk, np.ndarray]:
+            done = walk(self.game, self.equilibrium_vs_bot(human_seat), responder=human_seat)
+            return done, done.values(self.game, human_seat, respond=True)
+
+        return self._cached(("response", human_seat), make)
+
+    def bot_range(self) -> np.ndarray:
+        """The bot's hand distribution here given the public actions and the human's cards."""
+        own = self.hand.deal.hands[self.human_seat]
+        done = self.profile_walk(self.human_seat)
+        return bayes_range_from_walk(self.game, done, self.node, self.bot_seat, opp_hand=own)
+
+    def human_range(self) -> np.ndarray:
+        """The human's range as the bot sees it (Bayes on the file's strategy); raises
+        ``TreeError`` when the human's line is one the file never takes."""
+        done = self.equilibrium_walk()
+        return bayes_range_from_walk(self.game, done, self.node, self.human_seat)
 
     # --- the hand in progress ---------------------------------------------------------------
     @property
@@ -495,9 +541,9 @@ class Session:
     def action_evs(self) -> np.ndarray:
         """EV in chips of each legal action for the human's hand, against the bot's strategy,
         with best play afterwards."""
-        profile = self.equilibrium_vs_bot(self.human_seat)
         own = self.hand.deal.hands[self.human_seat]
-        return action_values(self.game, profile, self.node, own, "best_response")
+        done, values = self.response_values(self.human_seat)
+        return action_values_from_walk(self.game, done, values, self.node, own)
 
     def summary(self) -> dict[str, Any]:
         return self.score.summary()

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solvers.exact.evaluation import bayes_range
 from solvers.exact.hand_values import checkdown_odds
 from solvers.games.base import TreeError
 from solvers.theory import poker_math
@@ -70,13 +69,12 @@ class Spot:
 def current_spot(session) -> Spot:
     """The numbers for the human's decision now (the session must be waiting for the human)."""
     game, node = session.game, session.node
-    human, bot = session.human_seat, session.bot_seat
+    human = session.human_seat
     own = session.hand.deal.hands[human]
-    profile = session.equilibrium_vs_bot(human)
     pot, to_call = session.pot(), session.to_call()
-    bot_range = bayes_range(game, profile, node, bot, opp_hand=own)
+    bot_range = session.bot_range()
     try:
-        human_range = bayes_range(game, session.equilibrium, node, human)
+        human_range = session.human_range()
     except TreeError:  # the human left the equilibrium's lines: Bayes has nothing to update
         human_range = None
     win, tie = checkdown_odds(game, node, human, own, bot_range)
@@ -84,9 +82,10 @@ def current_spot(session) -> Spot:
     facing = to_call > 0 and "call" in node.actions
     pot_before = pot - to_call
     sizes = []
-    for index, (label, amount) in enumerate(zip(node.actions, node.amounts, strict=True)):
+    for index, option in enumerate(session.legal_options()):  # real chips, off the tree too
+        label, amount = option.text or option.label, option.amount
         raise_part = float(amount) - to_call
-        if label in ("fold", "check", "call") or raise_part <= 0:
+        if option.kind != "aggressive" or raise_part <= 0:
             continue
         child = game.nodes[node.children[index]]
         fold = None

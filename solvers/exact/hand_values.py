@@ -79,7 +79,10 @@ def _checkdown(game, node: Node, seat: int, hand: int, opp: np.ndarray):
 
 
 def pair_values(
-    game: TreeGame, profile: Mapping[int, np.ndarray], hands: tuple[int, int]
+    game: TreeGame,
+    profile: Mapping[int, np.ndarray],
+    hands: tuple[int, int],
+    factor: np.ndarray | None = None,
 ) -> np.ndarray:
     """Seat 0's expected payoff from every node when seat 0 holds ``hands[0]`` and seat 1
     ``hands[1]`` and both follow ``profile`` (chance uses the card-removal weights).
@@ -89,13 +92,14 @@ def pair_values(
     h0, h1 = hands
     if game.prior[h0, h1] <= 0:
         raise ValueError("these two hands cannot be dealt together")
-    return all_pair_values(game, profile, (np.array([h0]), np.array([h1])))[:, 0]
+    return all_pair_values(game, profile, (np.array([h0]), np.array([h1])), factor)[:, 0]
 
 
 def all_pair_values(
     game: TreeGame,
     profile: Mapping[int, np.ndarray],
     pairs: tuple[np.ndarray, np.ndarray] | None = None,
+    factor: np.ndarray | None = None,
 ) -> np.ndarray:
     """Full-information values ``[n_nodes, n_pairs]`` of many hand pairs at once.
 
@@ -103,14 +107,16 @@ def all_pair_values(
     ``np.indices(game.n_hands)`` order, so the result reshapes to ``[n_nodes, n0, n1]``). One
     bottom-up pass of the level walk: a pair's value at a node is the actor's action
     probabilities (or the chance weights ``p_o * mask0 * mask1``, renormalised for the pair)
-    times the children's values; at a terminal it is the payoff of that pair.
+    times the children's values; at a terminal it is the payoff of that pair. ``factor`` is the
+    profile's edge factors if already computed (``Walk.factor`` of a walk with no responder).
     """
     if pairs is None:
         grid = np.indices(game.n_hands).reshape(2, -1)
         pairs = (grid[0], grid[1])
     h0, h1 = (np.asarray(h, dtype=np.intp) for h in pairs)
     plan = build_plan(game)
-    factor = profile_factor(plan, [plan.per_edge(0, profile), plan.per_edge(1, profile)])
+    if factor is None:
+        factor = profile_factor(plan, [plan.per_edge(0, profile), plan.per_edge(1, profile)])
     weight = factor[:, 0, h0] * factor[:, 1, h1] * _edge_chance(game, plan)[:, None]
     values = np.zeros((plan.n_rows, len(h0)))
     prior = game.prior[h0, h1]
