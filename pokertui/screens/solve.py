@@ -79,8 +79,12 @@ class SolveScreen(Screen[None]):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, runs_dir: Path | None = None) -> None:
+    def __init__(self, runs_dir: Path | None = None, preset: dict[str, str] | None = None) -> None:
         super().__init__()
+        self.preset = preset or {}
+        """Form values to start with (``spec``, ``algo``, ``target``): the Spots screen's Solve."""
+        self.keep_preset = {"game", "stop"} if self.preset else set()
+        """Selects whose initial Changed event must not overwrite the preset inputs."""
         if runs_dir is None:
             from pokertui.paths import saves_dir  # noqa: PLC0415
 
@@ -137,6 +141,12 @@ class SolveScreen(Screen[None]):
             self.refresh_row(record)
         self.refresh_files()
         self.runs_dir.mkdir(parents=True, exist_ok=True)
+        if "spec" in self.preset:
+            self.query_one("#solve-spec", Input).value = self.preset["spec"]
+        if "algo" in self.preset:
+            self.query_one("#solve-algo", Select).value = self.preset["algo"]
+        if "target" in self.preset:
+            self.query_one("#solve-stop-value", Input).value = self.preset["target"]
 
     def on_unmount(self) -> None:
         if self.book.listener is self:
@@ -145,10 +155,16 @@ class SolveScreen(Screen[None]):
     # --- form -------------------------------------------------------------------------------
     @on(Select.Changed, "#solve-game")
     def game_chosen(self, event: Select.Changed) -> None:
+        if "game" in self.keep_preset:  # the Select's first change is its initial value
+            self.keep_preset.discard("game")
+            return
         self.query_one("#solve-spec", Input).value = GAME_SPECS.get(str(event.value), "")
 
     @on(Select.Changed, "#solve-stop")
     def stop_chosen(self, event: Select.Changed) -> None:
+        if "stop" in self.keep_preset:
+            self.keep_preset.discard("stop")
+            return
         self.query_one("#solve-stop-value", Input).value = STOP_DEFAULTS[str(event.value)]
 
     def show_error(self, text: str) -> None:
@@ -170,7 +186,7 @@ class SolveScreen(Screen[None]):
             self.show_error(str(exc))
             return
         self.show_error("")
-        name = spec.split("(")[0].strip()
+        name = Path(spec.split("(")[0].strip()).stem or "run"  # a spot file names its stem
         stamp = time.strftime("%Y%m%d-%H%M%S")
         run_id = len(self.book.runs) + 1
         out = self.runs_dir / f"{name}-{algo.replace('+', 'plus')}-{stamp}-{run_id}.json"

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from pokertui.session.deal import is_spot_game
+from solvers.cards.deck import N_COMBOS, combos_to_classes
 from solvers.exact.hand_values import checkdown_odds
 from solvers.games.base import TreeError
 from solvers.theory import poker_math
@@ -60,6 +62,9 @@ class Spot:
     off_path: bool = False
     """The strategy file never reaches this node with the human's hand: ``equilibrium`` is
     filler and the UI says "off the equilibrium path" instead."""
+    by_class: bool = False
+    """The ranges are over the 169 hold'em classes (a postflop spot's combos, summed per class
+    for the 13x13 heat grid) rather than over the game's own hands."""
 
     @property
     def best_action(self) -> str:
@@ -104,6 +109,11 @@ def current_spot(session) -> Spot:
             )
         )
     evs = session.action_evs()
+    by_class = is_spot_game(game)
+    if by_class:
+        bot_range = _class_mass(game, session.bot_seat, bot_range)
+        if human_range is not None:
+            human_range = _class_mass(game, human, human_range)
     return Spot(
         node_key=node.key,
         pot=pot,
@@ -121,7 +131,15 @@ def current_spot(session) -> Spot:
         action_evs=[float(v) for v in evs],
         equilibrium=[float(p) for p in session.equilibrium[node.id][own]],
         off_path=not session.on_equilibrium_path(),
+        by_class=by_class,
     )
+
+
+def _class_mass(game, seat: int, weights: np.ndarray) -> np.ndarray:
+    """A spot's per-combo range summed onto the 169 classes."""
+    full = np.zeros(N_COMBOS)
+    full[game.hand_combos[seat]] = weights
+    return combos_to_classes(full, reduce="sum")
 
 
 def decision_review(session, action: str) -> tuple[list[float], float, list[float]]:

@@ -38,7 +38,7 @@ from solvers.cards.ranges import parse_range
 from solvers.errors import InputError
 from solvers.games.base import GameParamError, GameParams
 from solvers.games.holdem.bet_sizes import Size, parse_sizes
-from solvers.games.params import validate_params
+from solvers.games.params import format_value, validate_params
 
 STREETS = ("flop", "turn", "river")
 CORE_KEYS = ("board", "pot", "stack", "oop_range", "ip_range")
@@ -123,6 +123,15 @@ def _sizes(text: str, *, raise_sizes: bool, where: str) -> tuple[Size, ...]:
         return parse_sizes(text, raise_sizes=raise_sizes, where=where)
     except InputError as exc:
         raise ValueError(str(exc)) from None
+
+
+def spot_spec(params: SpotParams) -> str:
+    """``nlhe(...)`` with the board, pot, stack, ranges and the fields that differ from their
+    defaults: the name strategy files give the spot (no tree is built)."""
+    values = params.model_dump(exclude_defaults=True)
+    core = {key: getattr(params, key) for key in CORE_KEYS}
+    values = {**core, **{k: v for k, v in values.items() if k not in core}}
+    return "nlhe(" + ",".join(f"{k}={format_value(v)}" for k, v in values.items()) + ")"
 
 
 def board_cards(params: SpotParams) -> list[int]:
