@@ -91,6 +91,11 @@ async def test_spots_table_and_practice_with_an_off_tree_bet(folders, size):
         assert session.human_to_act
         ranges = plain_text(play.query_one("#live-ranges", Static), 120)
         assert "AA" in ranges and "72o" in ranges  # the 13x13 class grid
+        grid_row = next(line for line in ranges.splitlines() if "AA" in line).rstrip()
+        if size == (80, 24):
+            assert len(grid_row) == 39  # 3 characters a class
+        else:
+            assert len(grid_row) >= 13 * 5  # the wide screen's grid uses the space
         pot = session.pot()
         await pilot.press("x")
         await pilot.pause()
