@@ -107,6 +107,17 @@ async def test_spots_table_and_practice_with_an_off_tree_bet(folders, size):
         assert step.mapped is not None and step.amount == pytest.approx(0.8 * pot)
         log = plain_text(play.query_one("#hand-log-text", Static), 120)
         assert f"bet {0.8 * pot:g}" in log
+        for _ in range(6):  # call or check to the end, then review the hand
+            if session.hand_over:
+                break
+            await pilot.press("c")
+            await settle(pilot)
+        assert session.hand_over and session.hand.ev_lost is not None
+        await pilot.press("s")
+        await settle(pilot)
+        from pokertui.screens.review import ReviewScreen  # noqa: PLC0415
+
+        assert isinstance(app.screen, ReviewScreen)
 
 
 async def test_edit_saves_a_validated_copy(folders):
