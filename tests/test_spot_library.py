@@ -42,3 +42,30 @@ def test_name_and_description_do_not_change_the_game(tmp_path):
     bad.write_text("name = 3\n" + body)
     with pytest.raises(GameParamError, match=r"name \(line 1\) must be a string"):
         load_game(str(bad))
+
+
+def test_the_spots_screen_finds_cached_runs(tmp_path):
+    """A finished launcher run ``saves/runs/{stem}-*.json`` of the same game counts as solved;
+    the least exploitable file wins and a file of another game is ignored."""
+    import json  # noqa: PLC0415
+
+    from pokertui.screens.spots import spot_rows  # noqa: PLC0415
+
+    spots, strategies, runs = (tmp_path / d for d in ("spots", "strategies", "runs"))
+    for folder in (spots, strategies, runs):
+        folder.mkdir()
+    body = (
+        'name = "Mini"\nboard = "Qs Jh 2h 8d 3c"\npot = 100\nstack = 300\n'
+        'oop_range = "AA, QQ"\nip_range = "KK, JJ"\n'
+    )
+    (spots / "mini.toml").write_text(body)
+    spec = load_game(str(spots / "mini.toml")).spec_string()
+    for name, game, percent in (
+        ("mini-dcfr-1.json", spec, 0.2),
+        ("mini-dcfr-2.json", spec, 0.05),
+        ("mini-dcfr-3.json", spec.replace("AA", "KK"), 0.0),
+    ):
+        (runs / name).write_text(json.dumps({"game": game, "measured": {"pot_percent": percent}}))
+    (row,) = spot_rows([spots], strategies, runs)
+    assert row.name == "Mini" and row.street == "river" and row.spec == spec
+    assert row.solved == runs / "mini-dcfr-2.json" and row.pot_percent == 0.05
