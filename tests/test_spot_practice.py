@@ -190,3 +190,33 @@ def test_headless_play_on_a_spot_file(river_file, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["hands"] == 40
     assert main(["play", "--bot", str(river_file), "--opponent", "call", "--hands", "20"]) == 0
+
+
+def test_random_off_tree_play_keeps_the_chips_consistent(river_file):
+    """Random lines with random amounts: nobody puts in more than the stack, every hand ends,
+    and the result is the opponent's real chips in, the human's, or a split."""
+    session = Session(load_strategy(river_file), seed=21, review=False)
+    cap = session.game.params.pot / 2 + session.game.params.stack
+    rng = np.random.default_rng(5)
+    off_tree_bets = 0
+    for _ in range(120):
+        session.new_hand()
+        while session.human_to_act:
+            options = session.legal_options()
+            room = cap - session.real_put[session.human_seat]
+            to_call = session.to_call()
+            if (
+                any(o.kind == "aggressive" for o in options)
+                and room > to_call + 1
+                and rng.random() < 0.5
+            ):
+                session.act_amount(float(rng.integers(int(to_call) + 1, int(room) + 1)))
+                off_tree_bets += 1
+            else:
+                session.act(options[int(rng.integers(len(options)))].label)
+            assert max(session.real_put) <= cap + 1e-9
+        hand = session.hand
+        human = hand.human_seat
+        put = session.real_put
+        assert hand.result in (put[1 - human], -put[human], 0.0)
+    assert off_tree_bets > 30

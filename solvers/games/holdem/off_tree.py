@@ -172,10 +172,10 @@ def real_amount(
     pot, to_call = facing(node, contributions)
     if label in ("fold", "check"):
         return 0.0
-    if label == "call":
-        return to_call
     cap = stack_cap(game)
     room = None if cap is None else cap - float(contributions[node.player])
+    if label == "call":
+        return to_call if room is None else min(to_call, room)
     if is_all_in(label) and room is not None:
         return room
     tree_pot, tree_call = facing(node)
