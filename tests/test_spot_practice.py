@@ -220,3 +220,38 @@ def test_random_off_tree_play_keeps_the_chips_consistent(river_file):
         put = session.real_put
         assert hand.result in (put[1 - human], -put[human], 0.0)
     assert off_tree_bets > 30
+
+
+def test_deals_follow_the_range_weights_with_card_removal():
+    """Dealt combos' frequencies match weights times compatibility, counted by brute force."""
+    from itertools import product  # noqa: PLC0415
+
+    from pokertui.session.deal import deal_hands  # noqa: PLC0415
+    from solvers.cards.ranges import parse_range  # noqa: PLC0415
+
+    game = load_game(
+        'nlhe(board="Ks 7d 2c 9h 4s",pot=100,stack=300,oop_range="AA:0.25,QQ",'
+        'ip_range="AQs,QJs:0.5")'
+    )
+    board = set(game.root.board)
+    weights = [parse_range("AA:0.25,QQ"), parse_range("AQs,QJs:0.5")]
+    live = [
+        [c for c in range(1326) if weights[p][c] > 0 and not board & set(COMBO_CARDS[c].tolist())]
+        for p in (0, 1)
+    ]
+    mass = {}
+    for a, b in product(*live):
+        if not set(COMBO_CARDS[a].tolist()) & set(COMBO_CARDS[b].tolist()):
+            mass[a, b] = weights[0][a] * weights[1][b]
+    total = sum(mass.values())
+    p_aces = sum(m for (a, _), m in mass.items() if COMBO_CARDS[a][0] >> 2 == 12) / total
+    rng = np.random.default_rng(9)
+    n = 6000
+    aces = 0
+    for _ in range(n):
+        deal = deal_hands(game, rng)
+        holes = deal.hole_cards
+        assert not set(holes[0]) & set(holes[1])
+        aces += holes[0][0] >> 2 == 12
+    assert aces / n == pytest.approx(p_aces, abs=4 * (p_aces * (1 - p_aces) / n) ** 0.5)
+    assert 0.05 < p_aces < 0.4  # the weight 0.25 and the AQs blockers matter
