@@ -129,6 +129,17 @@ async def test_edit_saves_a_validated_copy(folders):
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, SpotEditDialog)
+        await pilot.press("ctrl+g")  # the range lab's grids, and back with both ranges as text
+        await settle(pilot)
+        from pokertui.screens.range_lab import RangeLabScreen  # noqa: PLC0415
+        from solvers.cards.ranges import parse_range  # noqa: PLC0415
+
+        assert isinstance(app.screen, RangeLabScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is dialog
+        oop_text = dialog.query_one("#edit-oop", Input).value
+        assert (parse_range(oop_text) == parse_range("QQ+, AK, KQs, 77, 99, 22, A5s, 65s")).all()
         dialog.query_one("#edit-name", Input).value = "Tighter IP"
         dialog.query_one("#edit-ip", Input).value = "ZZ+"
         await pilot.press("ctrl+s")
