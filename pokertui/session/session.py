@@ -3,6 +3,12 @@
 ``Session`` is a plain object that the TUI, the headless ``pokertui play`` and the tests all
 drive. It deals, takes the human's actions, samples the bot's, settles pots and keeps the score;
 for any decision of the human it answers the live questions by asking ``solvers``.
+
+In a postflop spot the human may bet any amount (``act_amount``). An amount that is not a tree
+size is played for real: ``real_put`` holds the chips each seat really has in, the bot answers
+at the tree node the pseudo-harmonic translation draws (``solvers/games/holdem/off_tree.py``),
+and later tree actions keep their pot fraction of the real pot. The EV review and the
+EV-adjusted score stay in the tree's chips (the tree is what the bot's values are known for).
 """
 
 from __future__ import annotations
