@@ -48,10 +48,10 @@ class SpotRow:
     @property
     def solved_text(self) -> str:
         if self.solved is None:
-            return "not solved"
+            return "no"
         if self.pot_percent is None:
-            return "solved (not measured)"
-        return f"{self.pot_percent:.3g}% pot"
+            return "yes"
+        return f"{self.pot_percent:.2g}%"
 
 
 def _header(path: Path) -> dict | None:
@@ -166,7 +166,7 @@ class SpotsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.sub_title = "Spots"
         table = self.query_one(DataTable)
-        table.add_columns("Spot", "Street", "Board", "Pot", "Stack", "Solved")
+        table.add_columns("Spot", "Street", "Board", "Pot", "Stack", "Solved (% pot)")
         self.action_reload()
 
     def on_screen_resume(self) -> None:
