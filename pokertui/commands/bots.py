@@ -11,13 +11,16 @@ from solvers.errors import InputError
 
 README_HEAD = """# Shipped strategies
 
-The bots that pokertui plays. Each file is an exact equilibrium from the sequence-form LP,
-rounded to 6 decimals; its header records the exploitability of the rounded strategy, measured
-by exact best response, and `tests/test_shipped_strategies.py` recomputes it. Regenerate all of
-them with:
+The bots that pokertui plays. Each toy-game file is an exact equilibrium from the sequence-form
+LP, rounded to 6 decimals; each hold'em spot file (`.json.gz`) is a DCFR solution to 0.3% of the
+pot or better. Every header records the exploitability of the rounded strategy, measured by
+exact best response, and `tests/test_shipped_strategies.py` and `tests/test_shipped_spots.py`
+recompute it. Regenerate them with:
 
 ```bash
-pokertui build-bots --out strategies
+pokertui build-bots --out strategies               # everything (a few minutes)
+pokertui build-bots --out strategies --part toys   # the LP-solved games only (about a minute)
+pokertui build-bots --out strategies --part spots  # the hold'em river and turn spots
 ```
 
 """
