@@ -84,6 +84,10 @@ class PokerApp(App[int]):
                 self.strategies_dir, self.settings.custom_strategies, self.current_bot_path()
             )
             self.push_screen(screen, self.bot_chosen)
+        elif choice == "spots":
+            from pokertui.screens.spots import SpotsScreen  # noqa: PLC0415
+
+            self.push_screen(SpotsScreen(self.strategies_dir, self.saves_dir))
         elif choice == "study":
             from pokertui.screens.study import StudyScreen  # noqa: PLC0415
 

@@ -100,3 +100,34 @@ def test_study_equity_and_back_in_tmux(tmp_path):
         quit_cleanly(session, tmp_path)
     finally:
         tmux("kill-session", "-t", session)
+
+
+def test_spot_hand_and_spots_screen_in_tmux(tmp_path):
+    """A shipped river spot played to the end with real keys, then the Spots screen listed."""
+    session = f"pokertui-spot-{uuid.uuid4().hex[:8]}"
+    bot = STRATEGIES / "srp_dry_river.json.gz"
+    command = (
+        f"POKERTUI_SAVES={tmp_path} {SCRIPT} play --bot {bot} --seed 2; "
+        f"echo EXITED $? > {tmp_path / 'exit.txt'}; sleep 30"
+    )
+    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
+    try:
+        screen = wait_for(session, lambda s: "Hand 1" in s and "to act" in s, 30)
+        assert "Kd" in screen or "K♦" in screen  # the spot's board is on the table
+        for _ in range(8):
+            if "next hand" in screen:
+                break
+            tmux("send-keys", "-t", session, "c")
+            time.sleep(0.7)
+            screen = tmux("capture-pane", "-p", "-t", session)
+        screen = wait_for(session, lambda s: "next hand" in s)
+        assert any(word in screen for word in ("You win", "You lose", "Split"))
+        tmux("send-keys", "-t", session, "Escape")
+        wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
+        tmux("send-keys", "-t", session, "o")
+        screen = wait_for(session, lambda s: "SRP dry river" in s and "0.036%" in s, 30)
+        tmux("send-keys", "-t", session, "Escape")
+        wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
+        quit_cleanly(session, tmp_path)
+    finally:
+        tmux("kill-session", "-t", session)

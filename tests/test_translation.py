@@ -5,7 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solvers.errors import InputError
-from solvers.theory.translation import pseudo_harmonic, translate
+from solvers.games.translation import pseudo_harmonic, translate
 
 
 def test_published_example():

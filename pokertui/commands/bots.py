@@ -11,13 +11,16 @@ from solvers.errors import InputError
 
 README_HEAD = """# Shipped strategies
 
-The bots that pokertui plays. Each file is an exact equilibrium from the sequence-form LP,
-rounded to 6 decimals; its header records the exploitability of the rounded strategy, measured
-by exact best response, and `tests/test_shipped_strategies.py` recomputes it. Regenerate all of
-them with:
+The bots that pokertui plays. Each toy-game file is an exact equilibrium from the sequence-form
+LP, rounded to 6 decimals; each hold'em spot file (`.json.gz`) is a DCFR solution to 0.3% of the
+pot or better. Every header records the exploitability of the rounded strategy, measured by
+exact best response, and `tests/test_shipped_strategies.py` and `tests/test_shipped_spots.py`
+recompute it. Regenerate them with:
 
 ```bash
-pokertui build-bots --out strategies
+pokertui build-bots --out strategies               # everything (a few minutes)
+pokertui build-bots --out strategies --part toys   # the LP-solved games only (about a minute)
+pokertui build-bots --out strategies --part spots  # the hold'em river and turn spots
 ```
 
 """
@@ -31,30 +34,48 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("build-bots", help="regenerate the shipped strategy files")
     parser.add_argument("--out", default=None, help="folder to write (default: strategies/)")
     parser.add_argument("--only", nargs="*", help="file names to rebuild (default: all)")
+    parser.add_argument(
+        "--part",
+        choices=("all", "toys", "spots"),
+        default="all",
+        help="toys: the LP-solved games (about a minute); spots: the hold'em river and turn "
+        "spots (minutes); all: both (default)",
+    )
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from solvers.runs.shipped import SHIPPED_BOTS, build_bot, readme_table  # noqa: PLC0415 - slow
+    from solvers.runs.shipped import (  # noqa: PLC0415 - slow
+        SHIPPED_BOTS,
+        SHIPPED_SPOTS,
+        build_bot,
+        build_spot,
+        readme_table,
+    )
 
     out_dir = Path(args.out) if args.out else default_strategies_dir()
     if not out_dir.is_dir():
         raise InputError(f"{out_dir} is not a folder")
-    wanted = set(args.only or [bot.filename for bot in SHIPPED_BOTS])
-    unknown = wanted - {bot.filename for bot in SHIPPED_BOTS}
+    parts = {"toys": SHIPPED_BOTS, "spots": SHIPPED_SPOTS}
+    everything = [*SHIPPED_BOTS, *SHIPPED_SPOTS]
+    chosen = everything if args.part == "all" else parts[args.part]
+    wanted = set(args.only or [bot.filename for bot in chosen])
+    unknown = wanted - {bot.filename for bot in everything}
     if unknown:
         raise InputError(f"unknown bot file(s): {', '.join(sorted(unknown))}")
     rows = []
-    for bot in SHIPPED_BOTS:
+    for bot in everything:
         if bot.filename not in wanted:
             continue
-        saved, seconds = build_bot(bot, out_dir)
+        build = build_bot if bot in SHIPPED_BOTS else build_spot
+        saved, seconds = build(bot, out_dir)  # type: ignore[arg-type]
         row = {
             "file": bot.filename,
             "game": saved.game.spec_string(),
             "exploitability": saved.measured.exploitability,
-            "bound": bot.max_exploitability,
+            "bound": getattr(bot, "max_exploitability", None),
+            "pot_percent": saved.measured.pot_percent,
             "seconds": seconds,
         }
         rows.append(row)

@@ -89,9 +89,19 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
+        "Spots",
+        (
+            ("p / enter", "practise the spot against its solved bot"),
+            ("e", "explore the spot's strategy file"),
+            ("d", "edit a copy: ranges (typed or on the grids, ctrl+g), sizes as text"),
+            ("s", "solve it in the launcher (DCFR to 0.3% of the pot); found here next time"),
+            ("x / $ (play)", "any amount: off-tree bets are answered by pseudo-harmonic mapping"),
+        ),
+    ),
+    (
         "Home and everywhere",
         (
-            ("p r s t v", "play, resume, strategies, study, solve (home)"),
+            ("p r o s t v", "play, resume, spots, strategies, study, solve (home)"),
             ("?", "this help"),
             ("q / ctrl+q", "quit (home) / quit from anywhere"),
         ),

@@ -17,6 +17,7 @@ LOGO = "♠ ♥  pokertui  ♦ ♣"
 MENU = (
     ("play", "Play          new game against a bot"),
     ("resume", "Resume        continue a saved session"),
+    ("spots", "Spots         hold'em spots: practise, explore, edit, solve"),
     ("study", "Study         range lab, strategy explorer, theory lab"),
     ("solve", "Solve         run solvers in the background"),
     ("strategies", "Strategies    shipped and custom bots"),
@@ -32,6 +33,7 @@ class HomeScreen(Screen[None]):
         Binding("r", "choose('resume')", "Resume"),
         Binding("s", "choose('strategies')", "Strategies"),
         Binding("t", "choose('study')", "Study"),
+        Binding("o", "choose('spots')", "Spots"),
         Binding("v", "choose('solve')", "Solve"),
         Binding("question_mark", "choose('help')", "Help", key_display="?"),
         Binding("q", "choose('quit')", "Quit"),

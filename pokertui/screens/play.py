@@ -131,6 +131,10 @@ class PlayScreen(Screen[None]):
         if self.is_current(message.hand_number, message.node_key):
             game, seat = self.session.game, self.session.human_seat
             labels = game.hand_labels
+            if message.spot.by_class:  # a postflop spot: 13x13 grids of the class mass
+                from solvers.cards.deck import CLASS_LABELS  # noqa: PLC0415
+
+                labels = (CLASS_LABELS, CLASS_LABELS)
             self.query_one(LivePanel).show_spot(message.spot, labels[1 - seat], labels[seat])
 
     @on(SpotFailed)

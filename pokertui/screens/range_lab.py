@@ -52,7 +52,7 @@ def _parse_or_empty(text: str) -> np.ndarray:
         return parse_range("")
 
 
-class RangeLabScreen(Screen[None]):
+class RangeLabScreen(Screen[tuple[str, str] | None]):
     CSS_PATH = "range_lab.tcss"
     BINDINGS = [
         Binding("f5,ctrl+e", "equity", "Equity", priority=True),
@@ -319,7 +319,8 @@ class RangeLabScreen(Screen[None]):
         self.query_one("#lab-cell", Static).update(f"{CLASS_LABELS[class_id]}: computing…")
 
     def action_leave(self) -> None:
-        self.dismiss(None)
+        """Back, handing both ranges as text to whoever opened the lab (the spot editor)."""
+        self.dismiss((format_range(self.weights["hero"]), format_range(self.weights["villain"])))
 
     def action_equity(self) -> None:
         if self.errors:

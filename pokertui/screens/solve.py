@@ -81,10 +81,15 @@ class SolveScreen(Screen[None]):
 
     def __init__(self, runs_dir: Path | None = None, preset: dict | None = None) -> None:
         super().__init__()
-        self.preset = dict(preset or {})
+        self.preset = {k: str(v) for k, v in (preset or {}).items()}
+        """Form values to start with: ``spec`` (or ``game``), ``algo``, ``target``, ``lock``; from
+        the Spots screen's Solve and the explorer's lock."""
         if "game" in self.preset:
-            self.preset["_pending"] = True
-        """Form values to start from (``game``, ``algo``, ``lock``), e.g. from the explorer."""
+            self.preset.setdefault("spec", self.preset.pop("game"))
+        self.keep_preset = ({"game"} if "spec" in self.preset else set()) | (
+            {"stop"} if "target" in self.preset else set()
+        )
+        """Selects whose initial Changed event must not overwrite the preset inputs."""
         if runs_dir is None:
             from pokertui.paths import saves_dir  # noqa: PLC0415
 
@@ -142,12 +147,14 @@ class SolveScreen(Screen[None]):
             self.refresh_row(record)
         self.refresh_files()
         self.runs_dir.mkdir(parents=True, exist_ok=True)
-        if "game" in self.preset:
-            self.query_one("#solve-spec", Input).value = str(self.preset["game"])
+        if "spec" in self.preset:
+            self.query_one("#solve-spec", Input).value = self.preset["spec"]
         if "algo" in self.preset:
-            self.query_one("#solve-algo", Select).value = str(self.preset["algo"])
+            self.query_one("#solve-algo", Select).value = self.preset["algo"]
+        if "target" in self.preset:
+            self.query_one("#solve-stop-value", Input).value = self.preset["target"]
         if "lock" in self.preset:
-            self.query_one("#solve-lock", Input).value = str(self.preset["lock"])
+            self.query_one("#solve-lock", Input).value = self.preset["lock"]
 
     def on_unmount(self) -> None:
         if self.book.listener is self:
@@ -156,12 +163,16 @@ class SolveScreen(Screen[None]):
     # --- form -------------------------------------------------------------------------------
     @on(Select.Changed, "#solve-game")
     def game_chosen(self, event: Select.Changed) -> None:
-        if self.preset.pop("_pending", False) and event.value == "kuhn":
-            return  # the Select's initial value, announced after the preset filled the form
+        if "game" in self.keep_preset:  # the Select's first change is its initial value
+            self.keep_preset.discard("game")
+            return
         self.query_one("#solve-spec", Input).value = GAME_SPECS.get(str(event.value), "")
 
     @on(Select.Changed, "#solve-stop")
     def stop_chosen(self, event: Select.Changed) -> None:
+        if "stop" in self.keep_preset:
+            self.keep_preset.discard("stop")
+            return
         self.query_one("#solve-stop-value", Input).value = STOP_DEFAULTS[str(event.value)]
 
     def show_error(self, text: str) -> None:
@@ -188,7 +199,7 @@ class SolveScreen(Screen[None]):
             self.show_error(f"No lock file at {lock}.")
             return
         self.show_error("")
-        name = spec.split("(")[0].strip()
+        name = Path(spec.split("(")[0].strip()).stem or "run"  # a spot file names its stem
         stamp = time.strftime("%Y%m%d-%H%M%S")
         run_id = len(self.book.runs) + 1
         out = self.runs_dir / f"{name}-{algo.replace('+', 'plus')}-{stamp}-{run_id}.json"

@@ -49,6 +49,12 @@ class StepData(_Strict):
     )
     off_path: bool = False
     """The strategy file never reaches this node with the human's hand."""
+    shown: Text = ""
+    """The action as played when it differs from the tree's label (an off-tree amount)."""
+    mapped: list[tuple[Text, Annotated[float, Field(ge=0, le=1)]]] | None = Field(
+        None, max_length=MAX_ACTIONS
+    )
+    """For an off-tree bet: each tree action of the translation and its probability."""
 
 
 class DealData(_Strict):

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from pokertui.session.deal import Deal, is_holdem_class_game
+from pokertui.session.deal import Deal, has_hole_cards
 from pokertui.session.save_format import HandData, check_against_game, parse_document
 from pokertui.session.session import HandRecord, Session, Step
 from solvers.atomic import atomic_write, atomic_write_text, check_output_path, clean_stale_temps
@@ -59,7 +59,12 @@ def _hand_from_data(data: HandData) -> HandRecord:
         hole_cards=(tuple(hole[0]), tuple(hole[1])) if hole else None,
         board=list(deal_data.board),
     )
-    steps = [Step(**step.model_dump()) for step in data.steps]
+    steps = []
+    for step in data.steps:
+        fields = step.model_dump()
+        if fields["mapped"] is not None:  # stored as pairs; the session keeps lists
+            fields["mapped"] = [list(pair) for pair in fields["mapped"]]
+        steps.append(Step(**fields))
     return HandRecord(
         number=data.number,
         human_seat=data.human_seat,
@@ -159,7 +164,7 @@ def _restore(data: dict[str, Any], path: Path) -> Session:
         strategy = load_strategy(document.strategy_file)
         if strategy.game.spec_string() != document.game:
             raise SaveError(f"{path}: its strategy file now holds a different game")
-        check_against_game(document, strategy.game, is_holdem_class_game(strategy.game))
+        check_against_game(document, strategy.game, has_hole_cards(strategy.game))
         session = Session(
             strategy,
             human_seat=document.seat_mode,

@@ -3,6 +3,12 @@
 ``Session`` is a plain object that the TUI, the headless ``pokertui play`` and the tests all
 drive. It deals, takes the human's actions, samples the bot's, settles pots and keeps the score;
 for any decision of the human it answers the live questions by asking ``solvers``.
+
+In a postflop spot the human may bet any amount (``act_amount``). An amount that is not a tree
+size is played for real: ``real_put`` holds the chips each seat really has in, the bot answers
+at the tree node the pseudo-harmonic translation draws (``solvers/games/holdem/off_tree.py``),
+and later tree actions keep their pot fraction of the real pot. The EV review and the
+EV-adjusted score stay in the tree's chips (the tree is what the bot's values are known for).
 """
 
 from __future__ import annotations
@@ -18,13 +24,21 @@ from pokertui.session.deal import (
     chance_outcome,
     deal_hands,
     is_holdem_class_game,
+    is_spot_game,
     showdown_payoff,
 )
 from pokertui.session.scoring import Score
 from solvers.errors import InputError
-from solvers.exact.evaluation import action_values, expected_values
+from solvers.exact.evaluation import (
+    Walk,
+    action_values_from_walk,
+    bayes_range_from_walk,
+    expected_values,
+    walk,
+)
 from solvers.exact.hand_values import all_pair_values, pair_values
 from solvers.games.base import Node, Strategy, TreeGame
+from solvers.games.holdem.off_tree import OffTreeBet, facing, real_amount, translate_bet
 from solvers.strategy_file import StrategyFile
 from solvers.strategy_file.transforms import purify, threshold
 
@@ -56,6 +70,16 @@ class Step:
     """The strategy file's frequencies for the human's hand at this node."""
     off_path: bool = False
     """The file never reaches this node with the human's hand: ``equilibrium`` is its filler."""
+    shown: str = ""
+    """The action as played when it differs from the tree's label (an off-tree amount, or any
+    bet once the real pot has left the tree's)."""
+    mapped: list[list] | None = None
+    """For an off-tree bet: ``[tree action, probability]`` of the translation (the tree action
+    drawn is ``action``)."""
+
+    @property
+    def text(self) -> str:
+        return self.shown or self.action
 
 
 @dataclass
@@ -87,6 +111,8 @@ class Option:
     amount: float
     kind: str
     """``fold``, ``passive`` (check/call) or ``aggressive`` (bet/raise/shove)."""
+    text: str = ""
+    """What to show: the tree label, or the real size once the hand is off the tree."""
 
 
 PAIR_TABLE_LIMIT = 4_000_000
@@ -130,8 +156,15 @@ class Session:
         self._pair_values: np.ndarray | None = None
         self._profiles: dict[int, Strategy] = {}
         self._pair_tables: dict[int, np.ndarray | None] = {}
+        self._walks: dict[Any, Any] = {}
+        """Walks and value passes of the fixed profiles, made once per session (shared with
+        the snapshots the UI's worker reads, so whoever computes one first fills it in)."""
         self._skill = 0.0
         """Sum of the human's decision terms in the current hand (see ``scoring``)."""
+        self.real_put: tuple[float, float] = tuple(self.game.root.contributions)  # type: ignore
+        """Real chips each seat has in: the node's, unless an off-tree bet moved them."""
+        self.street_base = float(self.real_put[0])
+        """Real chips each seat had in when the current street began."""
         self._seat_value = expected_values(self.game, self.equilibrium_vs_bot(0)).totals
 
     # --- setup ------------------------------------------------------------------------------
@@ -184,7 +217,44 @@ class Session:
         table = self._pair_tables[human_seat]
         if table is not None:
             return table[:, hands[0], hands[1]]
-        return pair_values(self.game, self.equilibrium_vs_bot(human_seat), hands)
+        factor = self.profile_walk(human_seat).factor
+        return pair_values(self.game, self.equilibrium_vs_bot(human_seat), hands, factor)
+
+    def _cached(self, key: Any, make: Any) -> Any:
+        found = self._walks.get(key)
+        if found is None:
+            found = self._walks[key] = make()
+        return found
+
+    def profile_walk(self, human_seat: int) -> Walk:
+        """The walk of the bot-vs-file profile for a seat (reaches and edge factors)."""
+        profile = self.equilibrium_vs_bot(human_seat)
+        return self._cached(("profile", human_seat), lambda: walk(self.game, profile))
+
+    def equilibrium_walk(self) -> Walk:
+        """The walk of the strategy file itself (the human's range as the bot sees it)."""
+        return self._cached("equilibrium", lambda: walk(self.game, self.equilibrium))
+
+    def response_values(self, human_seat: int) -> tuple[Walk, np.ndarray]:
+        """The walk with the human best-responding to the bot, and the human's value pass."""
+
+        def make() -> tuple[Walk, np.ndarray]:
+            done = walk(self.game, self.equilibrium_vs_bot(human_seat), responder=human_seat)
+            return done, done.values(self.game, human_seat, respond=True)
+
+        return self._cached(("response", human_seat), make)
+
+    def bot_range(self) -> np.ndarray:
+        """The bot's hand distribution here given the public actions and the human's cards."""
+        own = self.hand.deal.hands[self.human_seat]
+        done = self.profile_walk(self.human_seat)
+        return bayes_range_from_walk(self.game, done, self.node, self.bot_seat, opp_hand=own)
+
+    def human_range(self) -> np.ndarray:
+        """The human's range as the bot sees it (Bayes on the file's strategy); raises
+        ``TreeError`` when the human's line is one the file never takes."""
+        done = self.equilibrium_walk()
+        return bayes_range_from_walk(self.game, done, self.node, self.human_seat)
 
     # --- the hand in progress ---------------------------------------------------------------
     @property
@@ -223,6 +293,8 @@ class Session:
         self.node = self.game.root
         self._skill = 0.0
         self._pair_values = None
+        self.real_put = tuple(float(c) for c in self.game.root.contributions)  # type: ignore
+        self.street_base = float(self.real_put[0])
         self._advance()
         return record
 
@@ -231,15 +303,54 @@ class Session:
         if not node.is_decision:
             return []
         options = []
-        for label, amount in zip(node.actions, node.amounts, strict=True):
+        for index, label in enumerate(node.actions):
             if label == "fold":
                 kind = "fold"
             elif label in ("check", "call"):
                 kind = "passive"
             else:
                 kind = "aggressive"
-            options.append(Option(label, float(amount), kind))
+            amount = self._real_add(index)
+            options.append(Option(label, amount, kind, self._real_label(index, amount)))
         return options
+
+    @property
+    def off_tree(self) -> bool:
+        """Whether the real chips differ from the tree node's (an off-tree bet was made)."""
+        put = self.node.contributions
+        return any(abs(a - b) > 1e-9 for a, b in zip(self.real_put, put, strict=True))
+
+    def _real_add(self, index: int) -> float:
+        if not self.off_tree:
+            return float(self.node.amounts[index])
+        return real_amount(self.game, self.node, index, self.real_put)
+
+    def _real_label(self, index: int, amount: float) -> str:
+        label = self.node.actions[index]
+        if not self.off_tree or label in ("fold", "check", "call"):
+            return label
+        return self._bet_text(amount)
+
+    def _bet_text(self, amount: float) -> str:
+        """``bet N`` / ``raise to N`` / ``all-in N`` in real chips on this street."""
+        actor = self.node.player
+        pot, to_call = facing(self.node, self.real_put)
+        to = self.real_put[actor] + amount - self.street_base
+        room = self._room(actor)
+        if room is not None and amount >= room - 1e-9:
+            return f"all-in {to:g}"
+        return f"raise to {to:g}" if to_call > 0 else f"bet {to:g}"
+
+    def _room(self, seat: int) -> float | None:
+        params = self.game.params
+        if not is_spot_game(self.game):
+            return None
+        return float(params.pot / 2 + params.stack - self.real_put[seat])  # type: ignore
+
+    def _put_in(self, seat: int, amount: float) -> None:
+        put = list(self.real_put)
+        put[seat] += amount
+        self.real_put = (put[0], put[1])
 
     def act(self, action: str) -> None:
         """Take the human's action (its label, such as ``call`` or ``bet 1``)."""
@@ -259,33 +370,81 @@ class Session:
             evs, chosen_loss, frequencies = decision_review(self, action)
             off_path = not self.on_equilibrium_path()
         index = labels.index(action)
+        add = self._real_add(index)
+        shown = self._real_label(index, add)
         self.hand.steps.append(
             Step(
                 self.node.key,
                 self.human_seat,
                 action,
-                float(self.node.amounts[index]),
+                add,
                 ev_loss=chosen_loss,
                 action_evs=evs,
                 equilibrium=frequencies,
                 off_path=off_path,
+                shown="" if shown == action else shown,
             )
         )
         self._ev_step(index)
+        self._put_in(self.human_seat, add)
         self.node = self.game.nodes[self.node.children[index]]
         self._advance()
 
     def act_amount(self, amount: float) -> None:
-        """A custom bet size: it must be one of the sizes this game's tree allows here."""
-        for option in self.legal_options():
+        """A bet or raise of ``amount`` chips (a raise includes the call). A tree size is that
+        action; in a postflop spot any other amount up to the stack is played for real and the
+        bot answers as the pseudo-harmonic translation's tree size (``off_tree.py``)."""
+        options = self.legal_options()
+        for option in options:
             if option.kind == "aggressive" and abs(option.amount - amount) < 1e-9:
                 self.act(option.label)
                 return
-        sizes = [f"{o.amount:g}" for o in self.legal_options() if o.kind == "aggressive"]
-        allowed = ", ".join(sizes) if sizes else "none"
-        raise IllegalActionError(
-            f"a bet of {amount:g} is not available in this game here (sizes allowed: {allowed})"
+        sizes = [f"{o.amount:g}" for o in options if o.kind == "aggressive"]
+        if not is_spot_game(self.game) or not sizes or not self.human_to_act:
+            allowed = ", ".join(sizes) if sizes else "none"
+            raise IllegalActionError(
+                f"a bet of {amount:g} is not available in this game here (sizes allowed: {allowed})"
+            )
+        try:
+            translation = translate_bet(self.game, self.node, amount, self.real_put)
+        except InputError as exc:
+            raise IllegalActionError(str(exc)) from None
+        self._act_off_tree(translation)
+
+    def _act_off_tree(self, translation: OffTreeBet) -> None:
+        mapped = translation.mapped
+        probs = np.array([m.probability for m in mapped])
+        drawn = mapped[int(self.rng.choice(len(mapped), p=probs / probs.sum()))]
+        shown = self._bet_text(translation.amount)
+        evs = chosen_loss = frequencies = None
+        off_path = False
+        if self.review:
+            from pokertui.session.spot import decision_review  # noqa: PLC0415 - spot imports us
+
+            evs, _, frequencies = decision_review(self, drawn.label)
+            # the bot answers as the tree sizes with the translation's odds: the tree's EV of
+            # the real bet is the mix of theirs
+            chosen = sum(m.probability * evs[m.action] for m in mapped)
+            chosen_loss = max(evs) - chosen
+            off_path = not self.on_equilibrium_path()
+        self.hand.steps.append(
+            Step(
+                self.node.key,
+                self.human_seat,
+                drawn.label,
+                translation.amount,
+                ev_loss=chosen_loss,
+                action_evs=evs,
+                equilibrium=frequencies,
+                off_path=off_path,
+                shown=shown,
+                mapped=[[m.label, m.probability] for m in mapped],
+            )
         )
+        self._ev_step(drawn.action)
+        self._put_in(self.human_seat, translation.amount)
+        self.node = self.game.nodes[drawn.child]
+        self._advance()
 
     # --- internals ------------------------------------------------------------------------
     def _ev_step(self, index: int) -> None:
@@ -313,20 +472,30 @@ class Session:
                 outcome = chance_outcome(self.game, node, record.deal, self.rng)
                 record.steps.append(Step(node.key, None, node.actions[outcome]))
                 self.node = self.game.nodes[node.children[outcome]]
+                self.street_base = float(self.real_put[0])
                 continue
             if node.player == self.human_seat:
                 return
             own = record.deal.hands[node.player]
             probs = self.bot_strategy[node.id][own]
             index = int(self.rng.choice(len(probs), p=probs / probs.sum()))
+            add = self._real_add(index)
+            shown = self._real_label(index, add)
             record.steps.append(
-                Step(node.key, node.player, node.actions[index], float(node.amounts[index]))
+                Step(
+                    node.key,
+                    node.player,
+                    node.actions[index],
+                    add,
+                    shown="" if shown == node.actions[index] else shown,
+                )
             )
+            self._put_in(node.player, add)
             self.node = self.game.nodes[node.children[index]]
 
     def _settle(self, node: Node) -> None:
         record = self.hand
-        seat0 = showdown_payoff(self.game, node, record.deal, self.rng)
+        seat0 = showdown_payoff(self.game, node, record.deal, self.rng, self.real_put)
         result = seat0 if record.human_seat == 0 else -seat0
         seat_value = self._seat_value[record.human_seat]
         record.result = float(result)
@@ -350,17 +519,21 @@ class Session:
 
     # --- views for the UI ------------------------------------------------------------------
     def pot(self) -> float:
-        return float(sum(self.node.contributions))
+        return float(sum(self.real_put))
 
     def contributions(self) -> tuple[float, float]:
-        return tuple(float(c) for c in self.node.contributions)  # type: ignore[return-value]
+        return tuple(float(c) for c in self.real_put)  # type: ignore[return-value]
 
     def to_call(self) -> float:
-        put = self.node.contributions
+        put = self.real_put
         seat = self.human_seat
         return float(max(put[1 - seat] - put[seat], 0.0))
 
     def board_text(self) -> str:
+        if self.hands and is_spot_game(self.game):
+            from solvers.cards.deck import cards_str  # noqa: PLC0415
+
+            return cards_str(self.hand.deal.board or self.node.board, " ")
         if self.hands and self.hand.deal.board:
             from solvers.cards.deck import cards_str  # noqa: PLC0415
 
@@ -374,9 +547,9 @@ class Session:
     def action_evs(self) -> np.ndarray:
         """EV in chips of each legal action for the human's hand, against the bot's strategy,
         with best play afterwards."""
-        profile = self.equilibrium_vs_bot(self.human_seat)
         own = self.hand.deal.hands[self.human_seat]
-        return action_values(self.game, profile, self.node, own, "best_response")
+        done, values = self.response_values(self.human_seat)
+        return action_values_from_walk(self.game, done, values, self.node, own)
 
     def summary(self) -> dict[str, Any]:
         return self.score.summary()

@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solvers.exact.evaluation import bayes_range
+from pokertui.session.deal import is_spot_game
+from solvers.cards.deck import N_COMBOS, combos_to_classes
 from solvers.exact.hand_values import checkdown_odds
 from solvers.games.base import TreeError
 from solvers.theory import poker_math
@@ -61,6 +62,9 @@ class Spot:
     off_path: bool = False
     """The strategy file never reaches this node with the human's hand: ``equilibrium`` is
     filler and the UI says "off the equilibrium path" instead."""
+    by_class: bool = False
+    """The ranges are over the 169 hold'em classes (a postflop spot's combos, summed per class
+    for the 13x13 heat grid) rather than over the game's own hands."""
 
     @property
     def best_action(self) -> str:
@@ -70,13 +74,12 @@ class Spot:
 def current_spot(session) -> Spot:
     """The numbers for the human's decision now (the session must be waiting for the human)."""
     game, node = session.game, session.node
-    human, bot = session.human_seat, session.bot_seat
+    human = session.human_seat
     own = session.hand.deal.hands[human]
-    profile = session.equilibrium_vs_bot(human)
     pot, to_call = session.pot(), session.to_call()
-    bot_range = bayes_range(game, profile, node, bot, opp_hand=own)
+    bot_range = session.bot_range()
     try:
-        human_range = bayes_range(game, session.equilibrium, node, human)
+        human_range = session.human_range()
     except TreeError:  # the human left the equilibrium's lines: Bayes has nothing to update
         human_range = None
     win, tie = checkdown_odds(game, node, human, own, bot_range)
@@ -84,9 +87,10 @@ def current_spot(session) -> Spot:
     facing = to_call > 0 and "call" in node.actions
     pot_before = pot - to_call
     sizes = []
-    for index, (label, amount) in enumerate(zip(node.actions, node.amounts, strict=True)):
+    for index, option in enumerate(session.legal_options()):  # real chips, off the tree too
+        label, amount = option.text or option.label, option.amount
         raise_part = float(amount) - to_call
-        if label in ("fold", "check", "call") or raise_part <= 0:
+        if option.kind != "aggressive" or raise_part <= 0:
             continue
         child = game.nodes[node.children[index]]
         fold = None
@@ -105,6 +109,11 @@ def current_spot(session) -> Spot:
             )
         )
     evs = session.action_evs()
+    by_class = is_spot_game(game)
+    if by_class:
+        bot_range = _class_mass(game, session.bot_seat, bot_range)
+        if human_range is not None:
+            human_range = _class_mass(game, human, human_range)
     return Spot(
         node_key=node.key,
         pot=pot,
@@ -122,7 +131,15 @@ def current_spot(session) -> Spot:
         action_evs=[float(v) for v in evs],
         equilibrium=[float(p) for p in session.equilibrium[node.id][own]],
         off_path=not session.on_equilibrium_path(),
+        by_class=by_class,
     )
+
+
+def _class_mass(game, seat: int, weights: np.ndarray) -> np.ndarray:
+    """A spot's per-combo range summed onto the 169 classes."""
+    full = np.zeros(N_COMBOS)
+    full[game.hand_combos[seat]] = weights
+    return combos_to_classes(full, reduce="sum")
 
 
 def decision_review(session, action: str) -> tuple[list[float], float, list[float]]:

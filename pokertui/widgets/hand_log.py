@@ -27,7 +27,11 @@ def step_line(hand: HandRecord, step: Step) -> str:
         return f"Board: {step.action}"
     who = "You" if step.seat == hand.human_seat else "Bot"
     amount = f" {chips(step.amount)}" if step.amount else ""
-    return f"{who}: {step.action}{amount}"
+    mapped = ""
+    if step.mapped:  # an off-tree bet: which tree size the bot answered as, and its odds
+        odds = " / ".join(f"{label} {probability:.0%}" for label, probability in step.mapped)
+        mapped = f" (off the tree: bot answers as {step.action}; odds {odds})"
+    return f"{who}: {step.text}{amount}{mapped}"
 
 
 def showdown_names(session: Session, hand: HandRecord) -> tuple[str, str] | None:

@@ -68,11 +68,13 @@ def evs_text(spot: Spot) -> Text:
     return text
 
 
-def ranges_text(spot: Spot, bot_labels: Sequence[str], human_labels: Sequence[str]) -> Text:
+def ranges_text(
+    spot: Spot, bot_labels: Sequence[str], human_labels: Sequence[str], cell: int = 3
+) -> Text:
     text = Text("Bot's range\n", style="bold", no_wrap=True, overflow="crop")
-    text.append_text(render_range(bot_labels, spot.bot_range))
+    text.append_text(render_range(bot_labels, spot.bot_range, cell))
     text.append("\nYour range as the bot sees it\n", style="bold")
-    text.append_text(render_range(human_labels, spot.human_range))
+    text.append_text(render_range(human_labels, spot.human_range, cell))
     return text
 
 
@@ -128,7 +130,9 @@ class LivePanel(VerticalScroll):
     def show_spot(self, spot: Spot, bot_labels: Sequence[str], human_labels: Sequence[str]):
         self.part("odds").update(odds_text(spot))
         self.part("evs").update(evs_text(spot))
-        self.part("ranges").update(ranges_text(spot, bot_labels, human_labels))
+        # the 13x13 grids take the panel's width: 3 characters a class at 80 columns, up to 6
+        cell = max(3, min(6, (self.content_size.width - 2) // 13))
+        self.part("ranges").update(ranges_text(spot, bot_labels, human_labels, cell))
         self.part("equity").update(equity_text(spot))
 
     def show_note(self, note: str) -> None:

@@ -32,11 +32,12 @@ def range_kind(labels: Sequence[str]) -> str:
     return "bars" if len(labels) <= 16 else "histogram"
 
 
-def render_range(labels: Sequence[str], values: np.ndarray) -> Text:
+def render_range(labels: Sequence[str], values: np.ndarray, cell: int = 3) -> Text:
+    """``cell`` is the grid's characters per class (wider panels pass more)."""
     kind = range_kind(labels)
     values = np.asarray(values, dtype=float)
     if kind == "grid":
-        return heat_grid(values)
+        return heat_grid(values, cell)
     if kind == "bars":
         return bar_chart(labels, values)
     return histogram(values)
@@ -48,15 +49,17 @@ def _heat(share: float) -> Style:
     return Style(color=foreground, bgcolor=Color.from_rgb(*mix))
 
 
-def heat_grid(values: np.ndarray) -> Text:
-    """Rows A..2 and columns A..2: pairs on the diagonal, suited above, offsuit below."""
+def heat_grid(values: np.ndarray, cell: int = 3) -> Text:
+    """Rows A..2 and columns A..2: pairs on the diagonal, suited above, offsuit below; each
+    class is ``cell`` characters wide (3 fits an 80-column screen)."""
     top = float(values.max()) or 1.0
     grid = class_matrix(values)
     labels = class_matrix(np.array(CLASS_LABELS, dtype=object))
     text = Text()
     for row in range(13):
         for col in range(13):
-            text.append(f"{labels[row, col]:<3}", style=_heat(float(grid[row, col]) / top))
+            label = f"{labels[row, col]:^{cell}}" if cell > 3 else f"{labels[row, col]:<3}"
+            text.append(label, style=_heat(float(grid[row, col]) / top))
         if row < 12:
             text.append("\n")
     return text

@@ -243,8 +243,20 @@ def bayes_range(
     of having taken their actions does not depend on ``h``, so it is left out, and the range is
     defined even on a line the opponent's strategy never takes.
     """
+    return bayes_range_from_walk(game, walk(game, strategy), node, player, normalise, opp_hand)
+
+
+def bayes_range_from_walk(
+    game: TreeGame,
+    done: Walk,
+    node: int | str | Node,
+    player: int,
+    normalise: bool = True,
+    opp_hand: int | None = None,
+) -> np.ndarray:
+    """``bayes_range`` from a walk of the strategy made once (a play session asks at many
+    nodes of the same profile)."""
     target = game.node(node)
-    done = walk(game, strategy)
     row = done.plan.row_of_node[target.id]
     own = done.reach[row, player, : game.n_hands[player]]
     opp = done.reach[row, 1 - player, : game.n_hands[1 - player]]
@@ -285,6 +297,20 @@ def action_values(
     respond = continuation == "best_response"
     done = walk(game, strategy, responder=player if respond else None)
     values = done.values(game, player, respond)
+    return action_values_from_walk(game, done, values, target, hand)
+
+
+def action_values_from_walk(
+    game: TreeGame,
+    done: Walk,
+    values: np.ndarray,
+    node: int | str | Node,
+    hand: int | None = None,
+) -> np.ndarray:
+    """``action_values`` from a walk and the actor's value pass made once (``values`` is
+    ``done.values(game, actor, respond)``), so that many nodes of one profile cost one walk."""
+    target = game.node(node)
+    player = target.player
     plan = done.plan
     n_own, n_opp = game.n_hands[player], game.n_hands[1 - player]
     opp_reach = done.reach[plan.row_of_node[target.id], 1 - player, :n_opp]

@@ -16,6 +16,8 @@ import numpy as np
 
 from solvers.exact.walk import TreePlan, build_plan, profile_factor
 from solvers.games.base import Node, TreeGame
+from solvers.games.holdem import pair_odds
+from solvers.games.holdem.game import HoldemGame
 
 
 def showdown_odds(game: TreeGame, node: Node) -> tuple[np.ndarray, np.ndarray]:
@@ -43,6 +45,8 @@ def checkdown_odds(
     ``opp_range`` is the opponent's hand distribution (it need not be normalised).
     """
     node = game.node(node)
+    if isinstance(game, HoldemGame):  # real cards: enumerate the runouts for this one combo
+        return pair_odds.checkdown_odds(game, node.board, seat, hand, opp_range)
     win, tie, mass = _checkdown(game, node, seat, hand, np.asarray(opp_range, dtype=float))
     if mass <= 0:
         return float("nan"), float("nan")
@@ -75,7 +79,10 @@ def _checkdown(game, node: Node, seat: int, hand: int, opp: np.ndarray):
 
 
 def pair_values(
-    game: TreeGame, profile: Mapping[int, np.ndarray], hands: tuple[int, int]
+    game: TreeGame,
+    profile: Mapping[int, np.ndarray],
+    hands: tuple[int, int],
+    factor: np.ndarray | None = None,
 ) -> np.ndarray:
     """Seat 0's expected payoff from every node when seat 0 holds ``hands[0]`` and seat 1
     ``hands[1]`` and both follow ``profile`` (chance uses the card-removal weights).
@@ -85,13 +92,14 @@ def pair_values(
     h0, h1 = hands
     if game.prior[h0, h1] <= 0:
         raise ValueError("these two hands cannot be dealt together")
-    return all_pair_values(game, profile, (np.array([h0]), np.array([h1])))[:, 0]
+    return all_pair_values(game, profile, (np.array([h0]), np.array([h1])), factor)[:, 0]
 
 
 def all_pair_values(
     game: TreeGame,
     profile: Mapping[int, np.ndarray],
     pairs: tuple[np.ndarray, np.ndarray] | None = None,
+    factor: np.ndarray | None = None,
 ) -> np.ndarray:
     """Full-information values ``[n_nodes, n_pairs]`` of many hand pairs at once.
 
@@ -99,20 +107,25 @@ def all_pair_values(
     ``np.indices(game.n_hands)`` order, so the result reshapes to ``[n_nodes, n0, n1]``). One
     bottom-up pass of the level walk: a pair's value at a node is the actor's action
     probabilities (or the chance weights ``p_o * mask0 * mask1``, renormalised for the pair)
-    times the children's values; at a terminal it is the payoff of that pair.
+    times the children's values; at a terminal it is the payoff of that pair. ``factor`` is the
+    profile's edge factors if already computed (``Walk.factor`` of a walk with no responder).
     """
     if pairs is None:
         grid = np.indices(game.n_hands).reshape(2, -1)
         pairs = (grid[0], grid[1])
     h0, h1 = (np.asarray(h, dtype=np.intp) for h in pairs)
     plan = build_plan(game)
-    factor = profile_factor(plan, [plan.per_edge(0, profile), plan.per_edge(1, profile)])
+    if factor is None:
+        factor = profile_factor(plan, [plan.per_edge(0, profile), plan.per_edge(1, profile)])
     weight = factor[:, 0, h0] * factor[:, 1, h1] * _edge_chance(game, plan)[:, None]
     values = np.zeros((plan.n_rows, len(h0)))
     prior = game.prior[h0, h1]
-    payoff = np.stack([game.terminal_matrix(int(t))[h0, h1] for t in game.terminal_ids])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        values[plan.terminal_rows] = np.where(prior > 0, payoff / prior, 0.0)
+    if isinstance(game, HoldemGame) and len(h0) == 1:  # one dealt pair: no dense matrices
+        values[plan.terminal_rows] = pair_odds.pair_payoffs(game, int(h0[0]), int(h1[0]))[:, None]
+    else:
+        payoff = np.stack([game.terminal_matrix(int(t))[h0, h1] for t in game.terminal_ids])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            values[plan.terminal_rows] = np.where(prior > 0, payoff / prior, 0.0)
     for level in reversed(plan.levels):
         children = slice(level.start, level.stop)
         parents = slice(level.parent_start, level.parent_stop)

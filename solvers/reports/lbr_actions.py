@@ -9,7 +9,7 @@ A game with fixed bet sizes (push/fold) has no other legal bet, so every bet of 
 becomes the tree's own.
 
 Off-tree bets reach the bot through the pseudo-harmonic translation of
-``solvers.theory.translation``: the bot answers as if LBR had bet one of the two nearest tree
+``solvers.games.translation``: the bot answers as if LBR had bet one of the two nearest tree
 sizes, chosen at random with the mapping's probability; all-in always maps to the tree's all-in
 when it has one. This small adapter stands in for the tree-level ``off_tree.py`` translation.
 """
@@ -23,8 +23,8 @@ import numpy as np
 
 from solvers.errors import InputError
 from solvers.games.base import Node
+from solvers.games.translation import translate
 from solvers.reports.lbr_names import ACTION_SETS
-from solvers.theory.translation import translate
 
 FRACTIONS_56 = tuple(float(0.05 * 1.15**k) for k in range(55))
 FOLD_TOKENS = ("f", "fold")

@@ -5,6 +5,11 @@ records the exploitability of the rounded profile as measured by exact best resp
 game's suits are interchangeable (Leduc), the LP's equilibrium is averaged over the suit
 permutations first (``suit_symmetry``), so the bot never treats ``Js`` and ``Jh`` differently.
 Regenerate them all with ``pokertui build-bots`` (about a minute on a 2-core machine).
+
+Hold'em river and turn spots from ``spots/`` ship too (``SHIPPED_SPOTS``), solved by DCFR to
+0.3% of the pot or better and stored as ``.json.gz``; their headers record the exploitability
+of the rounded file. They take minutes (``build-bots --part spots``); flop spots are too big
+to ship and are solved on demand from the Spots screen.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from pathlib import Path
 
 from solvers.exact.lp import solve_lp
 from solvers.games import load_game
+from solvers.games.holdem.spot import spot_meta
 from solvers.runs.suit_symmetry import suit_symmetric
 from solvers.strategy_file import SolverInfo, StrategyFile, load_strategy, save_strategy
 
@@ -59,6 +65,62 @@ SHIPPED_BOTS: tuple[ShippedBot, ...] = (
 
 DEFAULT_BOT = "leduc.json"
 
+SPOTS_DIR = Path(__file__).resolve().parents[2] / "spots"
+
+
+@dataclass(frozen=True)
+class ShippedSpot:
+    """A hold'em spot from ``spots/`` shipped solved as ``strategies/{spot}.json.gz``."""
+
+    spot: str
+    """The spot file's stem in ``spots/``."""
+    target_pot_percent: float = 0.3
+    algo: str = "dcfr"
+
+    @property
+    def filename(self) -> str:
+        return f"{self.spot}.json.gz"
+
+    @property
+    def spot_path(self) -> Path:
+        return SPOTS_DIR / f"{self.spot}.toml"
+
+    @property
+    def title(self) -> str:
+        return spot_meta(self.spot_path)["name"] or self.spot
+
+
+SHIPPED_SPOTS: tuple[ShippedSpot, ...] = tuple(
+    ShippedSpot(name)
+    for name in (
+        "srp_dry_river",
+        "srp_wet_river",
+        "srp_paired_river",
+        "srp_dry_turn",
+        "srp_wet_turn",
+        "srp_paired_turn",
+        "3bet_turn",
+    )
+)
+
+
+def build_spot(spot: ShippedSpot, out_dir: Path) -> tuple[StrategyFile, float]:
+    """Solve a shipped spot to its target with the process-side solve loop (no checkpoint is
+    left behind)."""
+    from solvers.runs.solve_run import RunSpec, execute  # noqa: PLC0415 - loads every solver
+
+    started = time.perf_counter()
+    spec = RunSpec(
+        game=str(spot.spot_path),
+        algo=spot.algo,
+        out=out_dir / spot.filename,
+        target_pot_percent=spot.target_pot_percent,
+    )
+    execute(spec, lambda event: None, lambda: False)
+    assert spec.checkpoint is not None
+    spec.checkpoint.unlink(missing_ok=True)
+    return load_strategy(spec.out), time.perf_counter() - started
+
 
 def build_bot(bot: ShippedBot, out_dir: Path) -> tuple[StrategyFile, float]:
     started = time.perf_counter()
@@ -95,4 +157,22 @@ def readme_table(out_dir: Path) -> str:
             f"{measured.exploitability:.2e} | {measured.mbb_per_hand:.3g} | "
             f"{bot.max_exploitability:g} | {size / 1024:.1f} KB |"
         )
-    return "\n".join(lines)
+    spots = [
+        "",
+        "Hold'em spots (`spots/`), solved by DCFR; exploitability in percent of the starting pot:",
+        "",
+        "| file | spot | exploitability (% pot) | target | iterations | size |",
+        "|---|---|---|---|---|---|",
+    ]
+    for spot in SHIPPED_SPOTS:
+        path = out_dir / spot.filename
+        if not path.exists():
+            continue
+        loaded = load_strategy(path)
+        iterations = loaded.solver.iterations if loaded.solver else None
+        spots.append(
+            f"| `{spot.filename}` | {spot.title} (`spots/{spot.spot}.toml`) | "
+            f"{loaded.measured.pot_percent:.3f} | {spot.target_pot_percent:g} | {iterations} | "
+            f"{path.stat().st_size / 1024:.0f} KB |"
+        )
+    return "\n".join(lines + (spots if len(spots) > 5 else []))

@@ -19,14 +19,13 @@ from solvers.games.base import GameParamError, Node, TreeGame
 from solvers.games.holdem.memory import check_memory
 from solvers.games.holdem.showdown import JOB_CHUNK_CELLS, TerminalEvaluator
 from solvers.games.holdem.spot import (
-    CORE_KEYS,
     SpotParams,
     board_cards,
     load_spot_params,
     range_weights,
+    spot_spec,
 )
 from solvers.games.holdem.tree import SpotTreeBuilder, TreeShapeError
-from solvers.games.params import format_value
 from solvers.games.spec import FILE_LOADERS, register_game
 
 
@@ -79,10 +78,7 @@ class HoldemGame(TreeGame):
     def spec_string(self) -> str:
         """``nlhe(...)`` with the board, pot, stack, ranges and the fields that differ from their
         defaults."""
-        values = self.params.model_dump(exclude_defaults=True)
-        core = {key: getattr(self.params, key) for key in CORE_KEYS}
-        values = {**core, **{k: v for k, v in values.items() if k not in core}}
-        return "nlhe(" + ",".join(f"{k}={format_value(v)}" for k, v in values.items()) + ")"
+        return spot_spec(self.params)
 
     @property
     def pot(self) -> float:

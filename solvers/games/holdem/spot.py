@@ -14,6 +14,9 @@ The spot file (standard-library TOML)::
     oop_raise = "50%, a"
     ip_raise = "50%, a"
 
+Optional ``name`` and ``description`` strings label a spot for people (the Spots screen); they
+are not part of the game, so two files that differ only there solve the same spot.
+
 Per-street tables are ``[flop]``, ``[turn]`` and ``[river]`` with ``oop_bet``, ``ip_bet``,
 ``oop_raise``, ``ip_raise``, ``donk`` (turn and river: OOP's lead after calling the previous
 street; absent means ``oop_bet``) and ``raise_cap``. A street without sizes is check-only. The
@@ -35,7 +38,7 @@ from solvers.cards.ranges import parse_range
 from solvers.errors import InputError
 from solvers.games.base import GameParamError, GameParams
 from solvers.games.holdem.bet_sizes import Size, parse_sizes
-from solvers.games.params import validate_params
+from solvers.games.params import format_value, validate_params
 
 STREETS = ("flop", "turn", "river")
 CORE_KEYS = ("board", "pot", "stack", "oop_range", "ip_range")
@@ -50,6 +53,8 @@ TOP_KEYS = (
     "force_allin_threshold",
     "merging_threshold",
 )
+META_KEYS = ("name", "description")
+"""Labels for people, read by ``spot_meta`` and kept out of the game's parameters."""
 
 
 class SpotParams(GameParams):
@@ -120,6 +125,15 @@ def _sizes(text: str, *, raise_sizes: bool, where: str) -> tuple[Size, ...]:
         raise ValueError(str(exc)) from None
 
 
+def spot_spec(params: SpotParams) -> str:
+    """``nlhe(...)`` with the board, pot, stack, ranges and the fields that differ from their
+    defaults: the name strategy files give the spot (no tree is built)."""
+    values = params.model_dump(exclude_defaults=True)
+    core = {key: getattr(params, key) for key in CORE_KEYS}
+    values = {**core, **{k: v for k, v in values.items() if k not in core}}
+    return "nlhe(" + ",".join(f"{k}={format_value(v)}" for k, v in values.items()) + ")"
+
+
 def board_cards(params: SpotParams) -> list[int]:
     try:
         return parse_cards(params.board)
@@ -170,10 +184,15 @@ def spot_values(text: str, source: str = "spot") -> dict[str, Any]:
                 values[f"{key}_{sub}"] = sub_value
         elif key in TOP_KEYS:
             values[key] = value
+        elif key in META_KEYS:
+            if not isinstance(value, str):
+                line = _line_of(text, key)
+                at = f" (line {line})" if line else ""
+                raise GameParamError(f"{source}: {key}{at} must be a string")
         else:
             line = _line_of(text, key)
             at = f" (line {line})" if line else ""
-            known = ", ".join((*TOP_KEYS, *(f"[{s}]" for s in STREETS)))
+            known = ", ".join((*TOP_KEYS, *META_KEYS, *(f"[{s}]" for s in STREETS)))
             raise GameParamError(f"{source}: unknown key {key!r}{at}; known: {known}")
     return values
 
@@ -189,3 +208,13 @@ def load_spot_params(path: str | Path) -> SpotParams:
     params = validate_params(f"spot {path}", SpotParams, values)
     assert isinstance(params, SpotParams)
     return params
+
+
+def spot_meta(path: str | Path) -> dict[str, str]:
+    """The ``name`` and ``description`` of a spot file (empty strings when absent)."""
+    path = Path(path)
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise GameParamError(f"cannot read spot file {path}: {exc}") from None
+    return {key: str(raw.get(key, "")) for key in META_KEYS}

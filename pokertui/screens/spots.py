@@ -1,0 +1,273 @@
+"""The Spots screen: the hold'em spot library and the user's own spots, with what is solved.
+
+Each row is a spot file (``spots/`` in the project, then the user's ``saves/spots/``): its name,
+street, board, pot, stack, and the best solved strategy file found for it, a shipped
+``strategies/{stem}.json.gz`` or a finished run in ``saves/runs/{stem}-*.json`` whose header
+names the same game, with the exploitability it records in percent of the pot. Files are read
+in a thread worker. From a row: Practice (play the solved bot), Explore (the strategy
+explorer), Edit (a copy with other ranges or sizes, saved in the user's folder) and Solve (the
+solver launcher, preset to DCFR and 0.3% of the pot; flop spots are solved this way, on demand,
+and the finished run is found here next time).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Header, Static
+
+from solvers.errors import InputError
+from solvers.games.holdem.spot import load_spot_params, spot_meta, spot_spec
+
+PROJECT_SPOTS = Path(__file__).resolve().parents[2] / "spots"
+SOLVE_TARGET_POT_FRACTION = 0.003
+"""Solve presets aim at 0.3% of the starting pot, the issue's target for turn spots."""
+
+
+@dataclass
+class SpotRow:
+    path: Path
+    name: str
+    description: str
+    street: str
+    board: str
+    pot: float
+    stack: float
+    spec: str
+    solved: Path | None = None
+    pot_percent: float | None = None
+
+    @property
+    def solved_text(self) -> str:
+        if self.solved is None:
+            return "no"
+        if self.pot_percent is None:
+            return "yes"
+        return f"{self.pot_percent:.2g}%"
+
+
+def _header(path: Path) -> dict | None:
+    """A strategy file's JSON (gzip or plain), or None if it cannot be read."""
+    try:
+        raw = path.read_bytes()
+        if path.suffix == ".gz":
+            raw = gzip.decompress(raw)
+        data = json.loads(raw)
+    except (OSError, EOFError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _pot_percent(data: dict) -> float | None:
+    measured = data.get("measured") or {}
+    value = measured.get("pot_percent")
+    return float(value) if isinstance(value, int | float) else None
+
+
+def find_solution(row: SpotRow, strategies_dir: Path, runs_dir: Path) -> None:
+    """Fill ``row.solved`` with the least exploitable file for the spot's game."""
+    candidates = [
+        strategies_dir / f"{row.path.stem}.json.gz",
+        strategies_dir / f"{row.path.stem}.json",
+    ]
+    candidates += sorted(runs_dir.glob(f"{row.path.stem}-*.json"))
+    best: tuple[float, Path] | None = None
+    for path in candidates:
+        if not path.is_file():
+            continue
+        data = _header(path)
+        if data is None or data.get("game") != row.spec:
+            continue
+        percent = _pot_percent(data)
+        rank = percent if percent is not None else float("inf")
+        if best is None or rank < best[0]:
+            best = (rank, path)
+            row.pot_percent = percent
+    row.solved = best[1] if best else None
+
+
+def read_spot(path: Path) -> SpotRow:
+    params = load_spot_params(path)
+    meta = spot_meta(path)
+    cards = params.board.split()
+    return SpotRow(
+        path=path,
+        name=meta["name"] or path.stem,
+        description=meta["description"],
+        street={3: "flop", 4: "turn", 5: "river"}[len(cards)],
+        board=" ".join(cards),
+        pot=float(params.pot),
+        stack=float(params.stack),
+        spec=spot_spec(params),
+    )
+
+
+def spot_rows(folders: list[Path], strategies_dir: Path, runs_dir: Path) -> list[SpotRow]:
+    """Every readable spot in ``folders`` (files that do not parse are left out)."""
+    rows = []
+    for folder in folders:
+        for path in sorted(Path(folder).glob("*.toml")):
+            try:
+                row = read_spot(path)
+            except InputError:
+                continue
+            find_solution(row, Path(strategies_dir), Path(runs_dir))
+            rows.append(row)
+    return rows
+
+
+class SpotsScreen(Screen[None]):
+    BINDINGS = [
+        Binding("p", "practice", "Practice"),
+        Binding("e", "explore", "Explore"),
+        Binding("d", "edit", "Edit"),
+        Binding("s", "solve", "Solve"),
+        Binding("f5", "reload", "Reload", show=False),
+        Binding("escape,q", "back", "Back"),
+    ]
+    DEFAULT_CSS = """
+    SpotsScreen #spots-table { height: 1fr; }
+    SpotsScreen #spots-about { height: auto; max-height: 6; padding: 0 1; color: $text-muted; }
+    """
+
+    @dataclass
+    class Loaded(Message):
+        rows: list[SpotRow]
+
+    def __init__(self, strategies_dir: Path, saves_dir: Path, spots_dir: Path | None = None):
+        super().__init__()
+        self.strategies_dir = Path(strategies_dir)
+        self.saves_dir = Path(saves_dir)
+        self.folders = [Path(spots_dir) if spots_dir else PROJECT_SPOTS, self.user_dir]
+        self.rows: list[SpotRow] = []
+
+    @property
+    def user_dir(self) -> Path:
+        return self.saves_dir / "spots"
+
+    @property
+    def runs_dir(self) -> Path:
+        return self.saves_dir / "runs"
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield DataTable(id="spots-table", cursor_type="row", zebra_stripes=True)
+        yield Static("", id="spots-about")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.sub_title = "Spots"
+        table = self.query_one(DataTable)
+        table.add_columns("Spot", "Street", "Board", "Pot", "Stack", "Solved (% pot)")
+        self.action_reload()
+
+    def on_screen_resume(self) -> None:
+        self.action_reload()
+
+    def action_reload(self) -> None:
+        self.query_one(DataTable).loading = True
+        self.load_rows()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="spots")
+    def load_rows(self) -> None:
+        self.post_message(self.Loaded(spot_rows(self.folders, self.strategies_dir, self.runs_dir)))
+
+    @on(Loaded)
+    def show_rows(self, event: Loaded) -> None:
+        self.rows = event.rows
+        table = self.query_one(DataTable)
+        cursor = table.cursor_row
+        table.loading = False
+        table.clear()
+        for row in event.rows:
+            table.add_row(
+                row.name,
+                row.street,
+                row.board,
+                f"{row.pot:g}",
+                f"{row.stack:g}",
+                row.solved_text,
+                key=str(row.path),
+            )
+        if self.rows:
+            table.move_cursor(row=min(max(cursor, 0), len(self.rows) - 1))
+        table.focus()
+        self.show_about()
+
+    @on(DataTable.RowHighlighted)
+    def show_about(self) -> None:
+        row = self.current
+        text = "" if row is None else f"{row.description}\n{row.path}"
+        if row is not None and row.solved is not None:
+            text += f" · solved: {row.solved.name}"
+        self.query_one("#spots-about", Static).update(text)
+
+    @property
+    def current(self) -> SpotRow | None:
+        table = self.query_one(DataTable)
+        if self.rows and 0 <= table.cursor_row < len(self.rows):
+            return self.rows[table.cursor_row]
+        return None
+
+    def _solved(self) -> SpotRow | None:
+        row = self.current
+        if row is None:
+            return None
+        if row.solved is None:
+            self.notify(f"{row.name} is not solved yet: press s to solve it.", timeout=4)
+            return None
+        return row
+
+    # --- actions ------------------------------------------------------------------------------
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_practice()
+
+    def action_practice(self) -> None:
+        row = self._solved()
+        if row is not None:
+            self.app.play_file(str(row.solved))  # type: ignore[attr-defined]
+
+    def action_explore(self) -> None:
+        row = self._solved()
+        if row is not None:
+            from pokertui.screens.explorer import ExplorerScreen  # noqa: PLC0415
+
+            self.app.push_screen(ExplorerScreen(str(row.solved), self.strategies_dir))
+
+    def action_solve(self) -> None:
+        row = self.current
+        if row is None:
+            return
+        from pokertui.screens.solve import SolveScreen  # noqa: PLC0415
+
+        preset = {
+            "spec": str(row.path),
+            "algo": "dcfr",
+            "target": f"{SOLVE_TARGET_POT_FRACTION * row.pot:g}",
+        }
+        self.app.push_screen(SolveScreen(self.runs_dir, preset=preset))
+
+    def action_edit(self) -> None:
+        row = self.current
+        if row is None:
+            return
+        from pokertui.screens.spot_edit import SpotEditDialog  # noqa: PLC0415
+
+        self.app.push_screen(SpotEditDialog(row.path, self.user_dir), self.edited)
+
+    def edited(self, path: Path | None) -> None:
+        if path is not None:
+            self.notify(f"Saved {path.name}; press s on it to solve it.", timeout=4)
+            self.action_reload()
+
+    def action_back(self) -> None:
+        self.dismiss(None)

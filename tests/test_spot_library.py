@@ -1,0 +1,71 @@
+"""The shipped spot library: every file loads, names itself, and says its ranges are
+illustrative; ``name``/``description`` label a spot without changing the game."""
+
+from pathlib import Path
+
+import pytest
+
+from solvers.games import load_game
+from solvers.games.base import GameParamError
+from solvers.games.holdem.spot import load_spot_params, spot_meta
+
+SPOTS = Path(__file__).resolve().parent.parent / "spots"
+LIBRARY = sorted(p for p in SPOTS.glob("*.toml") if p.stem not in ("river", "turn", "flop"))
+
+
+def test_the_library_covers_the_issue():
+    names = {p.stem for p in LIBRARY}
+    for texture in ("dry", "wet", "paired"):
+        for street in ("flop", "turn", "river"):
+            assert f"srp_{texture}_{street}" in names
+    assert "3bet_turn" in names and "20bb_flop" in names
+
+
+@pytest.mark.parametrize("path", LIBRARY, ids=lambda p: p.stem)
+def test_every_spot_parses_and_is_labelled(path):
+    params = load_spot_params(path)
+    meta = spot_meta(path)
+    assert meta["name"] and "illustrative" in meta["description"]
+    street = {3: "flop", 4: "turn", 5: "river"}[len(params.board.split())]
+    assert path.stem.endswith(street)
+
+
+def test_name_and_description_do_not_change_the_game(tmp_path):
+    body = 'board = "Qs Jh 2h 8d 3c"\npot = 100\nstack = 300\noop_range = "AA"\nip_range = "KK"\n'
+    plain, named = tmp_path / "plain.toml", tmp_path / "named.toml"
+    plain.write_text(body)
+    named.write_text('name = "AA v KK"\ndescription = "two pairs"\n' + body)
+    assert load_game(str(named)).spec_string() == load_game(str(plain)).spec_string()
+    assert spot_meta(named) == {"name": "AA v KK", "description": "two pairs"}
+    assert spot_meta(plain) == {"name": "", "description": ""}
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = 3\n" + body)
+    with pytest.raises(GameParamError, match=r"name \(line 1\) must be a string"):
+        load_game(str(bad))
+
+
+def test_the_spots_screen_finds_cached_runs(tmp_path):
+    """A finished launcher run ``saves/runs/{stem}-*.json`` of the same game counts as solved;
+    the least exploitable file wins and a file of another game is ignored."""
+    import json  # noqa: PLC0415
+
+    from pokertui.screens.spots import spot_rows  # noqa: PLC0415
+
+    spots, strategies, runs = (tmp_path / d for d in ("spots", "strategies", "runs"))
+    for folder in (spots, strategies, runs):
+        folder.mkdir()
+    body = (
+        'name = "Mini"\nboard = "Qs Jh 2h 8d 3c"\npot = 100\nstack = 300\n'
+        'oop_range = "AA, QQ"\nip_range = "KK, JJ"\n'
+    )
+    (spots / "mini.toml").write_text(body)
+    spec = load_game(str(spots / "mini.toml")).spec_string()
+    for name, game, percent in (
+        ("mini-dcfr-1.json", spec, 0.2),
+        ("mini-dcfr-2.json", spec, 0.05),
+        ("mini-dcfr-3.json", spec.replace("AA", "KK"), 0.0),
+    ):
+        (runs / name).write_text(json.dumps({"game": game, "measured": {"pot_percent": percent}}))
+    (row,) = spot_rows([spots], strategies, runs)
+    assert row.name == "Mini" and row.street == "river" and row.spec == spec
+    assert row.solved == runs / "mini-dcfr-2.json" and row.pot_percent == 0.05
