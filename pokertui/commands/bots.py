@@ -51,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
         SHIPPED_SPOTS,
         build_bot,
         build_spot,
+        is_lbr_target,
         readme_table,
+        record_lbr_figures,
     )
 
     out_dir = Path(args.out) if args.out else default_strategies_dir()
@@ -70,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         build = build_bot if bot in SHIPPED_BOTS else build_spot
         saved, seconds = build(bot, out_dir)  # type: ignore[arg-type]
+        lbr = record_lbr_figures(out_dir / bot.filename) if is_lbr_target(bot.filename) else None
         row = {
             "file": bot.filename,
             "game": saved.game.spec_string(),
@@ -77,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
             "bound": getattr(bot, "max_exploitability", None),
             "pot_percent": saved.measured.pot_percent,
             "seconds": seconds,
+            "lbr": lbr,
         }
         rows.append(row)
         if not args.json:

@@ -21,6 +21,8 @@ from pathlib import Path
 from solvers.exact.lp import solve_lp
 from solvers.games import load_game
 from solvers.games.holdem.spot import spot_meta
+from solvers.reports.lbr_record import record_lbr, translation_price
+from solvers.reports.lbr_run import evaluate_exact
 from solvers.runs.suit_symmetry import suit_symmetric
 from solvers.strategy_file import SolverInfo, StrategyFile, load_strategy, save_strategy
 
@@ -139,6 +141,26 @@ def build_bot(bot: ShippedBot, out_dir: Path) -> tuple[StrategyFile, float]:
     return saved, time.perf_counter() - started
 
 
+LBR_ACTION_SETS = ("fc", "fcpa", "tree", "56")
+"""Local best response figures recorded in every shipped hold'em file's header."""
+
+
+def is_lbr_target(filename: str) -> bool:
+    """Shipped hold'em strategies: push/fold and the spots (LBR needs real cards)."""
+    return filename.startswith("push_fold_") or any(s.filename == filename for s in SHIPPED_SPOTS)
+
+
+def record_lbr_figures(path: Path) -> dict[str, float]:
+    """LBR's exact value (over every deal) for each action set, stored in the file's header;
+    returns ``{action set: value}`` in the file's unit (mbb/hand or % of the pot)."""
+    values = {}
+    for action_set in LBR_ACTION_SETS:
+        result = evaluate_exact(path, action_set)
+        record_lbr(path, result)
+        values[action_set] = result["value"]
+    return values
+
+
 def readme_table(out_dir: Path) -> str:
     """The table of shipped files for ``strategies/README.md``, from the files themselves."""
     lines = [
@@ -161,8 +183,8 @@ def readme_table(out_dir: Path) -> str:
         "",
         "Hold'em spots (`spots/`), solved by DCFR; exploitability in percent of the starting pot:",
         "",
-        "| file | spot | exploitability (% pot) | target | iterations | size |",
-        "|---|---|---|---|---|---|",
+        "| file | spot | exploitability (% pot) | target | iterations | LBR 56 minus tree | size |",
+        "|---|---|---|---|---|---|---|",
     ]
     for spot in SHIPPED_SPOTS:
         path = out_dir / spot.filename
@@ -170,9 +192,11 @@ def readme_table(out_dir: Path) -> str:
             continue
         loaded = load_strategy(path)
         iterations = loaded.solver.iterations if loaded.solver else None
+        price = translation_price(loaded.lbr)
+        price_text = f"{price['value']:+.2f}% pot" if price else "-"
         spots.append(
             f"| `{spot.filename}` | {spot.title} (`spots/{spot.spot}.toml`) | "
             f"{loaded.measured.pot_percent:.3f} | {spot.target_pot_percent:g} | {iterations} | "
-            f"{path.stat().st_size / 1024:.0f} KB |"
+            f"{price_text} | {path.stat().st_size / 1024:.0f} KB |"
         )
     return "\n".join(lines + (spots if len(spots) > 5 else []))
