@@ -64,7 +64,7 @@ class Solver:
     ``chunk`` is how many iterations run between clock checks in ``run(seconds=...)``.
     """
 
-    algorithm: ClassVar[str] = ""
+    algorithm: str = ""
     chunk: ClassVar[int] = 10
     fixed_shapes: ClassVar[bool] = True
     """Whether state arrays keep their shapes (False for growing populations)."""
