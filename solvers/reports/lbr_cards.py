@@ -22,6 +22,7 @@ from itertools import combinations
 import numpy as np
 
 from solvers.cards.deck import COMBO_CARDS, card_str, parse_card
+from solvers.cards.preflop_tables import ClassTable
 from solvers.games.base import TreeGame, spot_hand_combos
 from solvers.games.holdem.showdown import combo_strengths
 from solvers.reports.lbr_names import STREETS
@@ -38,7 +39,7 @@ class LbrCards:
         self.is_spot = hasattr(game, "hand_combos")
         if not self.is_spot and not hasattr(game, "table"):
             raise TypeError("LBR needs a hold'em game: push/fold or an nlhe spot")
-        self._class_table = getattr(game, "table", None)
+        self._class_table: ClassTable | None = getattr(game, "table", None)
         """Push/fold's class equity table (``None`` in a spot)."""
         self.board = tuple(game.root.board)
         self._equity_cache: dict[tuple, np.ndarray] = {}
@@ -83,7 +84,7 @@ class LbrCards:
         cached = self._equity_cache.get(key)
         if cached is not None:
             return cached
-        if not self.is_spot:
+        if self._class_table is not None and not self.is_spot:
             eq = self._class_table.equity[hand]
         else:
             eq = self._spot_equity(seat, hand, board)
