@@ -151,6 +151,7 @@ def readme_table(out_dir: Path) -> str:
             continue
         loaded = load_strategy(path)
         measured = loaded.measured
+        assert measured is not None, f"{path} was written without its measured figures"
         size = path.stat().st_size
         lines.append(
             f"| `{bot.filename}` | {bot.title}: `{loaded.game.spec_string()}` | "
@@ -170,6 +171,7 @@ def readme_table(out_dir: Path) -> str:
             continue
         loaded = load_strategy(path)
         iterations = loaded.solver.iterations if loaded.solver else None
+        assert loaded.measured is not None, f"{path} was written without its measured figures"
         spots.append(
             f"| `{spot.filename}` | {spot.title} (`spots/{spot.spot}.toml`) | "
             f"{loaded.measured.pot_percent:.3f} | {spot.target_pot_percent:g} | {iterations} | "
