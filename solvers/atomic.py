@@ -118,7 +118,11 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
     data = text.encode("utf-8")
     if str(path).endswith(".gz"):
         data = gzip.compress(data, compresslevel=6, mtime=0)
-    return atomic_write(path, lambda out: out.write(data))
+
+    def write(out: BinaryIO) -> None:
+        out.write(data)
+
+    return atomic_write(path, write)
 
 
 def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
@@ -126,7 +130,7 @@ def clean_stale_temps(path: str | os.PathLike) -> list[Path]:
     target = resolve_output(path)
     directory = target.parent if str(target.parent) else Path(".")
     pattern = re.compile(re.escape(f".{target.name}.") + r"(\d+)\.[^.]+" + re.escape(_TEMP_SUFFIX))
-    removed = []
+    removed: list[Path] = []
     try:
         candidates = list(directory.iterdir())
     except OSError:

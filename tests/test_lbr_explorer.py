@@ -28,6 +28,6 @@ async def test_explorer_status_shows_recorded_lbr_and_translation_price(tmp_path
             await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         status = plain_text(screen.query_one("#explorer-status", Static), 160)
-    assert "LBR tree" in status and "LBR" in status and "56" in status
+    assert "LBR " in status and "tree +" in status and "56 +" in status and "translation" in status
     assert f"{figures[1]['value']:+.3g} mbb" in status
     assert "translation" in status

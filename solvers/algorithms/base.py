@@ -64,7 +64,7 @@ class Solver:
     ``chunk`` is how many iterations run between clock checks in ``run(seconds=...)``.
     """
 
-    algorithm: ClassVar[str] = ""
+    algorithm: str = ""
     chunk: ClassVar[int] = 10
     fixed_shapes: ClassVar[bool] = True
     """Whether state arrays keep their shapes (False for growing populations)."""
@@ -191,7 +191,8 @@ class Solver:
     def save_checkpoint(self, path: str | os.PathLike[str]) -> Path:
         """Write ``state_dict()`` to ``path`` (``.npz``) atomically: unique temp file, rename."""
         state = self.state_dict()
-        atomic_write(path, lambda handle: np.savez(handle, **state))
+        # numpy's stub lets **kwds fill its allow_pickle: bool, so a dict of arrays never matches
+        atomic_write(path, lambda handle: np.savez(handle, **state))  # type: ignore[arg-type]
         return Path(path)
 
     def load_checkpoint(self, path: str | os.PathLike[str]) -> None:

@@ -171,7 +171,7 @@ class FullWidthCFR(Solver):
             self.predictions[player] = instant
         if config.regret_floor:
             np.maximum(regrets, 0.0, out=regrets)
-        if config.alpha is not None:
+        if config.alpha is not None and config.beta is not None:  # both or neither
             positive = iteration**config.alpha / (iteration**config.alpha + 1.0)
             negative = iteration**config.beta / (iteration**config.beta + 1.0)
             dtype = regrets.dtype.type

@@ -33,6 +33,7 @@ from solvers.algorithms.base import (
 )
 from solvers.algorithms.matching import regret_matching
 from solvers.games.base import Strategy, TreeGame
+from solvers.games.matrix import MatrixGame
 
 
 class RegretMatching(Solver):
@@ -50,16 +51,16 @@ class RegretMatching(Solver):
         seed: int | None = None,
         output: str = "average",
     ) -> None:
-        if not game.simultaneous:
+        if not game.simultaneous or not isinstance(game, MatrixGame):
             raise SolverError(f"regret matching needs a matrix game, not {game.name}")
         super().__init__(game, output)
         self.algorithm = "rm+" if plus else "rm"
-        self.payoff = np.asarray(game.payoff, dtype=float)  # type: ignore[attr-defined]
+        self.payoff = np.asarray(game.payoff, dtype=np.float64)
         self.plus = plus
         self.alternating = alternating
         self.gamma = (1.0 if plus else 0.0) if gamma is None else float(gamma)
         self.seed = seed
-        n_rows, n_cols = self.payoff.shape
+        n_rows, n_cols = map(int, self.payoff.shape)
         self.fixed_opponent: np.ndarray | None = None
         if opponent is not None:
             mix = np.asarray(opponent, dtype=float)

@@ -142,7 +142,9 @@ class ScalarTree:
         key = (node_id, hand0, hand1)
         cached = self._chance_cache.get(key)
         if cached is None:
-            probs, (mask0, mask1) = self._chance[node_id]
+            probs, masks = self._chance[node_id]
+            assert masks is not None, "chance nodes carry their card-removal masks"
+            mask0, mask1 = masks
             weights = probs * mask0[:, hand0] * mask1[:, hand1]
             cached = np.cumsum(weights).tolist()
             self._chance_cache[key] = cached

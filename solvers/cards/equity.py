@@ -286,7 +286,7 @@ def _sample_batch(match: _Matchup, samplers, tables, rng: np.random.Generator, b
     every sample) and the key sums and bit masks of the full boards.
     """
     keys, masks, ok = _draw_runouts(rng, tables, batch)
-    hands = []
+    hands: list[np.ndarray | None] = []
     used = np.uint64(0)
     for sampler in samplers:
         if sampler.support.size == 1:  # the runout deck already leaves out its cards

@@ -150,7 +150,8 @@ def write_tables(path: Path = TABLE_FILE) -> None:
         index = np.flatnonzero(table)
         arrays[f"{name}_index"] = index.astype(np.int32)
         arrays[f"{name}_value"] = table[index]
-    np.savez(path, **arrays)
+    # numpy's stub lets **kwds fill its allow_pickle: bool, so a dict of arrays never matches
+    np.savez(path, **arrays)  # type: ignore[arg-type]
 
 
 def _table_size(n_cards: int) -> int:

@@ -302,3 +302,12 @@ class TreeGame:
         if player == 0:
             return np.matmul(stack, opp_reach[:, :, None])[:, :, 0]
         return -np.matmul(opp_reach[:, None, :], stack)[:, 0, :]
+
+
+def spot_hand_combos(game: TreeGame) -> tuple[np.ndarray, np.ndarray]:
+    """Each player's hands as combo ids (0..1325) in an nlhe spot, the one game that sets
+    ``hand_combos``; ``TypeError`` for any other game."""
+    combos = getattr(game, "hand_combos", None)
+    if combos is None:
+        raise TypeError(f"{game.name} hands are not the combos of a hold'em spot")
+    return combos

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 from solvers.games.params import GameParamError, GameParams, format_spec, validate_params
 
@@ -28,11 +28,25 @@ MAX_SPEC_DEPTH = 8
 MAX_NUMBER_CHARS = 40
 """Longest number token: longer ones are typos or attacks, and Python refuses 4,300+ digits."""
 
-GAMES: dict[str, type] = {}
+class GameClass(Protocol):
+    """What ``register_game`` needs of a game class (read off the class object itself)."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def params_model(self) -> type[GameParams]: ...
+
+    def from_params(self, params: Any) -> Any: ...
+
+
+_GameClassT = TypeVar("_GameClassT", bound=GameClass)
+
+GAMES: dict[str, GameClass] = {}
 """Registered game classes by name; each has ``params_model`` and ``from_params``."""
 
 
-def register_game(cls: type) -> type:
+def register_game(cls: _GameClassT) -> _GameClassT:
     """Class decorator: make a game loadable by name from spec strings."""
     GAMES[cls.name] = cls
     return cls

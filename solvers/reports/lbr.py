@@ -30,6 +30,8 @@ import numpy as np
 
 from solvers.errors import InputError
 from solvers.games.base import Node, Strategy, TreeGame
+from solvers.games.holdem.spot import SpotParams
+from solvers.games.push_fold import PushFoldParams
 from solvers.reports.lbr_actions import (
     FOLD_TOKENS,
     PASSIVE_TOKENS,
@@ -72,11 +74,14 @@ class LocalBestResponse:
             ) from None
         self.game = game
         self.strategy = strategy
+        params = game.params
         if self.cards.is_spot:
-            cap = float(game.params.pot) / 2 + float(game.params.stack)
-            self.pot = float(game.params.pot)
+            assert isinstance(params, SpotParams)
+            cap = float(params.pot) / 2 + float(params.stack)
+            self.pot = float(params.pot)
         else:
-            cap = float(game.params.stack_bb)
+            assert isinstance(params, PushFoldParams)
+            cap = float(params.stack_bb)
             self.pot = float(sum(game.root.contributions))
         self.sizer = BetSizer(action_set, cap, no_limit=self.cards.is_spot)
         self.action_set = self.sizer.action_set
@@ -119,7 +124,9 @@ class LocalBestResponse:
         passive = child_index(node, PASSIVE_TOKENS)
         fold = child_index(node, FOLD_TOKENS)
         own, opp = real.put[seat], real.put[1 - seat]
-        give_up = Choice(((fold if opp > own and fold is not None else passive, 1.0),), None)
+        give_up_index = fold if opp > own and fold is not None else passive
+        assert give_up_index is not None, "a decision node can always fold, check or call"
+        give_up = Choice(((give_up_index, 1.0),), None)
         if self.cards.street(node.board) not in self.streets:
             return Choice(((passive, 1.0),), None) if passive is not None else give_up
         pot, asked = own + opp, opp - own
@@ -154,9 +161,8 @@ class LocalBestResponse:
     def _fold_rows(self, node: Node, children: list[int]) -> np.ndarray:
         """``[len(children), bot hands]``: the bot's fold probability at each child node."""
         nodes = [self.game.nodes[node.children[c]] for c in children]
-        rows = [self.strategy[n.id] if n.is_decision else None for n in nodes]
         n_bot = self.game.n_hands[1 - node.player]
-        rows = [r if r is not None else np.zeros((n_bot, 1)) for r in rows]
+        rows = [self.strategy[n.id] if n.is_decision else np.zeros((n_bot, 1)) for n in nodes]
         folds = [child_index(n, FOLD_TOKENS) if n.is_decision else None for n in nodes]
         return fold_matrix(rows, folds)
 
@@ -207,6 +213,7 @@ class LocalBestResponse:
                 card = self.cards.card_token(int(runout[dealt]))
                 dealt += 1
                 index = node.tokens.index(card)
+                assert node.outcome_masks is not None  # chance nodes carry them
                 weights = weights * node.outcome_masks[1 - seat][index]
                 real = RealState(real.put)
             elif node.player == seat:
@@ -239,9 +246,10 @@ class LocalBestResponse:
         if node.is_chance:
             own_cards = self.cards.hand_cards(seat, hand)
             unseen = 52 - len(node.board) - 4
+            assert node.outcome_masks is not None  # chance nodes carry them
             masks = node.outcome_masks[1 - seat]
             reach = masks @ weights / (unseen * total)
-            for index in np.flatnonzero(reach > 0):
+            for index in np.flatnonzero(reach > 0).tolist():
                 if self.cards.card_index(node.tokens[index]) in own_cards:
                     continue
                 child = nodes[node.children[index]]
@@ -259,7 +267,7 @@ class LocalBestResponse:
         rows = self.strategy[node.id]
         branch = weights[:, None] * rows
         probability = branch.sum(axis=0) / total
-        for index in np.flatnonzero(probability > 0):
+        for index in np.flatnonzero(probability > 0).tolist():
             child = nodes[node.children[index]]
             after = self._after(node, index, real)
             value += probability[index] * self._expected(child, seat, hand, after, branch[:, index])

@@ -22,7 +22,8 @@ from itertools import combinations
 import numpy as np
 
 from solvers.cards.deck import COMBO_CARDS, card_str, parse_card
-from solvers.games.base import TreeGame
+from solvers.cards.preflop_tables import ClassTable
+from solvers.games.base import TreeGame, spot_hand_combos
 from solvers.games.holdem.showdown import combo_strengths
 from solvers.reports.lbr_names import STREETS
 
@@ -38,6 +39,8 @@ class LbrCards:
         self.is_spot = hasattr(game, "hand_combos")
         if not self.is_spot and not hasattr(game, "table"):
             raise TypeError("LBR needs a hold'em game: push/fold or an nlhe spot")
+        self._class_table: ClassTable | None = getattr(game, "table", None)
+        """Push/fold's class equity table (``None`` in a spot)."""
         self.board = tuple(game.root.board)
         self._equity_cache: dict[tuple, np.ndarray] = {}
         self._runout_cache: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
@@ -59,8 +62,13 @@ class LbrCards:
         prior = self.game.prior
         return (prior[hand] if seat == 0 else prior[:, hand]).copy()
 
+    @cached_property
+    def hand_combos(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each player's hands as combo ids (spots only)."""
+        return spot_hand_combos(self.game)
+
     def hand_cards(self, seat: int, hand: int) -> tuple[int, int]:
-        combo = self.game.hand_combos[seat][hand]
+        combo = self.hand_combos[seat][hand]
         return int(COMBO_CARDS[combo, 0]), int(COMBO_CARDS[combo, 1])
 
     def card_token(self, card: int) -> str:
@@ -76,8 +84,8 @@ class LbrCards:
         cached = self._equity_cache.get(key)
         if cached is not None:
             return cached
-        if not self.is_spot:
-            eq = self.game.table.equity[hand]
+        if self._class_table is not None and not self.is_spot:
+            eq = self._class_table.equity[hand]
         else:
             eq = self._spot_equity(seat, hand, board)
         if len(self._equity_cache) >= MAX_CACHED:
@@ -99,8 +107,8 @@ class LbrCards:
 
     def _spot_equity(self, seat: int, hand: int, board: tuple[int, ...]) -> np.ndarray:
         extra, strength = self._runouts(board)
-        own = self.game.hand_combos[seat][hand]
-        opp = self.game.hand_combos[1 - seat]
+        own = self.hand_combos[seat][hand]
+        opp = self.hand_combos[1 - seat]
         cards = COMBO_CARDS[own]
         open_runouts = ~np.isin(extra, cards).any(axis=1)
         s_own = strength[open_runouts, own]
@@ -124,7 +132,7 @@ class LbrCards:
         taken = np.zeros((n, 52), dtype=bool)
         taken[:, list(self.board)] = True
         for seat, hands in ((0, h0), (1, h1)):
-            cards = COMBO_CARDS[self.game.hand_combos[seat][hands]]
+            cards = COMBO_CARDS[self.hand_combos[seat][hands]]
             taken[np.arange(n)[:, None], cards] = True
         keys = rng.random((n, 52))
         keys[taken] = 2.0

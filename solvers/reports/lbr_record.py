@@ -10,7 +10,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from solvers.atomic import atomic_write_text
 from solvers.errors import InputError
@@ -30,7 +30,15 @@ def figure_from_result(result: dict[str, Any]) -> LbrFigure:
     )
 
 
-def translation_price(figures: list[LbrFigure]) -> dict[str, float] | None:
+class TranslationPrice(TypedDict):
+    """What off-tree translation costs: ``value`` and its 95% half-width ``ci95`` in ``unit``."""
+
+    value: float
+    ci95: float
+    unit: str
+
+
+def translation_price(figures: list[LbrFigure]) -> TranslationPrice | None:
     """``56`` minus ``tree`` on the same streets (the first such pair), with its 95% half-width."""
     by_key = {(f.action_set, tuple(f.streets)): f for f in figures}
     for (action_set, streets), tree in by_key.items():

@@ -91,7 +91,9 @@ def evaluate(
                     progress(done)
         finally:  # Ctrl-C or a failed chunk: drop the chunks not started rather than wait
             pool.shutdown(wait=True, cancel_futures=True)
-    values = np.concatenate(results)
+    finished = [chunk for chunk in results if chunk is not None]
+    assert len(finished) == len(results), "every chunk returns its values"
+    values = np.concatenate(finished)
     unit, scale = engine.unit
     return {
         "file": str(path),

@@ -21,14 +21,14 @@ import numpy as np
 
 from solvers.cards.deck import CLASS_LABELS, COMBO_CLASS, N_CLASSES, card_str, class_index
 from solvers.errors import InputError
-from solvers.games.base import Node, TreeGame
+from solvers.games.base import Node, TreeGame, spot_hand_combos
 from solvers.reports.spot_equity import equity_vs_range
 from solvers.reports.strategy_report import NodeReport, node_report
 
 
 def hand_classes(game: TreeGame, player: int) -> np.ndarray:
     """``[n_hands]`` class index (0..168, ``CLASS_LABELS`` order) of each live combo."""
-    return COMBO_CLASS[game.hand_combos[player]]
+    return COMBO_CLASS[spot_hand_combos(game)[player]]
 
 
 @dataclass(frozen=True)
@@ -73,8 +73,8 @@ def node_equities(game: TreeGame, node: Node, report: NodeReport) -> np.ndarray:
         return np.full(len(report.hands), np.nan)
     return equity_vs_range(
         tuple(node.board),
-        game.hand_combos[report.player],
-        game.hand_combos[opponent],
+        spot_hand_combos(game)[report.player],
+        spot_hand_combos(game)[opponent],
         opp_range,
     )
 

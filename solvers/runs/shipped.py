@@ -173,6 +173,7 @@ def readme_table(out_dir: Path) -> str:
             continue
         loaded = load_strategy(path)
         measured = loaded.measured
+        assert measured is not None, f"{path} was written without its measured figures"
         size = path.stat().st_size
         lines.append(
             f"| `{bot.filename}` | {bot.title}: `{loaded.game.spec_string()}` | "
@@ -192,6 +193,7 @@ def readme_table(out_dir: Path) -> str:
             continue
         loaded = load_strategy(path)
         iterations = loaded.solver.iterations if loaded.solver else None
+        assert loaded.measured is not None, f"{path} was written without its measured figures"
         price = translation_price(loaded.lbr)
         price_text = f"{price['value']:+.2f}% pot" if price else "-"
         spots.append(

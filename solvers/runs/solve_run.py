@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from solvers.algorithms.registry import (
     ALGORITHM_LIST,
@@ -37,6 +37,9 @@ from solvers.algorithms.registry import (
 from solvers.atomic import check_output_path, clean_stale_temps
 from solvers.errors import InputError
 from solvers.runs.run_lock import RunLock
+
+if TYPE_CHECKING:
+    from solvers.algorithms.base import Solver
 
 Emit = Callable[[dict[str, Any]], None]
 
@@ -206,6 +209,7 @@ def prepare(spec: RunSpec, resume: bool = False) -> Prepared:
         return Prepared(game)
     from solvers.algorithms.base import make_solver  # noqa: PLC0415 - imports the solver only
 
+    solver: Solver
     if spec.lock is not None:
         from solvers.algorithms.locked_cfr import make_locked_solver  # noqa: PLC0415
         from solvers.strategy_file.locks import load_locks  # noqa: PLC0415
@@ -232,6 +236,7 @@ def execute(
     """Run to a stopping rule; returns the final event (``done`` or ``interrupted``)."""
     with RunLock(spec.out):
         prepared = prepared or prepare(spec, resume)
+        assert spec.checkpoint is not None  # __post_init__ names one
         for path in (spec.out, spec.checkpoint):
             clean_stale_temps(path)
         if spec.algo in NON_ITERATIVE:
@@ -373,6 +378,7 @@ def _execute_lp(spec: RunSpec, game, emit: Emit, started: float):
         solution.strategy,
         solver=SolverInfo(algorithm="lp", settings={"method": "sequence-form, HiGHS"}),
     )
+    assert saved.measured is not None  # save_strategy measures by default
     event = {
         "event": "done",
         "iterations": 1,

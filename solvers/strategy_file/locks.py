@@ -32,7 +32,7 @@ from solvers.cards.ranges import format_range, parse_range
 from solvers.errors import InputError
 from solvers.exact.locks import Locks, NodeLock
 from solvers.games import load_game
-from solvers.games.base import TreeGame
+from solvers.games.base import TreeGame, spot_hand_combos
 from solvers.strategy_file.model import ROW_TOLERANCE, Problem, StrategyFileError
 from solvers.strategy_file.read import _holdem_view, _in_tree, _is_number, _Locator, _Reader
 from solvers.strategy_file.write import _implied_action, _spot_spreader, round_rows
@@ -119,7 +119,7 @@ class _LockReader(_Reader):
             return mask
         if _holdem_view(self.game, player) == "spot":
             try:
-                weights = parse_range(name)[self.game.hand_combos[player]]
+                weights = parse_range(name)[spot_hand_combos(self.game)[player]]
             except InputError as exc:
                 self.problem(f"unknown hand: {str(exc).splitlines()[0]}", key, hand=name)
                 return None

@@ -20,7 +20,7 @@ from solvers.cards.deck import (
 from solvers.cards.ranges import parse_range
 from solvers.errors import InputError
 from solvers.games import load_game
-from solvers.games.base import Strategy, TreeGame
+from solvers.games.base import Strategy, TreeGame, spot_hand_combos
 from solvers.strategy_file import model
 from solvers.strategy_file.model import (
     FORMAT_VERSION,
@@ -302,7 +302,7 @@ def range_to_hand_weights(game: TreeGame, text: str, player: int) -> np.ndarray:
     if view == "combos":
         return combos
     if view == "spot":
-        return combos[game.hand_combos[player]]
+        return combos[spot_hand_combos(game)[player]]
     if view != "classes":
         raise InputError(f"{game.name} hands are not hold'em hands; ranges do not apply")
     by_class = combos_to_classes(combos)

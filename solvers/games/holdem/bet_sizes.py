@@ -83,20 +83,20 @@ def geometric_ratio(behind: float, pot: float, streets_left: int) -> float:
 class BetContext:
     """What a size needs: contributions so far and what the player can still put in."""
 
-    own: int
+    own: float
     """Acting player's total contribution."""
-    opp: int
+    opp: float
     """Opponent's total contribution (``>= own``; equal when not facing a bet)."""
-    street_start: int
+    street_start: float
     """Each player's contribution when the street began."""
-    cap: int
+    cap: float
     """The most either player can contribute (half the starting pot plus the stack)."""
-    last_increment: int
+    last_increment: float
     """Size of the last bet or raise on this street (0 if none): the minimum raise."""
     streets_left: int
 
 
-def target_amount(size: Size, ctx: BetContext) -> int:
+def target_amount(size: Size, ctx: BetContext) -> float:
     """The acting player's new total contribution for ``size`` (before all-in rules)."""
     pot = ctx.own + ctx.opp
     if size.kind == "allin":
@@ -124,11 +124,11 @@ def action_amounts(
     add_allin: float,
     force_allin: float,
     merging: float,
-) -> list[int]:
+) -> list[float]:
     """Distinct new total contributions for the bets or raises at a node, ascending."""
     if ctx.opp >= ctx.cap:
         return []
-    amounts: set[int] = set()
+    amounts: set[float] = set()
     for size in sizes:
         amount = target_amount(size, ctx)
         behind_after_call = ctx.cap - amount
@@ -144,11 +144,11 @@ def action_amounts(
     return sorted(ordered)
 
 
-def _merge(descending: list[int], ctx: BetContext, threshold: float) -> list[int]:
+def _merge(descending: list[float], ctx: BetContext, threshold: float) -> list[float]:
     """Drop a smaller size Y after a kept X when ``(100+X)/(100+Y) < 1 + threshold`` (% of pot);
     all-in is always kept."""
     pot = ctx.own + ctx.opp
-    kept: list[int] = []
+    kept: list[float] = []
     last_pct: float | None = None
     for amount in descending:
         pct = 100.0 * (amount - ctx.own) / pot

@@ -57,7 +57,10 @@ class HoldemGame(TreeGame):
         except TreeShapeError as exc:
             raise GameParamError(f"nlhe: {exc}; use fewer bet sizes") from None
         need = check_memory(len(nodes), max(len(c) for c in combos))
-        labels = tuple(tuple(COMBO_LABELS[c] for c in combos[p]) for p in (0, 1))
+        labels = (
+            tuple(COMBO_LABELS[c] for c in combos[0]),
+            tuple(COMBO_LABELS[c] for c in combos[1]),
+        )
         game = cls(params, labels, prior / total, nodes, big_blind=1.0)
         game.hand_combos = combos
         game.range_weights = (hands[0][1], hands[1][1])
@@ -69,6 +72,7 @@ class HoldemGame(TreeGame):
     solver_precision = "float32"
     """Full-width CFR stores regrets and sums in float32 here: 1e-7 relative rounding is far
     below the 0.1%-of-the-pot targets (``tests/test_holdem_solve.py`` compares with float64)."""
+    params: SpotParams
     hand_combos: tuple[np.ndarray, np.ndarray]
     range_weights: tuple[np.ndarray, np.ndarray]
     normaliser: float

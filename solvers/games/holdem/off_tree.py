@@ -181,7 +181,7 @@ def real_amount(
     tree_pot, tree_call = facing(node)
     fraction = bet_fraction(tree_pot, tree_call, float(node.amounts[action]))
     amount = to_call + fraction * (pot + to_call)
-    if cap is not None:
+    if room is not None:  # a stack cap: whole chips, at most what is behind
         amount = float(round(amount))
         amount = min(max(amount, to_call + 1.0), room)
     return amount
