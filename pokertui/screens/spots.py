@@ -12,7 +12,6 @@ and the finished run is found here next time).
 
 from __future__ import annotations
 
-import gzip
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 
 from solvers.errors import InputError
 from solvers.games.holdem.spot import load_spot_params, spot_meta, spot_spec
+from solvers.strategy_file import read_strategy_text
 
 PROJECT_SPOTS = Path(__file__).resolve().parents[2] / "spots"
 SOLVE_TARGET_POT_FRACTION = 0.003
@@ -57,11 +57,8 @@ class SpotRow:
 def _header(path: Path) -> dict | None:
     """A strategy file's JSON (gzip or plain), or None if it cannot be read."""
     try:
-        raw = path.read_bytes()
-        if path.suffix == ".gz":
-            raw = gzip.decompress(raw)
-        data = json.loads(raw)
-    except (OSError, EOFError, ValueError):
+        data = json.loads(read_strategy_text(path))  # never a FIFO, a folder or a zip bomb
+    except (InputError, ValueError):
         return None
     return data if isinstance(data, dict) else None
 

@@ -7,14 +7,13 @@ same streets is what the bot's translation of off-tree bets costs it.
 
 from __future__ import annotations
 
-import gzip
 import json
 from pathlib import Path
 from typing import Any, TypedDict
 
 from solvers.atomic import atomic_write_text
 from solvers.errors import InputError
-from solvers.strategy_file import LbrFigure, dumps_document, load_strategy
+from solvers.strategy_file import LbrFigure, dumps_document, load_strategy, read_strategy_text
 
 
 def figure_from_result(result: dict[str, Any]) -> LbrFigure:
@@ -55,10 +54,7 @@ def record_lbr(path: str | Path, result: dict[str, Any]) -> list[LbrFigure]:
     figure = figure_from_result(result)
     key = (figure.action_set, figure.streets)
     figures = [f for f in loaded.lbr if (f.action_set, f.streets) != key] + [figure]
-    raw = Path(path).read_bytes()
-    if raw[:2] == b"\x1f\x8b":
-        raw = gzip.decompress(raw)
-    data = json.loads(raw.decode("utf-8"))
+    data = json.loads(read_strategy_text(path))
     nodes = data.pop("nodes")
     data["lbr"] = [f.model_dump() for f in figures]
     data["nodes"] = nodes

@@ -38,7 +38,12 @@ from solvers.strategy_file.model import (
     StrategyFileError,
     StrategyFileModel,
 )
-from solvers.strategy_file.read import load_strategy, loads_strategy, range_to_hand_weights
+from solvers.strategy_file.read import (
+    load_strategy,
+    loads_strategy,
+    range_to_hand_weights,
+    read_strategy_text,
+)
 from solvers.strategy_file.write import (
     dumps_document,
     measure,
@@ -66,6 +71,7 @@ __all__ = [
     "loads_strategy",
     "measure",
     "range_to_hand_weights",
+    "read_strategy_text",
     "round_rows",
     "rounded_strategy",
     "save_strategy",

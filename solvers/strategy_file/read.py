@@ -413,6 +413,12 @@ def _too_big(size: int) -> str:
 
 def load_strategy(path: str | os.PathLike) -> StrategyFile:
     """Read and validate a strategy file; ``StrategyFileError`` for anything wrong with it."""
+    return loads_strategy(read_strategy_text(path), str(path))
+
+
+def read_strategy_text(path: str | os.PathLike) -> str:
+    """A strategy file's text, plain or gzip: only a regular file, bounded before and after
+    inflating; ``StrategyFileError`` otherwise. Every reader of strategy files goes through it."""
     source = str(path)
     try:
         raw = read_user_file(path, model.MAX_FILE_BYTES, "strategy file")
@@ -421,10 +427,9 @@ def load_strategy(path: str | os.PathLike) -> StrategyFile:
     if raw[:2] == b"\x1f\x8b":  # gzip (.json.gz), as written for big hold'em trees
         raw = _gunzip(source, raw)
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise StrategyFileError(source, [Problem("the file is not UTF-8 text")]) from None
-    return loads_strategy(text, source)
 
 
 def _gunzip(source: str, raw: bytes) -> bytes:
