@@ -203,7 +203,13 @@ def best_response(game: TreeGame, strategy: Mapping[int, np.ndarray], player: in
     if isinstance(game, MatrixGame):
         return _matrix_best_response(game, strategy, player)
     plan = build_plan(game)
-    value, root, pure = respond_per_edge(game, plan.per_edge(1 - player, strategy), player)
+    return _best_response(game, plan, plan.per_edge(1 - player, strategy), player)
+
+
+def _best_response(
+    game: TreeGame, plan: TreePlan, opponent_per_edge: np.ndarray, player: int
+) -> BestResponse:
+    value, root, pure = respond_per_edge(game, opponent_per_edge, player)
     return BestResponse(
         player=player,
         value=value,
@@ -213,11 +219,24 @@ def best_response(game: TreeGame, strategy: Mapping[int, np.ndarray], player: in
 
 
 def exploitability(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> Exploitability:
-    """Both best responses, NashConv and exploitability ``(BR_0 + BR_1) / 2`` in chips."""
-    responses = (best_response(game, strategy, 0), best_response(game, strategy, 1))
+    """Both best responses, NashConv and exploitability ``(BR_0 + BR_1) / 2`` in chips.
+
+    The profile is converted to the per-edge layout once, and the game value is one value pass
+    (player 0's), not the two of ``expected_values``."""
+    if isinstance(game, MatrixGame):
+        responses = (best_response(game, strategy, 0), best_response(game, strategy, 1))
+        game_value = expected_values(game, strategy).totals[0]
+    else:
+        plan = build_plan(game)
+        per_edge = [plan.per_edge(p, strategy) for p in (0, 1)]
+        responses = (
+            _best_response(game, plan, per_edge[1], 0),
+            _best_response(game, plan, per_edge[0], 1),
+        )
+        game_value = value_per_edge(game, list(per_edge))
     return Exploitability(
         best_responses=responses,
-        game_value=expected_values(game, strategy).totals[0],
+        game_value=game_value,
         big_blind=getattr(game, "big_blind", 1.0),
         initial_pot=float(sum(game.root.contributions)),
     )
