@@ -96,10 +96,7 @@ def evaluate(
     values = np.concatenate(finished)
     unit, scale = engine.unit
     return {
-        "file": str(path),
-        "game": engine.game.spec_string(),
-        "action_set": engine.action_set,
-        "streets": list(engine.streets),
+        **_identity(path, engine),
         "deals": int(deals),
         "seed": int(seed),
         "unit": unit,
@@ -116,10 +113,7 @@ def evaluate_exact(
     seat_chips = [engine.expected_seat(seat) for seat in (0, 1)]
     unit, scale = engine.unit
     return {
-        "file": str(path),
-        "game": engine.game.spec_string(),
-        "action_set": engine.action_set,
-        "streets": list(engine.streets),
+        **_identity(path, engine),
         "exact": True,
         "unit": unit,
         "value": float(np.mean(seat_chips)) * scale,
@@ -127,4 +121,14 @@ def evaluate_exact(
         "seat_values": [v * scale for v in seat_chips],
         "seat_ci95": [0.0, 0.0],
         "chips": float(np.mean(seat_chips)),
+    }
+
+
+def _identity(path: str | Path, engine: LocalBestResponse) -> dict:
+    """What a result is of: the file, its game, the action set and the greedy streets."""
+    return {
+        "file": str(path),
+        "game": engine.game.spec_string(),
+        "action_set": engine.action_set,
+        "streets": list(engine.streets),
     }
