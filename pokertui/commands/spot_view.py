@@ -11,31 +11,17 @@ from typing import Any
 
 import numpy as np
 
-from solvers.cards.deck import CLASS_LABELS, COMBO_CLASS, N_CLASSES
-
-
-def class_frequencies(game, player: int, reach: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """``[169, n_actions]`` reach-weighted action frequencies per class (NaN: not in range)."""
-    classes = COMBO_CLASS[game.hand_combos[player]]
-    weight = np.bincount(classes, weights=reach, minlength=N_CLASSES)
-    per_action = np.stack(
-        [
-            np.bincount(classes, weights=reach * rows[:, a], minlength=N_CLASSES)
-            for a in range(rows.shape[1])
-        ],
-        axis=1,
-    )
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(weight[:, None] > 0, per_action / weight[:, None], np.nan)
+from solvers.cards.deck import CLASS_LABELS
+from solvers.reports.spot_report import board_text, class_frequencies
 
 
 def spot_payload(game, node, reach: np.ndarray, rows: np.ndarray, aggregate) -> dict[str, Any]:
-    grid = class_frequencies(game, node.player, reach, rows)
+    grid = class_frequencies(game, node.player, reach, rows).mix
     return {
         "node": node.key,
         "player": node.player,
         "seat": "OOP" if node.player == 0 else "IP",
-        "board": " ".join(label for label in _board(node)),
+        "board": board_text(node),
         "actions": list(node.actions),
         "aggregate": aggregate,
         "hands": list(game.hand_labels[node.player]),
@@ -49,12 +35,6 @@ def spot_payload(game, node, reach: np.ndarray, rows: np.ndarray, aggregate) -> 
     }
 
 
-def _board(node) -> list[str]:
-    from solvers.cards.deck import card_str  # noqa: PLC0415
-
-    return [card_str(int(c)) for c in node.board]
-
-
 def print_spot_node(payload: dict[str, Any], game, node) -> None:
     from rich.console import Console  # noqa: PLC0415
     from rich.table import Table  # noqa: PLC0415
@@ -65,7 +45,7 @@ def print_spot_node(payload: dict[str, Any], game, node) -> None:
     )
     for action, freq in zip(node.actions, payload["aggregate"], strict=True):
         console.print(f"  {action:<16} {'-' if freq is None else f'{freq:6.1%}'}")
-    grid = class_frequencies(game, node.player, payload["reach"], payload["probs"])
+    grid = class_frequencies(game, node.player, payload["reach"], payload["probs"]).mix
     ranks = "AKQJT98765432"
     for a, action in enumerate(node.actions):
         table = Table(

@@ -41,13 +41,20 @@ class ClassMix:
 
 
 def class_mix(game: TreeGame, report: NodeReport) -> ClassMix:
-    classes = hand_classes(game, report.player)
-    reach = report.reach_weight
+    return class_frequencies(game, report.player, report.reach_weight, report.probs)
+
+
+def class_frequencies(
+    game: TreeGame, player: int, reach: np.ndarray, probs: np.ndarray
+) -> ClassMix:
+    """Per-combo reach and action probabilities ``[n_hands, n_actions]`` summed into the 169
+    classes (the grid of the explorer and of ``pokertui show``)."""
+    classes = hand_classes(game, player)
     weight = np.bincount(classes, weights=reach, minlength=N_CLASSES)
     per_action = np.stack(
         [
-            np.bincount(classes, weights=reach * report.probs[:, a], minlength=N_CLASSES)
-            for a in range(len(report.actions))
+            np.bincount(classes, weights=reach * probs[:, a], minlength=N_CLASSES)
+            for a in range(probs.shape[1])
         ],
         axis=1,
     )
