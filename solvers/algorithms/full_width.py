@@ -49,6 +49,7 @@ from solvers.algorithms.base import (
     restore_per_player,
 )
 from solvers.algorithms.matching import regret_matching
+from solvers.exact.compiled_walk import MODE_CFR, CompiledWalk, compiled_walk, supports
 from solvers.exact.walk import (
     build_plan,
     reach_pass,
@@ -81,7 +82,13 @@ class CFRConfig:
     memory and bandwidth; big hold'em trees converge as far as the targets need). None: the
     game's ``solver_precision`` if it has one (hold'em spots say float32), else float64."""
 
+    walk: str = "auto"
+    """``compiled``: the compiled loops of ``compiled_walk.py`` (games with combo terminals,
+    alternating updates); ``numpy``: the numpy level walk; ``auto``: compiled where it applies."""
+
     def __post_init__(self) -> None:
+        if self.walk not in ("auto", "compiled", "numpy"):
+            raise SolverError("walk must be auto, compiled or numpy")
         if (self.alpha is None) != (self.beta is None):
             raise SolverError("give both alpha and beta, or neither")
         if self.gamma < 0 or self.delay < 0:
@@ -132,9 +139,18 @@ class FullWidthCFR(Solver):
         ]
         self.strategy_sums = [np.zeros_like(r) for r in self.regrets]
         self.predictions = [np.zeros_like(r) for r in self.regrets]
-        self._factor = plan.fixed_factor.astype(dtype)
-        self._reach = np.zeros_like(self._factor)
-        self._values = np.zeros((plan.n_rows, plan.max_hands), dtype=dtype)
+        self._compiled: CompiledWalk | None = None
+        compiled = self.config.alternating and supports(game)
+        if self.config.walk == "compiled" and not compiled:
+            raise SolverError("the compiled walk needs a hold'em spot and alternating updates")
+        if compiled and self.config.walk != "numpy":
+            # Hold'em spots: the same walk as compiled loops, the update fused into the value
+            # pass, and no [rows, 2, hands] factor or reach arrays (compiled_walk.py).
+            self._compiled = compiled_walk(game, dtype)
+        else:
+            self._factor = plan.fixed_factor.astype(dtype)
+            self._reach = np.zeros_like(self._factor)
+            self._values = np.zeros((plan.n_rows, plan.max_hands), dtype=dtype)
         self._uniform = [  # [n_edges, 1]: 1 / (actions of the edge's node), for every hand
             np.repeat(1.0 / e.n_actions, e.n_actions)[:, None].astype(dtype) for e in plan.edges
         ]
@@ -155,8 +171,9 @@ class FullWidthCFR(Solver):
             regrets = regrets + self.predictions[player]
         node_sums = self._node_sums[player]
         current = regret_matching(regrets, node_sums.__matmul__, self._uniform[player])
-        self._current[player] = current
-        self._factor[plan.edges[player].rows, player, : plan.n_hands[player]] = current
+        self._current[player] = np.ascontiguousarray(current, dtype=self.regrets[player].dtype)
+        if self._compiled is None:
+            self._factor[plan.edges[player].rows, player, : plan.n_hands[player]] = current
 
     def _update(self, player: int, iteration: int) -> None:
         """Add ``player``'s instantaneous regrets and average contribution for this iterate."""
@@ -181,8 +198,37 @@ class FullWidthCFR(Solver):
             own_reach = self._reach[edges.parent_rows, player, :n_hands]
             self.strategy_sums[player] += weight * own_reach * self._current[player]
 
+    def _compiled_update(self, player: int, iteration: int) -> None:
+        """``_update`` and ``_set_current`` of ``player`` in one compiled pass."""
+        config = self.config
+        assert self._compiled is not None
+        discount = config.alpha is not None and config.beta is not None
+        positive = negative = 1.0
+        if discount:
+            positive = iteration**config.alpha / (iteration**config.alpha + 1.0)
+            negative = iteration**config.beta / (iteration**config.beta + 1.0)
+        weight = float(max(iteration - config.delay, 0)) ** config.gamma
+        self._compiled.reach_down(self._current)
+        update = (
+            self.regrets[player],
+            self.strategy_sums[player],
+            self.predictions[player] if config.predictive else None,
+            weight,
+            config.regret_floor,
+            positive,
+            negative,
+            discount,
+            config.predictive,
+        )
+        self._compiled.values_up(player, self._current, MODE_CFR, update=update)
+
     def _step(self) -> None:
         iteration = self.iterations + 1
+        if self._compiled is not None:
+            self._compiled_update(0, iteration)
+            self._compiled_update(1, iteration)
+            self.iterations = iteration
+            return
         reach_pass(self.plan, self._factor, self._reach)
         if self.config.alternating:
             self._update(0, iteration)

@@ -27,12 +27,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.exact.compiled_walk import MODE_RESPOND, compiled_walk, supports
 from solvers.exact.walk import (
     TreePlan,
     best_actions,
     build_plan,
     profile_factor,
     reach_pass,
+    uniform_per_edge,
     value_pass,
 )
 from solvers.games.base import Node, Strategy, TreeError, TreeGame
@@ -180,6 +182,11 @@ def expected_values(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> Expec
 
 def value_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> float:
     """Player 0's expected payoff of a profile given per edge (one walk, one value pass)."""
+    if supports(game):
+        done = compiled_walk(game)
+        profile = [np.ascontiguousarray(x, dtype=np.float64) for x in per_edge]
+        done.reach_down(profile)
+        return float(done.values_up(0, profile).sum())
     done = walk_per_edge(game, list(per_edge))
     root = done.plan.row_of_node[0]
     return float(done.values(game, 0)[root, : game.n_hands[0]].sum())
@@ -190,6 +197,9 @@ def respond_per_edge(
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """Best response of ``player`` to an opponent given per edge: ``(value, per-hand cfv at the
     root, per-edge pure strategy)``. The fast path of fictitious play and double oracle."""
+    if supports(game):
+        value, root, best = _compiled_response(game, opponent_per_edge, player)
+        return value, root, _one_hot(build_plan(game), player, best)
     per_edge: list[np.ndarray | None] = [None, None]
     per_edge[1 - player] = opponent_per_edge
     done = walk_per_edge(game, per_edge)
@@ -206,9 +216,63 @@ def best_response(game: TreeGame, strategy: Mapping[int, np.ndarray], player: in
     return _best_response(game, plan, plan.per_edge(1 - player, strategy), player)
 
 
+def _compiled_response(
+    game: TreeGame, opponent_per_edge: np.ndarray, player: int
+) -> tuple[float, np.ndarray, np.ndarray]:
+    """``(value, per-hand root cfv, best action index [decision slots, hands])`` on the
+    compiled walk; the responder's own reach is not used, so their part is uniform."""
+    plan = build_plan(game)
+    done = compiled_walk(game)
+    profile: list[np.ndarray] = [np.empty(0), np.empty(0)]
+    profile[player] = uniform_per_edge(plan, player)
+    profile[1 - player] = np.ascontiguousarray(opponent_per_edge, dtype=np.float64)
+    done.reach_down(profile)
+    n_slots = len(plan.edges[player].decision_nodes)
+    best = np.zeros((n_slots, game.n_hands[player]), dtype=np.int8)
+    root = done.values_up(player, profile, MODE_RESPOND, best=best).copy()
+    return float(root.sum()), root, best
+
+
+def _one_hot(plan: TreePlan, player: int, best: np.ndarray) -> np.ndarray:
+    edges = plan.edges[player]
+    pure = np.zeros((edges.n_edges, plan.n_hands[player]))
+    columns = np.arange(plan.n_hands[player])
+    pure[edges.first_edge[:, None] + best, columns[None, :]] = 1.0
+    return pure
+
+
+class _PureStrategy(Mapping[int, np.ndarray]):
+    """A pure strategy ``{node_id: [hands, actions]}`` from best action indices, built per node
+    on access (the one-hot table of a flop spot would be hundreds of MB)."""
+
+    def __init__(self, plan: TreePlan, player: int, best: np.ndarray) -> None:
+        self._edges = plan.edges[player]
+        self._best = best
+        self._slot = {node: k for k, node in enumerate(self._edges.decision_nodes)}
+
+    def __getitem__(self, node_id: int) -> np.ndarray:
+        slot = self._slot[node_id]
+        n_actions = int(self._edges.n_actions[slot])
+        return np.eye(n_actions)[self._best[slot]]
+
+    def __iter__(self):
+        return iter(self._slot)
+
+    def __len__(self) -> int:
+        return len(self._slot)
+
+
 def _best_response(
     game: TreeGame, plan: TreePlan, opponent_per_edge: np.ndarray, player: int
 ) -> BestResponse:
+    if supports(game):
+        value, root, best = _compiled_response(game, opponent_per_edge, player)
+        return BestResponse(
+            player=player,
+            value=value,
+            per_hand=_per_hand(game, player, root),
+            strategy=_PureStrategy(plan, player, best),  # type: ignore[arg-type]
+        )
     value, root, pure = respond_per_edge(game, opponent_per_edge, player)
     return BestResponse(
         player=player,

@@ -15,6 +15,7 @@ from math import comb
 import numpy as np
 
 from solvers.cards.deck import COMBO_CARDS, COMBO_LABELS, dead_mask
+from solvers.games.combo_terminals import ComboTerminals
 from solvers.games.base import GameParamError, Node, TreeGame
 from solvers.games.holdem.memory import check_memory
 from solvers.games.holdem.showdown import JOB_CHUNK_CELLS, TerminalEvaluator
@@ -168,6 +169,57 @@ class HoldemGame(TreeGame):
                 values[rows] += net
         values *= weights[player] / dtype(self.normaliser)
         return values
+
+    def combo_terminals(self) -> ComboTerminals:
+        """The terminal tables of the compiled walk (``solvers/exact/compiled_walk.py``)."""
+        cached = self.__dict__.get("_combo_terminals")
+        if cached is not None:
+            return cached
+        fold_rows, fold_pay, job_rows, job_boards, job_scale, _ = self._layout
+        ev = self.evaluator
+        n_terminals = len(self.terminal_ids)
+        is_fold = np.zeros(n_terminals, dtype=np.bool_)
+        is_fold[fold_rows] = True
+        pay = np.zeros(n_terminals)
+        pay[fold_rows] = fold_pay
+        by_terminal = np.argsort(job_rows, kind="stable")
+        job_ptr = np.zeros(n_terminals + 1, dtype=np.int64)
+        np.cumsum(np.bincount(job_rows, minlength=n_terminals), out=job_ptr[1:])
+        sorted_tables = []
+        for x in (0, 1):
+            strength = ev.strength[x]  # [boards, hands], -1 where the board blocks the hand
+            key = np.where(strength < 0, np.iinfo(np.int64).max, strength)
+            order = np.argsort(key, axis=1, kind="stable")
+            sorted_tables.append(
+                (
+                    order.astype(np.int64),
+                    np.take_along_axis(strength, order, axis=1).astype(np.int64),
+                    (strength >= 0).sum(axis=1).astype(np.int64),
+                )
+            )
+        same = [np.where(s < self.n_hands[1 - p], s, -1) for p, s in enumerate(ev._same)]
+        tables = ComboTerminals(
+            is_fold=is_fold,
+            fold_pay0=pay,
+            job_ptr=job_ptr,
+            job_board=job_boards[by_terminal].astype(np.int64),
+            job_scale=job_scale[by_terminal].astype(np.float64),
+            cards0=ev.cards[0].astype(np.int64),
+            cards1=ev.cards[1].astype(np.int64),
+            same0=same[0].astype(np.int64),
+            same1=same[1].astype(np.int64),
+            weights0=ev.hand_weights[0],
+            weights1=ev.hand_weights[1],
+            normaliser=self.normaliser,
+            sorted_hands0=sorted_tables[0][0],
+            sorted_strength0=sorted_tables[0][1],
+            n_live0=sorted_tables[0][2],
+            sorted_hands1=sorted_tables[1][0],
+            sorted_strength1=sorted_tables[1][1],
+            n_live1=sorted_tables[1][2],
+        )
+        self.__dict__["_combo_terminals"] = tables
+        return tables
 
     def terminal_matrix(self, node: int | str | Node) -> np.ndarray:
         """Dense ``[n0, n1]`` payoff times prior, from the batch code (for small spots only)."""

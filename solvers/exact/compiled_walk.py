@@ -1,0 +1,254 @@
+"""The level walk as compiled loops, for games whose terminals are card-removal folds and
+sorted showdowns (hold'em spots).
+
+Same plan, same rows and levels, same per-edge layout as ``walk.py``; what changes is that each
+level is one compiled loop over its rows (both cores, ``prange``) instead of a few numpy calls
+over ``[rows, hands]`` blocks, and that nothing of size ``rows x hands`` is kept for terminals:
+
+- **Reach** goes down only through the non-terminal rows (``reach[player]`` is
+  ``[non-terminal rows, hands]``); a terminal's opponent reach is its parent's times the edge's
+  probability, formed when the parent is valued.
+- **Values** go up through the same rows. A terminal child is valued on the spot: a fold by
+  inclusion-exclusion over the 52 cards (the opponent's total, minus the hands holding either
+  card, plus the identical combo), a showdown by one sweep over the opponent's hands in strength
+  order per board, with running per-card sums so that hands sharing a card drop out and ties
+  count neither way. This is the sweep ``showdown.py`` does with a gather, a cumsum and a sparse
+  sum; as a loop it needs no temporaries.
+- **Modes**: the profile's counterfactual values; a best response (per-hand max at the
+  responder's decisions, the argmax recorded per decision and hand); or one CFR-family update of
+  the walking player (instantaneous regrets, floors, discounts, strategy sums weighted by own
+  reach, predictions, and regret matching into the next current strategy), fused into the pass.
+
+The numpy walk stays the reference: ``tests/test_compiled_walk.py`` checks values, best
+responses and whole solver runs against it. Accumulations run in float64 whatever the storage
+dtype. Kernels are compiled on first use and cached beside this file (numba's ``cache=True``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+import numpy as np
+
+from solvers.exact.walk import TreePlan, build_plan
+from solvers.games.combo_terminals import ComboTerminals  # noqa: F401 - the tables' type
+from solvers.games.base import TreeGame
+
+MODE_VALUES = 0
+MODE_RESPOND = 1
+MODE_CFR = 2
+_KIND_CHANCE = 2
+_KIND_TERMINAL = 3
+
+
+@dataclass(frozen=True)
+class CompiledPlan:
+    """Per-row index arrays of a ``TreePlan`` for the compiled loops."""
+
+    parent: np.ndarray
+    kind: np.ndarray
+    """0 or 1: that player's decision; 2 chance; 3 terminal."""
+    child_ptr: np.ndarray
+    child_rows: np.ndarray
+    """Children of row ``r`` are ``child_rows[child_ptr[r]:child_ptr[r + 1]]``, in action order."""
+    first_edge: np.ndarray
+    """For a decision row: the per-edge index of its first action in its player's arrays."""
+    edge: np.ndarray
+    """For a row whose parent is a decision: its index in that player's per-edge arrays."""
+    mask: np.ndarray
+    """For a chance outcome row: its index in ``masks``, else -1."""
+    masks: np.ndarray
+    """``[n_masks, 2, max_hands]`` distinct chance masks (float64)."""
+    nt: np.ndarray
+    """Index of a non-terminal row in the ``[non-terminal rows, hands]`` arrays, else -1."""
+    term: np.ndarray
+    """Index of a terminal row in ``game.terminal_ids`` order, else -1."""
+    term_chance: np.ndarray
+    level_rows: np.ndarray
+    """``[n_levels, 2]``: the non-terminal rows of each depth, ``[start, stop)``."""
+    n_nt: int
+    n_hands: tuple[int, int]
+    slot_of_row: np.ndarray
+    """Decision slot (``plan.edges[p]`` order) of a decision row, else -1."""
+
+
+def compiled_plan(game: TreeGame) -> CompiledPlan:
+    """The compiled plan of ``game`` (cached on the game)."""
+    cached = game.__dict__.get("_compiled_plan")
+    if cached is not None:
+        return cached
+    plan = build_plan(game)
+    done = _build(game, plan)
+    game.__dict__["_compiled_plan"] = done
+    return done
+
+
+def _build(game: TreeGame, plan: TreePlan) -> CompiledPlan:
+    nodes = game.nodes
+    n_rows = plan.n_rows
+    node_of_row = plan.node_of_row
+    row_of_node = plan.row_of_node
+    parent_node = np.array([n.parent for n in nodes], dtype=np.int64)
+    kind_node = np.array(
+        [n.player if n.is_decision else (_KIND_CHANCE if n.is_chance else _KIND_TERMINAL)
+         for n in nodes],
+        dtype=np.int8,
+    )
+    parent = np.full(n_rows, -1, dtype=np.int64)
+    has_parent = parent_node[node_of_row] >= 0
+    parent[has_parent] = row_of_node[parent_node[node_of_row][has_parent]]
+    kind = kind_node[node_of_row]
+    counts = np.array([len(nodes[n].children) for n in node_of_row], dtype=np.int64)
+    child_ptr = np.zeros(n_rows + 1, dtype=np.int64)
+    np.cumsum(counts, out=child_ptr[1:])
+    child_nodes = [c for n in node_of_row for c in nodes[n].children]
+    child_rows = row_of_node[np.array(child_nodes, dtype=np.int64)] if child_nodes else np.zeros(
+        0, dtype=np.int64
+    )
+    first_edge = np.full(n_rows, -1, dtype=np.int64)
+    slot_of_row = np.full(n_rows, -1, dtype=np.int64)
+    edge = np.full(n_rows, -1, dtype=np.int64)
+    for edges in plan.edges:
+        if not edges.n_edges:
+            continue
+        decision_rows = edges.parent_rows[edges.first_edge]
+        first_edge[decision_rows] = edges.first_edge
+        slot_of_row[decision_rows] = np.arange(len(decision_rows))
+        edge[edges.rows] = np.arange(edges.n_edges)
+    mask = np.full(n_rows, -1, dtype=np.int64)
+    tables: list[np.ndarray] = []
+    seen: dict[tuple[int, int], int] = {}
+    for node in nodes:
+        if not node.is_chance:
+            continue
+        assert node.outcome_masks is not None
+        for o, child in enumerate(node.children):
+            key = (id(node.outcome_masks[0]), o)
+            index = seen.get(key)
+            if index is None:
+                index = seen[key] = len(tables)
+                table = np.zeros((2, plan.max_hands))
+                for p in (0, 1):
+                    table[p, : plan.n_hands[p]] = node.outcome_masks[p][o]
+                tables.append(table)
+            mask[row_of_node[child]] = index
+    masks = np.stack(tables) if tables else np.zeros((1, 2, plan.max_hands))
+    nonterminal = kind != _KIND_TERMINAL
+    nt = np.full(n_rows, -1, dtype=np.int64)
+    nt[nonterminal] = np.arange(int(nonterminal.sum()))
+    term = np.full(n_rows, -1, dtype=np.int64)
+    term[plan.terminal_rows] = np.arange(len(plan.terminal_rows))
+    starts = [0] + [level.start for level in plan.levels]
+    stops = [1] + [level.stop for level in plan.levels]
+    level_rows = np.array(
+        [(a, a + int(nonterminal[a:b].sum())) for a, b in zip(starts, stops, strict=True)],
+        dtype=np.int64,
+    )
+    return CompiledPlan(
+        parent=parent,
+        kind=kind,
+        child_ptr=child_ptr,
+        child_rows=child_rows,
+        first_edge=first_edge,
+        edge=edge,
+        mask=mask,
+        masks=masks,
+        nt=nt,
+        term=term,
+        term_chance=plan.terminal_chance[:, 0].astype(np.float64),
+        level_rows=level_rows,
+        n_nt=int(nonterminal.sum()),
+        n_hands=plan.n_hands,
+        slot_of_row=slot_of_row,
+    )
+
+
+def supports(game: TreeGame) -> bool:
+    """Whether ``game`` gives combo terminal tables (then the compiled walk applies)."""
+    return callable(getattr(game, "combo_terminals", None)) and not game.simultaneous
+
+
+# --- the walk ------------------------------------------------------------------------------
+
+
+@dataclass
+class CompiledWalk:
+    """Reach and values of one game on the compiled loops, in one storage dtype."""
+
+    game: TreeGame
+    dtype: np.dtype
+
+    def __post_init__(self) -> None:
+        from solvers.exact import compiled_kernels  # noqa: PLC0415 - numba loads only here
+
+        self._k = compiled_kernels
+        self.cp = compiled_plan(self.game)
+        self.tables = self.game.combo_terminals()  # type: ignore[attr-defined]
+        dtype = self.dtype
+        self.masks = self.cp.masks.astype(dtype)
+        self.reach = [np.zeros((self.cp.n_nt, n), dtype=dtype) for n in self.cp.n_hands]
+        self.values = np.zeros((self.cp.n_nt, max(self.cp.n_hands)), dtype=dtype)
+        self._none = np.zeros((0, 0), dtype=dtype)
+        self._no_best = np.zeros((0, 0), dtype=np.int8)
+
+    def reach_down(self, current: list[np.ndarray]) -> None:
+        """Both players' own reach at every non-terminal row under ``current`` (per edge)."""
+        cp = self.cp
+        for p in (0, 1):
+            self.reach[p][0] = 1.0
+        self._k.reach_down(
+            cp.parent, cp.kind, cp.edge, cp.mask, cp.nt, cp.level_rows, self.masks,
+            current[0], current[1], self.reach[0], self.reach[1],
+        )  # fmt: skip
+
+    def values_up(
+        self,
+        player: int,
+        current: list[np.ndarray],
+        mode: int = MODE_VALUES,
+        best: np.ndarray | None = None,
+        update: tuple | None = None,
+    ) -> np.ndarray:
+        """Bottom-up values of ``player``; returns the root's ``[n_hands[player]]``.
+
+        ``update`` (MODE_CFR) is ``(regrets, sums, predictions, weight, floor, positive,
+        negative, discount, predictive)`` for ``player``; ``best`` (MODE_RESPOND, optional) is
+        ``[decision slots, hands]`` int8 for the chosen action index."""
+        cp, t = self.cp, self.tables
+        n_own = cp.n_hands[player]
+        values = self.values[:, :n_own]
+        if update is None:
+            regrets = sums = predictions = self._none
+            weight, floor, positive, negative, discount, predictive = 0.0, False, 1.0, 1.0, False, False
+        else:
+            regrets, sums, predictions, weight, floor, positive, negative, discount, predictive = update
+            if predictions is None:
+                predictions = self._none
+        if player == 0:
+            own = (t.cards0, t.same0, t.weights0, t.sorted_hands0, t.sorted_strength0, t.n_live0)
+            opp = (t.cards1, t.same1, t.weights1, t.sorted_hands1, t.sorted_strength1, t.n_live1)
+        else:
+            own = (t.cards1, t.same1, t.weights1, t.sorted_hands1, t.sorted_strength1, t.n_live1)
+            opp = (t.cards0, t.same0, t.weights0, t.sorted_hands0, t.sorted_strength0, t.n_live0)
+        sign = 1.0 if player == 0 else -1.0
+        self._k.values_up(
+            player, mode, cp.parent, cp.kind, cp.child_ptr, cp.child_rows, cp.first_edge,
+            cp.edge, cp.mask, cp.nt, cp.term, cp.level_rows, self.masks, cp.term_chance,
+            current[player], current[1 - player], self.reach[player], self.reach[1 - player],
+            values,
+            t.is_fold, t.fold_pay0 * sign, t.job_ptr, t.job_board, t.job_scale, 1.0 / t.normaliser,
+            own[0], own[1], own[2], own[3], own[4], own[5],
+            opp[0], opp[2], opp[3], opp[4], opp[5],
+            regrets, sums, predictions, float(weight), bool(floor), float(positive),
+            float(negative), bool(discount), bool(predictive),
+            best if best is not None else self._no_best, cp.slot_of_row,
+        )  # fmt: skip
+        return values[0]
+
+
+def compiled_walk(game: TreeGame, dtype=np.float64) -> CompiledWalk:
+    """A ``CompiledWalk`` of ``game`` in ``dtype``, cached per dtype on the game."""
+    key = f"_compiled_walk_{np.dtype(dtype).str}"
+    cached = game.__dict__.get(key)
+    if cached is None:
+        cached = game.__dict__[key] = CompiledWalk(game, np.dtype(dtype))
+    return cached
