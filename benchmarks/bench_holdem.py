@@ -52,7 +52,7 @@ def _one_run(spot: str, algo: str, options: dict, check_every: int, budget_s: fl
     history = []
     while solver.iterations < LIMITS[spot] and solver.elapsed_seconds < budget_s:
         solver.run(iterations=check_every)
-        percent = 100.0 * exploitability(game, solver.average_strategy()).exploitability / pot
+        percent = 100.0 * solver.metrics().exploitability / pot
         history.append((solver.iterations, solver.elapsed_seconds, percent))
         for target in TARGETS[spot]:
             if percent <= target and target not in reached:

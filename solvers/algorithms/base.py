@@ -132,6 +132,11 @@ class Solver:
         """The output strategy: the average (default) or the current one."""
         return self.average_strategy() if self.output == "average" else self.current_strategy()
 
+    def _measure(self):
+        """The exact exploitability of ``strategy()`` (a solver with per-edge arrays may skip
+        the dictionary)."""
+        return measure_exploitability(self.game, self.strategy())
+
     def metrics(self) -> Metrics:
         """Iterations, elapsed time, and the exact exploitability and value of ``strategy()``."""
         if self._metrics_cache is not None and self._metrics_cache[0] == self.iterations:
@@ -139,7 +144,7 @@ class Solver:
             return Metrics(
                 self.iterations, self.elapsed_seconds, cached.exploitability, cached.game_value
             )
-        measured = measure_exploitability(self.game, self.strategy())
+        measured = self._measure()
         result = Metrics(
             self.iterations, self.elapsed_seconds, measured.exploitability, measured.game_value
         )

@@ -49,7 +49,15 @@ from solvers.algorithms.base import (
     restore_per_player,
 )
 from solvers.algorithms.matching import regret_matching
-from solvers.exact.compiled_walk import MODE_CFR, CompiledWalk, compiled_walk, supports
+from solvers.exact.compiled_walk import (
+    MODE_CFR,
+    CompiledWalk,
+    compiled_walk,
+    match_regrets,
+    normalise_compiled,
+    supports,
+)
+from solvers.exact.evaluation import Exploitability, exploitability_per_edge
 from solvers.exact.walk import (
     build_plan,
     reach_pass,
@@ -138,7 +146,10 @@ class FullWidthCFR(Solver):
             np.zeros((e.n_edges, plan.n_hands[p]), dtype=dtype) for p, e in enumerate(plan.edges)
         ]
         self.strategy_sums = [np.zeros_like(r) for r in self.regrets]
-        self.predictions = [np.zeros_like(r) for r in self.regrets]
+        self.predictions = [
+            np.zeros_like(r) if self.config.predictive else np.zeros((0, 0), dtype=dtype)
+            for r in self.regrets
+        ]
         self._compiled: CompiledWalk | None = None
         compiled = self.config.alternating and supports(game)
         if self.config.walk == "compiled" and not compiled:
@@ -169,6 +180,15 @@ class FullWidthCFR(Solver):
         regrets = self.regrets[player]
         if self.config.predictive:
             regrets = regrets + self.predictions[player]
+        if self._compiled is not None:
+            out = self._current[player]
+            if out.shape != regrets.shape:
+                out = np.empty_like(self.regrets[player])
+            predictions = self.predictions[player] if self.config.predictive else None
+            self._current[player] = match_regrets(
+                plan, player, self.regrets[player], predictions, out
+            )
+            return
         node_sums = self._node_sums[player]
         current = regret_matching(regrets, node_sums.__matmul__, self._uniform[player])
         self._current[player] = np.ascontiguousarray(current, dtype=self.regrets[player].dtype)
@@ -249,6 +269,12 @@ class FullWidthCFR(Solver):
             **self.plan.strategy_dict(0, self._current[0].copy()),
             **self.plan.strategy_dict(1, self._current[1].copy()),
         }
+
+    def _measure(self) -> Exploitability:
+        if self._compiled is None or self.output != "average":
+            return super()._measure()
+        average = [normalise_compiled(self.plan, p, self.strategy_sums[p]) for p in (0, 1)]
+        return exploitability_per_edge(self.game, average)
 
     def average_strategy(self) -> Strategy:
         """Strategy sums normalised per (node, hand); uniform where a hand never got there."""

@@ -300,3 +300,43 @@ def _cfr_update(
                 cur[first + j, h] = x / total if x > 0.0 else 0.0
             else:
                 cur[first + j, h] = uniform
+
+
+@njit(cache=True, parallel=True)
+def regret_match(first_edge, n_actions, regrets, predictions, predictive, cur):
+    """Regret matching of every decision (``first_edge``/``n_actions`` per slot) into ``cur``."""
+    n = regrets.shape[1]
+    for slot in prange(first_edge.shape[0]):
+        first = first_edge[slot]
+        count = n_actions[slot]
+        for h in range(n):
+            total = 0.0
+            for j in range(count):
+                x = regrets[first + j, h]
+                if predictive:
+                    x += predictions[first + j, h]
+                if x > 0.0:
+                    total += x
+            for j in range(count):
+                if total > 0.0:
+                    x = regrets[first + j, h]
+                    if predictive:
+                        x += predictions[first + j, h]
+                    cur[first + j, h] = x / total if x > 0.0 else 0.0
+                else:
+                    cur[first + j, h] = 1.0 / count
+
+
+@njit(cache=True, parallel=True)
+def normalise(first_edge, n_actions, weights, out):
+    """Per decision and hand, ``weights`` over the actions summing to 1; uniform where 0."""
+    n = weights.shape[1]
+    for slot in prange(first_edge.shape[0]):
+        first = first_edge[slot]
+        count = n_actions[slot]
+        for h in range(n):
+            total = 0.0
+            for j in range(count):
+                total += weights[first + j, h]
+            for j in range(count):
+                out[first + j, h] = weights[first + j, h] / total if total > 0.0 else 1.0 / count

@@ -167,6 +167,12 @@ def supports(game: TreeGame) -> bool:
     return callable(getattr(game, "combo_terminals", None)) and not game.simultaneous
 
 
+def evaluation_dtype(game: TreeGame) -> np.dtype:
+    """Storage of exact evaluation on the compiled walk: the game's solver precision (float32
+    for spots, sharing the solver's buffers; sums still accumulate in float64)."""
+    return np.dtype(getattr(game, "solver_precision", "float64"))
+
+
 # --- the walk ------------------------------------------------------------------------------
 
 
@@ -178,9 +184,7 @@ class CompiledWalk:
     dtype: np.dtype
 
     def __post_init__(self) -> None:
-        from solvers.exact import compiled_kernels  # noqa: PLC0415 - numba loads only here
-
-        self._k = compiled_kernels
+        self._k = _kernels()
         self.cp = compiled_plan(self.game)
         self.tables = self.game.combo_terminals()  # type: ignore[attr-defined]
         dtype = self.dtype
@@ -243,6 +247,36 @@ class CompiledWalk:
             best if best is not None else self._no_best, cp.slot_of_row,
         )  # fmt: skip
         return values[0]
+
+
+def _kernels():
+    from solvers.exact import compiled_kernels  # noqa: PLC0415 - numba loads only here
+
+    return compiled_kernels
+
+
+def match_regrets(
+    plan: TreePlan, player: int, regrets: np.ndarray, predictions: np.ndarray | None,
+    out: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """Regret matching (``matching.regret_matching`` per edge) into ``out``, compiled."""
+    edges = plan.edges[player]
+    predictive = predictions is not None
+    _kernels().regret_match(
+        edges.first_edge.astype(np.int64), edges.n_actions.astype(np.int64), regrets,
+        predictions if predictive else regrets, predictive, out,
+    )  # fmt: skip
+    return out
+
+
+def normalise_compiled(plan: TreePlan, player: int, weights: np.ndarray) -> np.ndarray:
+    """``walk.normalise_per_node`` without its ``[edges, hands]`` temporaries."""
+    edges = plan.edges[player]
+    out = np.empty_like(weights)
+    _kernels().normalise(
+        edges.first_edge.astype(np.int64), edges.n_actions.astype(np.int64), weights, out
+    )
+    return out
 
 
 def compiled_walk(game: TreeGame, dtype=np.float64) -> CompiledWalk:

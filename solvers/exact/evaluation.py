@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.exact.compiled_walk import MODE_RESPOND, compiled_walk, supports
+from solvers.exact.compiled_walk import MODE_RESPOND, compiled_walk, evaluation_dtype, supports
 from solvers.exact.walk import (
     TreePlan,
     best_actions,
@@ -183,8 +183,8 @@ def expected_values(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> Expec
 def value_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> float:
     """Player 0's expected payoff of a profile given per edge (one walk, one value pass)."""
     if supports(game):
-        done = compiled_walk(game)
-        profile = [np.ascontiguousarray(x, dtype=np.float64) for x in per_edge]
+        done = compiled_walk(game, evaluation_dtype(game))
+        profile = [np.ascontiguousarray(x, dtype=done.dtype) for x in per_edge]
         done.reach_down(profile)
         return float(done.values_up(0, profile).sum())
     done = walk_per_edge(game, list(per_edge))
@@ -217,15 +217,20 @@ def best_response(game: TreeGame, strategy: Mapping[int, np.ndarray], player: in
 
 
 def _compiled_response(
-    game: TreeGame, opponent_per_edge: np.ndarray, player: int
+    game: TreeGame, opponent_per_edge: np.ndarray, player: int, own: np.ndarray | None = None
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """``(value, per-hand root cfv, best action index [decision slots, hands])`` on the
-    compiled walk; the responder's own reach is not used, so their part is uniform."""
+    compiled walk. The responder's own strategy does not matter; ``own`` (any per-edge array of
+    theirs) saves building a uniform one."""
     plan = build_plan(game)
-    done = compiled_walk(game)
+    done = compiled_walk(game, evaluation_dtype(game))
     profile: list[np.ndarray] = [np.empty(0), np.empty(0)]
-    profile[player] = uniform_per_edge(plan, player)
-    profile[1 - player] = np.ascontiguousarray(opponent_per_edge, dtype=np.float64)
+    if own is None:
+        own = np.repeat(1.0 / plan.edges[player].n_actions, plan.edges[player].n_actions)[
+            :, None
+        ] * np.ones(plan.n_hands[player], dtype=done.dtype)
+    profile[player] = np.ascontiguousarray(own, dtype=done.dtype)
+    profile[1 - player] = np.ascontiguousarray(opponent_per_edge, dtype=done.dtype)
     done.reach_down(profile)
     n_slots = len(plan.edges[player].decision_nodes)
     best = np.zeros((n_slots, game.n_hands[player]), dtype=np.int8)
@@ -263,10 +268,14 @@ class _PureStrategy(Mapping[int, np.ndarray]):
 
 
 def _best_response(
-    game: TreeGame, plan: TreePlan, opponent_per_edge: np.ndarray, player: int
+    game: TreeGame,
+    plan: TreePlan,
+    opponent_per_edge: np.ndarray,
+    player: int,
+    own: np.ndarray | None = None,
 ) -> BestResponse:
     if supports(game):
-        value, root, best = _compiled_response(game, opponent_per_edge, player)
+        value, root, best = _compiled_response(game, opponent_per_edge, player, own)
         return BestResponse(
             player=player,
             value=value,
@@ -292,15 +301,25 @@ def exploitability(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> Exploi
         game_value = expected_values(game, strategy).totals[0]
     else:
         plan = build_plan(game)
-        per_edge = [plan.per_edge(p, strategy) for p in (0, 1)]
-        responses = (
-            _best_response(game, plan, per_edge[1], 0),
-            _best_response(game, plan, per_edge[0], 1),
-        )
-        game_value = value_per_edge(game, list(per_edge))
+        return exploitability_per_edge(game, [plan.per_edge(p, strategy) for p in (0, 1)])
     return Exploitability(
         best_responses=responses,
         game_value=game_value,
+        big_blind=getattr(game, "big_blind", 1.0),
+        initial_pot=float(sum(game.root.contributions)),
+    )
+
+
+def exploitability_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> Exploitability:
+    """``exploitability`` of a profile given as per-edge arrays (a tree game's)."""
+    plan = build_plan(game)
+    responses = (
+        _best_response(game, plan, per_edge[1], 0, own=per_edge[0]),
+        _best_response(game, plan, per_edge[0], 1, own=per_edge[1]),
+    )
+    return Exploitability(
+        best_responses=responses,
+        game_value=value_per_edge(game, list(per_edge)),
         big_blind=getattr(game, "big_blind", 1.0),
         initial_pot=float(sum(game.root.contributions)),
     )

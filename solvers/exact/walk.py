@@ -30,6 +30,7 @@ Layouts (``node_of_row[row]`` is the node id of a row):
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -93,9 +94,10 @@ class TreePlan:
     node_of_row: np.ndarray
     row_of_node: np.ndarray
     levels: tuple[Level, ...]
-    fixed_factor: np.ndarray
-    """``[rows, 2, max_hands]``: the factors that do not depend on the strategy (chance masks,
-    ones, zero padding); strategy entries are written over a copy each iteration."""
+    chance_rows: np.ndarray
+    """Rows of chance outcomes."""
+    chance_masks: tuple[tuple[tuple[np.ndarray, np.ndarray], int], ...]
+    """Per chance outcome row: its node's ``outcome_masks`` (shared, not copied) and index."""
     root_reach: np.ndarray
     """``[2, max_hands]``: 1 for real hands, 0 for padding."""
     terminal_rows: np.ndarray
@@ -109,6 +111,19 @@ class TreePlan:
     @property
     def n_rows(self) -> int:
         return len(self.node_of_row)
+
+    @functools.cached_property
+    def fixed_factor(self) -> np.ndarray:
+        """``[rows, 2, max_hands]``: the factors that do not depend on the strategy (chance
+        masks, ones, zero padding); strategy entries are written over a copy each iteration.
+        Built on first use: the compiled walk of big hold'em trees never needs it."""
+        fixed = np.ones((self.n_rows, 2, self.max_hands))
+        for p in (0, 1):
+            fixed[:, p, self.n_hands[p] :] = 0.0
+        for row, (masks, o) in zip(self.chance_rows, self.chance_masks, strict=True):
+            for p in (0, 1):
+                fixed[row, p, : self.n_hands[p]] = masks[p][o]
+        return fixed
 
     def segment_sums(self, player: int, per_edge: np.ndarray) -> np.ndarray:
         """Sum over each decision node's actions, repeated back to every edge of the node."""
@@ -183,17 +198,17 @@ def build_plan(game: TreeGame) -> TreePlan:
         )
 
     max_hands = max(game.n_hands)
-    fixed = np.ones((len(nodes), 2, max_hands))
     root_reach = np.zeros((2, max_hands))
     for p in (0, 1):
-        fixed[:, p, game.n_hands[p] :] = 0.0
         root_reach[p, : game.n_hands[p]] = 1.0
+    chance_rows: list[int] = []
+    chance_masks: list[tuple[tuple[np.ndarray, np.ndarray], int]] = []
     for node in nodes:
         if node.is_chance:
             assert node.outcome_masks is not None
             for o, child in enumerate(node.children):
-                for p in (0, 1):
-                    fixed[row_of_node[child], p, : game.n_hands[p]] = node.outcome_masks[p][o]
+                chance_rows.append(int(row_of_node[child]))
+                chance_masks.append((node.outcome_masks, o))
 
     edges = []
     for p in (0, 1):
@@ -226,7 +241,8 @@ def build_plan(game: TreeGame) -> TreePlan:
         node_of_row=node_of_row,
         row_of_node=row_of_node,
         levels=tuple(levels),
-        fixed_factor=fixed,
+        chance_rows=np.array(chance_rows, dtype=np.intp),
+        chance_masks=tuple(chance_masks),
         root_reach=root_reach,
         terminal_rows=row_of_node[terminals],
         terminal_chance=game.path_chance[terminals][:, None],

@@ -352,7 +352,7 @@ def _write_strategy(spec: RunSpec, game, strategy, info, unrounded: float) -> di
         measured = measure(game, rounded)
         if spec.target is None or spec.lock is not None or measured.exploitability <= spec.target:
             break
-    document = to_document(game, rounded, solver=info, measured=measured)
+    document = to_document(game, rounded, solver=info, measured=measured, arrays=True)
     atomic_write_text(spec.out, dumps_document(document))
     result: dict[str, Any] = {
         "exploitability": measured.exploitability,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from typing import Any
 
 import numpy as np
@@ -86,8 +87,12 @@ def to_document(
     measured: Measured | None = None,
     defaults: str | None = None,
     lbr: list[LbrFigure] | None = None,
+    arrays: bool = False,
 ) -> dict[str, Any]:
-    """The JSON object of a strategy file in either form."""
+    """The JSON object of a strategy file in either form.
+
+    With ``arrays`` the compact rows stay numpy arrays, for ``dumps_document`` right after (a
+    turn spot's millions of numbers as Python floats would cost hundreds of MB)."""
     nodes: dict[str, Any] = {}
     for node in game.decision_nodes():
         rows = np.asarray(strategy[node.id])
@@ -97,7 +102,7 @@ def to_document(
             nodes[node.key] = {
                 "actions": list(node.actions),
                 "hands": list(hands),
-                "probs": [[_number(x) for x in row] for row in rows.tolist()],
+                "probs": rows if arrays else rows.tolist(),
             }
             if view == "spot":  # the spot's live combos in a fixed order: no need to list them
                 del nodes[node.key]["hands"]
@@ -134,6 +139,20 @@ def to_document(
     return doc
 
 
+_WHOLE = re.compile(r"(?<![\d.])(-?\d+)\.0(?=[,\]])")
+"""A whole number as json writes a float (``1.0``), to be written as an integer."""
+
+
+def _rows_json(probs: Any) -> str:
+    """Rows of probabilities as JSON, one row per line; whole numbers without ``.0``.
+
+    One C-encoded ``json.dumps`` per node, not one per row or number: a turn spot has millions
+    of numbers."""
+    rows = probs.tolist() if isinstance(probs, np.ndarray) else probs
+    text = _WHOLE.sub(r"\1", json.dumps(rows))
+    return text[1:-1].replace("], [", "],\n    [")
+
+
 def dumps_document(doc: dict[str, Any]) -> str:
     """Readable JSON: one line per node row, so files diff and read well."""
     head = {k: v for k, v in doc.items() if k != "nodes"}
@@ -144,7 +163,7 @@ def dumps_document(doc: dict[str, Any]) -> str:
             inner = ",\n   ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in node.items())
             parts.append(f"  {json.dumps(key)}: {{\n   {inner}}}")
             continue
-        rows = ",\n    ".join(json.dumps(row) for row in node["probs"])
+        rows = _rows_json(node["probs"])
         hands = f'"hands": {json.dumps(node["hands"])},' if "hands" in node else ""
         parts.append(
             f'  {json.dumps(key)}: {{"actions": {json.dumps(node["actions"])}, '
@@ -171,6 +190,6 @@ def save_strategy(
         raise InputError("the strategy holds NaN or infinite probabilities; nothing was written")
     rounded = rounded_strategy(game, strategy, precision)
     measured = measure(game, rounded) if measure_it else None
-    doc = to_document(game, rounded, form=form, solver=solver, measured=measured)
+    doc = to_document(game, rounded, form=form, solver=solver, measured=measured, arrays=True)
     atomic_write_text(path, dumps_document(doc))
     return StrategyFile(game, rounded, solver, measured, str(path))

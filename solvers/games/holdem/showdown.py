@@ -20,6 +20,7 @@ river showdown is one job.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -86,7 +87,12 @@ class TerminalEvaluator:
             for p, same in enumerate(self._same)
         )
         self._cast_cache: dict[tuple[str, str], tuple] = {}
-        self._sweeps = tuple(
+
+    @functools.cached_property
+    def _sweeps(self) -> tuple[list[_BoardSweep], list[_BoardSweep]]:
+        """Per player and board, the numpy sweep (built on first use: the compiled walk
+        sweeps the sorted hands itself)."""
+        return tuple(  # type: ignore[return-value]
             [self._board_sweep(p, b) for b in range(len(self.boards))] for p in (0, 1)
         )
 
