@@ -52,12 +52,12 @@ from solvers.algorithms.matching import regret_matching
 from solvers.exact.compiled_walk import (
     MODE_CFR,
     CompiledWalk,
+    Source,
     compiled_walk,
-    match_regrets,
-    normalise_compiled,
+    strategies_from,
     supports,
 )
-from solvers.exact.evaluation import Exploitability, exploitability_per_edge
+from solvers.exact.evaluation import Exploitability, exploitability_of_sources
 from solvers.exact.walk import (
     build_plan,
     reach_pass,
@@ -158,6 +158,7 @@ class FullWidthCFR(Solver):
             # Hold'em spots: the same walk as compiled loops, the update fused into the value
             # pass, and no [rows, 2, hands] factor or reach arrays (compiled_walk.py).
             self._compiled = compiled_walk(game, dtype)
+            self._compiled.warm_up([self._source(0), self._source(1)])
         else:
             self._factor = plan.fixed_factor.astype(dtype)
             self._reach = np.zeros_like(self._factor)
@@ -180,14 +181,7 @@ class FullWidthCFR(Solver):
         regrets = self.regrets[player]
         if self.config.predictive:
             regrets = regrets + self.predictions[player]
-        if self._compiled is not None:
-            out = self._current[player]
-            if out.shape != regrets.shape:
-                out = np.empty_like(self.regrets[player])
-            predictions = self.predictions[player] if self.config.predictive else None
-            self._current[player] = match_regrets(
-                plan, player, self.regrets[player], predictions, out
-            )
+        if self._compiled is not None:  # strategies are formed inside the compiled loops
             return
         node_sums = self._node_sums[player]
         current = regret_matching(regrets, node_sums.__matmul__, self._uniform[player])
@@ -228,19 +222,23 @@ class FullWidthCFR(Solver):
             positive = iteration**config.alpha / (iteration**config.alpha + 1.0)
             negative = iteration**config.beta / (iteration**config.beta + 1.0)
         weight = float(max(iteration - config.delay, 0)) ** config.gamma
-        self._compiled.reach_down(self._current)
+        own = self._source(player)
+        sources = [own, self._source(1 - player)] if player == 0 else [self._source(0), own]
+        self._compiled.reach_down(sources)
         update = (
-            self.regrets[player],
             self.strategy_sums[player],
-            self.predictions[player] if config.predictive else None,
             weight,
             config.regret_floor,
             positive,
             negative,
             discount,
-            config.predictive,
         )
-        self._compiled.values_up(player, self._current, MODE_CFR, update=update)
+        self._compiled.values_up(player, sources, MODE_CFR, update=update)
+
+    def _source(self, player: int) -> Source:
+        """The current strategy of ``player`` as the compiled loops read it: regret matching."""
+        predictions = self.predictions[player] if self.config.predictive else None
+        return Source(self.regrets[player], matching=True, predictions=predictions)
 
     def _step(self) -> None:
         iteration = self.iterations + 1
@@ -265,16 +263,20 @@ class FullWidthCFR(Solver):
 
     # --- strategies and state -------------------------------------------------------------
     def current_strategy(self) -> Strategy:
-        return {
-            **self.plan.strategy_dict(0, self._current[0].copy()),
-            **self.plan.strategy_dict(1, self._current[1].copy()),
-        }
+        if self._compiled is not None:
+            current = [strategies_from(self.plan, p, self._source(p)) for p in (0, 1)]
+        else:
+            current = [c.copy() for c in self._current]
+        return {**self.plan.strategy_dict(0, current[0]), **self.plan.strategy_dict(1, current[1])}
 
     def _measure(self) -> Exploitability:
-        if self._compiled is None or self.output != "average":
+        if self._compiled is None:
             return super()._measure()
-        average = [normalise_compiled(self.plan, p, self.strategy_sums[p]) for p in (0, 1)]
-        return exploitability_per_edge(self.game, average)
+        if self.output == "average":
+            sources = [Source(self.strategy_sums[p]) for p in (0, 1)]
+        else:
+            sources = [self._source(p) for p in (0, 1)]
+        return exploitability_of_sources(self.game, sources, self.regrets[0].dtype)
 
     def average_strategy(self) -> Strategy:
         """Strategy sums normalised per (node, hand); uniform where a hand never got there."""
@@ -292,13 +294,9 @@ class FullWidthCFR(Solver):
     def _load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
         dtype = np.dtype(self.config.precision)
         self.regrets = [a.astype(dtype) for a in restore_per_player(arrays, "regrets")]
-        self.strategy_sums = [
-            a.astype(dtype) for a in restore_per_player(arrays, "strategy_sums")
-        ]
+        self.strategy_sums = [a.astype(dtype) for a in restore_per_player(arrays, "strategy_sums")]
         if self.config.predictive:
-            self.predictions = [
-                a.astype(dtype) for a in restore_per_player(arrays, "predictions")
-            ]
+            self.predictions = [a.astype(dtype) for a in restore_per_player(arrays, "predictions")]
         for p in (0, 1):
             self._set_current(p)
 

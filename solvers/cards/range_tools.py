@@ -41,7 +41,6 @@ def top_percent_range(percent: float, equity_vs_random: np.ndarray | None = None
     if not 0 <= percent <= 100:
         raise InputError(f"a top-x% preset needs x in 0..100, got {percent}")
     if equity_vs_random is None:
-
         equity_vs_random = preflop_allin_table().equity_vs_random()
     order = np.argsort(-np.asarray(equity_vs_random, dtype=float), kind="stable")
     target = N_COMBOS * percent / 100

@@ -42,23 +42,16 @@ def _fold_value(r, own_cards, own_same, opp_cards, pay, out, totals):
 @njit(cache=True, nogil=True)
 def _showdown_add(
     r, scale, out, own_cards, own_sorted, own_strength, n_own,
-    opp_cards, opp_sorted, opp_strength, n_opp, totals, weaker, tied,
+    opp_cards, opp_sorted, opp_strength, n_opp, weaker, tied,
 ):  # fmt: skip
     """``out[h] += scale * (compatible weaker - compatible stronger)`` on one board.
 
     One sweep in strength order: running sums of the weaker hands (overall and per card) and of
     the current tie group; per own hand, ``2 * weaker + tied - compatible total`` is weaker minus
-    stronger among the hands sharing no card with it (the identical combo ties, and cancels)."""
-    totals[:] = 0.0
+    stronger among the hands sharing no card with it (the identical combo ties, and cancels).
+    The compatible total is taken from the running sums once the sweep has passed every hand."""
     weaker[:] = 0.0
     tied[:] = 0.0
-    total = 0.0
-    for k in range(n_opp):
-        h = opp_sorted[k]
-        v = r[h]
-        total += v
-        totals[opp_cards[h, 0]] += v
-        totals[opp_cards[h, 1]] += v
     below = 0.0
     j = 0
     i = 0
@@ -84,12 +77,7 @@ def _showdown_add(
             h = own_sorted[i]
             a = own_cards[h, 0]
             b = own_cards[h, 1]
-            net = (
-                2.0 * (below - weaker[a] - weaker[b])
-                + (tie - tied[a] - tied[b])
-                - (total - totals[a] - totals[b])
-            )
-            out[h] += scale * net
+            out[h] += scale * (2.0 * (below - weaker[a] - weaker[b]) + tie - tied[a] - tied[b])
             i += 1
         for k in range(group, j):
             h = opp_sorted[k]
@@ -99,6 +87,16 @@ def _showdown_add(
             tied[opp_cards[h, 0]] = 0.0
             tied[opp_cards[h, 1]] = 0.0
         below += tie
+    while j < n_opp:  # the rest are stronger than every own hand: they only join the totals
+        h = opp_sorted[j]
+        v = r[h]
+        below += v
+        weaker[opp_cards[h, 0]] += v
+        weaker[opp_cards[h, 1]] += v
+        j += 1
+    for i in range(n_own):  # minus the compatible total: weaker - stronger in all
+        h = own_sorted[i]
+        out[h] -= scale * (below - weaker[own_cards[h, 0]] - weaker[own_cards[h, 1]])
 
 
 @njit(cache=True, nogil=True)
@@ -117,57 +115,114 @@ def _terminal(
             b = job_board[job]
             _showdown_add(
                 r, job_scale[job], out, own_cards, own_sorted[b], own_strength[b], own_live[b],
-                opp_cards, opp_sorted[b], opp_strength[b], opp_live[b], totals, weaker, tied,
+                opp_cards, opp_sorted[b], opp_strength[b], opp_live[b], weaker, tied,
             )  # fmt: skip
     for h in range(out.shape[0]):
         out[h] *= own_weights[h] * scale
 
 
+@njit(cache=True, nogil=True)
+def _strategy(weights, predictions, matching, first, count, out):
+    """One decision's strategy ``out[:count, hands]`` from its per-edge ``weights``: regret
+    matching (``matching``: positive part of regrets plus predictions, when given) or plain
+    normalisation (strategy sums, or probabilities); uniform where nothing is positive.
+    ``out[count]`` is scratch (one more row than actions). Loops run over hands innermost."""
+    n = weights.shape[1]
+    total = out[count]
+    total[:n] = 0.0
+    for j in range(count):
+        row = out[j]
+        source = weights[first + j]
+        if predictions.shape[0] > 0:
+            ahead = predictions[first + j]
+            for h in range(n):
+                row[h] = max(source[h] + ahead[h], 0.0) if matching else source[h] + ahead[h]
+        elif matching:
+            for h in range(n):
+                row[h] = max(source[h], 0.0)
+        else:
+            for h in range(n):
+                row[h] = source[h]
+        for h in range(n):
+            total[h] += row[h]
+    uniform = 1.0 / count
+    for h in range(n):
+        total[h] = 1.0 / total[h] if total[h] > 0.0 else -1.0
+    for j in range(count):
+        row = out[j]
+        for h in range(n):
+            row[h] = row[h] * total[h] if total[h] > 0.0 else uniform
+
+
 @njit(cache=True, parallel=True)
-def reach_down(parent, kind, edge, mask, nt, level_rows, masks, cur0, cur1, reach0, reach1):
-    """Own reach of both players at every non-terminal row; the root row must hold 1."""
+def reach_down(
+    kind, child_ptr, child_rows, first_edge, mask, nt, level_rows, masks,
+    weights0, predictions0, matching0, weights1, predictions1, matching1, reach0, reach1,
+    has_nonterminal,
+):  # fmt: skip
+    """Own reach of both players at every non-terminal row; the root row must hold 1.
+
+    Parent by parent: a decision's strategy is formed once from its player's weights."""
     n0 = reach0.shape[1]
     n1 = reach1.shape[1]
-    for level in range(1, level_rows.shape[0]):
+    max_children = 1
+    for row in range(child_ptr.shape[0] - 1):
+        max_children = max(max_children, child_ptr[row + 1] - child_ptr[row])
+    for level in range(level_rows.shape[0] - 1):
         lo = level_rows[level, 0]
         hi = level_rows[level, 1]
-        for row in prange(lo, hi):
-            up = nt[parent[row]]
-            at = nt[row]
-            k = kind[parent[row]]
-            if k == 0:
-                e = edge[row]
-                for h in range(n0):
-                    reach0[at, h] = reach0[up, h] * cur0[e, h]
-                reach1[at, :] = reach1[up, :]
-            elif k == 1:
-                e = edge[row]
-                for h in range(n1):
-                    reach1[at, h] = reach1[up, h] * cur1[e, h]
-                reach0[at, :] = reach0[up, :]
-            else:
-                m = mask[row]
-                for h in range(n0):
-                    reach0[at, h] = reach0[up, h] * masks[m, 0, h]
-                for h in range(n1):
-                    reach1[at, h] = reach1[up, h] * masks[m, 1, h]
+        n_rows = hi - lo
+        n_chunks = min(n_rows, 64)
+        for chunk in prange(n_chunks):
+            sigma = np.empty((max_children + 1, max(n0, n1)))
+            for row in range(lo + chunk, hi, n_chunks):
+                if not has_nonterminal[row]:
+                    continue
+                up = nt[row]
+                k = kind[row]
+                c0 = child_ptr[row]
+                count = child_ptr[row + 1] - c0
+                if k == 0:
+                    _strategy(weights0, predictions0, matching0, first_edge[row], count, sigma)
+                elif k == 1:
+                    _strategy(weights1, predictions1, matching1, first_edge[row], count, sigma)
+                for j in range(count):
+                    child = child_rows[c0 + j]
+                    if kind[child] == _TERMINAL:
+                        continue
+                    at = nt[child]
+                    if k == 0:
+                        for h in range(n0):
+                            reach0[at, h] = reach0[up, h] * sigma[j, h]
+                        reach1[at, :] = reach1[up, :]
+                    elif k == 1:
+                        for h in range(n1):
+                            reach1[at, h] = reach1[up, h] * sigma[j, h]
+                        reach0[at, :] = reach0[up, :]
+                    else:
+                        m = mask[child]
+                        for h in range(n0):
+                            reach0[at, h] = reach0[up, h] * masks[m, 0, h]
+                        for h in range(n1):
+                            reach1[at, h] = reach1[up, h] * masks[m, 1, h]
 
 
 @njit(cache=True, parallel=True)
 def values_up(
     player, mode, parent, kind, child_ptr, child_rows, first_edge, edge, mask, nt, term,
-    level_rows, masks, term_chance, own_cur, opp_cur, own_reach, opp_reach, values,
+    level_rows, masks, term_chance, own_weights_e, own_predictions, own_matching,
+    opp_weights_e, opp_predictions, opp_matching, own_reach, opp_reach, values,
     is_fold, fold_pay, job_ptr, job_board, job_scale, scale,
     own_cards, own_same, own_weights, own_sorted, own_strength, own_live,
     opp_cards, opp_weights, opp_sorted, opp_strength, opp_live,
-    regrets, sums, predictions, weight, floor, positive, negative, discount, predictive,
-    best, slot_of_row,
+    sums, weight, floor, positive, negative, discount, best, slot_of_row, has_terminal,
 ):  # fmt: skip
     """Counterfactual values of ``player`` at every non-terminal row, deepest level first.
 
-    ``mode`` 0: under ``own_cur``; 1: best response (max over actions, argmax into ``best``
-    when it has rows); 2: a CFR update of ``player`` fused in (regrets, sums, predictions and
-    the next ``own_cur``)."""
+    Strategies come from per-edge weights as in ``_strategy``. ``mode`` 0: the profile's values;
+    1: best response (max over actions, argmax into ``best`` when it has rows); 2: a CFR update
+    of ``player`` fused in (``own_weights_e`` are its regrets, updated with ``own_predictions``
+    and ``sums``)."""
     opponent = 1 - player
     n_own = values.shape[1]
     n_opp = opp_reach.shape[1]
@@ -181,6 +236,7 @@ def values_up(
         n_chunks = min(n_rows, 64)
         for chunk in prange(n_chunks):
             child_values = np.empty((max_children, n_own))
+            sigma = np.empty((max_children + 1, max(n_own, n_opp)))
             r = np.empty(n_opp)
             out = np.empty(n_own)
             totals = np.empty(_N_CARDS)
@@ -191,6 +247,11 @@ def values_up(
                 k = kind[row]
                 c0 = child_ptr[row]
                 n_children = child_ptr[row + 1] - c0
+                first = first_edge[row]
+                if k == opponent and has_terminal[row]:
+                    _strategy(
+                        opp_weights_e, opp_predictions, opp_matching, first, n_children, sigma
+                    )
                 for j in range(n_children):
                     child = child_rows[c0 + j]
                     if kind[child] != _TERMINAL:
@@ -201,9 +262,8 @@ def values_up(
                     t = term[child]
                     w = term_chance[t]
                     if k == opponent:
-                        e = edge[child]
                         for h in range(n_opp):
-                            r[h] = opp_reach[at, h] * opp_cur[e, h] * opp_weights[h] * w
+                            r[h] = opp_reach[at, h] * sigma[j, h] * opp_weights[h] * w
                     elif k == _CHANCE:
                         m = mask[child]
                         for h in range(n_opp):
@@ -219,7 +279,6 @@ def values_up(
                     for h in range(n_own):
                         child_values[j, h] = out[h]
                 if k == player:
-                    first = first_edge[row]
                     if mode == _RESPOND:
                         for h in range(n_own):
                             top = child_values[0, h]
@@ -235,17 +294,20 @@ def values_up(
                             for h in range(n_own):
                                 best[slot, h] = np.int8(out[h])
                         continue
+                    _strategy(
+                        own_weights_e, own_predictions, own_matching, first, n_children, sigma
+                    )
                     for h in range(n_own):
                         acc = 0.0
                         for j in range(n_children):
-                            acc += own_cur[first + j, h] * child_values[j, h]
+                            acc += sigma[j, h] * child_values[j, h]
                         out[h] = acc
                         values[at, h] = acc
                     if mode == _CFR:
                         _cfr_update(
-                            first, n_children, child_values, out, own_reach[at], own_cur,
-                            regrets, sums, predictions, weight, floor, positive, negative,
-                            discount, predictive,
+                            first, n_children, child_values, out, own_reach[at], sigma,
+                            own_weights_e, sums, own_predictions, weight, floor, positive,
+                            negative, discount,
                         )  # fmt: skip
                 elif k == opponent:
                     for h in range(n_own):
@@ -264,11 +326,13 @@ def values_up(
 
 @njit(cache=True, nogil=True)
 def _cfr_update(
-    first, n_actions, child_values, node_values, own_reach, cur, regrets, sums, predictions,
-    weight, floor, positive, negative, discount, predictive,
+    first, n_actions, child_values, node_values, own_reach, sigma, regrets, sums, predictions,
+    weight, floor, positive, negative, discount,
 ):  # fmt: skip
-    """One decision's regrets, strategy sums and next strategy, for every hand."""
+    """One decision's regrets, predictions and strategy sums, for every hand (``sigma`` is the
+    strategy played this iteration)."""
     n = node_values.shape[0]
+    predictive = predictions.shape[0] > 0
     for j in range(n_actions):
         e = first + j
         for h in range(n):
@@ -280,63 +344,23 @@ def _cfr_update(
                 value *= positive if value >= 0.0 else negative
             regrets[e, h] = value
             if weight > 0.0:
-                sums[e, h] += weight * own_reach[h] * cur[e, h]
+                sums[e, h] += weight * own_reach[h] * sigma[j, h]
             if predictive:
                 predictions[e, h] = instant
-    uniform = 1.0 / n_actions
-    for h in range(n):
-        total = 0.0
-        for j in range(n_actions):
-            x = regrets[first + j, h]
-            if predictive:
-                x += predictions[first + j, h]
-            if x > 0.0:
-                total += x
-        for j in range(n_actions):
-            if total > 0.0:
-                x = regrets[first + j, h]
-                if predictive:
-                    x += predictions[first + j, h]
-                cur[first + j, h] = x / total if x > 0.0 else 0.0
-            else:
-                cur[first + j, h] = uniform
 
 
 @njit(cache=True, parallel=True)
-def regret_match(first_edge, n_actions, regrets, predictions, predictive, cur):
-    """Regret matching of every decision (``first_edge``/``n_actions`` per slot) into ``cur``."""
-    n = regrets.shape[1]
-    for slot in prange(first_edge.shape[0]):
-        first = first_edge[slot]
-        count = n_actions[slot]
-        for h in range(n):
-            total = 0.0
-            for j in range(count):
-                x = regrets[first + j, h]
-                if predictive:
-                    x += predictions[first + j, h]
-                if x > 0.0:
-                    total += x
-            for j in range(count):
-                if total > 0.0:
-                    x = regrets[first + j, h]
-                    if predictive:
-                        x += predictions[first + j, h]
-                    cur[first + j, h] = x / total if x > 0.0 else 0.0
-                else:
-                    cur[first + j, h] = 1.0 / count
-
-
-@njit(cache=True, parallel=True)
-def normalise(first_edge, n_actions, weights, out):
-    """Per decision and hand, ``weights`` over the actions summing to 1; uniform where 0."""
-    n = weights.shape[1]
-    for slot in prange(first_edge.shape[0]):
-        first = first_edge[slot]
-        count = n_actions[slot]
-        for h in range(n):
-            total = 0.0
-            for j in range(count):
-                total += weights[first + j, h]
-            for j in range(count):
-                out[first + j, h] = weights[first + j, h] / total if total > 0.0 else 1.0 / count
+def strategies(first_edge, n_actions, weights, predictions, matching, out):
+    """``_strategy`` of every decision (``first_edge``/``n_actions`` per slot) into ``out``."""
+    max_actions = 1
+    for slot in range(n_actions.shape[0]):
+        max_actions = max(max_actions, n_actions[slot])
+    n_slots = first_edge.shape[0]
+    n_chunks = min(n_slots, 64)
+    for chunk in prange(n_chunks):
+        sigma = np.empty((max_actions + 1, weights.shape[1]))
+        for slot in range(chunk, n_slots, n_chunks):
+            first = first_edge[slot]
+            count = n_actions[slot]
+            _strategy(weights, predictions, matching, first, count, sigma)
+            out[first : first + count] = sigma[:count]

@@ -27,11 +27,12 @@ dtype. Kernels are compiled on first use and cached beside this file (numba's ``
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
 
 from solvers.exact.walk import TreePlan, build_plan
-from solvers.games.combo_terminals import ComboTerminals  # noqa: F401 - the tables' type
 from solvers.games.base import TreeGame
+from solvers.games.combo_terminals import ComboTerminals  # noqa: F401 - the tables' type
 
 MODE_VALUES = 0
 MODE_RESPOND = 1
@@ -69,6 +70,10 @@ class CompiledPlan:
     n_hands: tuple[int, int]
     slot_of_row: np.ndarray
     """Decision slot (``plan.edges[p]`` order) of a decision row, else -1."""
+    has_terminal: np.ndarray
+    """Whether a row has a terminal child (then its strategy is needed for their reach)."""
+    has_nonterminal: np.ndarray
+    """Whether a row has a non-terminal child (then reach goes down through it)."""
 
 
 def compiled_plan(game: TreeGame) -> CompiledPlan:
@@ -89,8 +94,10 @@ def _build(game: TreeGame, plan: TreePlan) -> CompiledPlan:
     row_of_node = plan.row_of_node
     parent_node = np.array([n.parent for n in nodes], dtype=np.int64)
     kind_node = np.array(
-        [n.player if n.is_decision else (_KIND_CHANCE if n.is_chance else _KIND_TERMINAL)
-         for n in nodes],
+        [
+            n.player if n.is_decision else (_KIND_CHANCE if n.is_chance else _KIND_TERMINAL)
+            for n in nodes
+        ],
         dtype=np.int8,
     )
     parent = np.full(n_rows, -1, dtype=np.int64)
@@ -101,8 +108,10 @@ def _build(game: TreeGame, plan: TreePlan) -> CompiledPlan:
     child_ptr = np.zeros(n_rows + 1, dtype=np.int64)
     np.cumsum(counts, out=child_ptr[1:])
     child_nodes = [c for n in node_of_row for c in nodes[n].children]
-    child_rows = row_of_node[np.array(child_nodes, dtype=np.int64)] if child_nodes else np.zeros(
-        0, dtype=np.int64
+    child_rows = (
+        row_of_node[np.array(child_nodes, dtype=np.int64)]
+        if child_nodes
+        else np.zeros(0, dtype=np.int64)
     )
     first_edge = np.full(n_rows, -1, dtype=np.int64)
     slot_of_row = np.full(n_rows, -1, dtype=np.int64)
@@ -133,6 +142,12 @@ def _build(game: TreeGame, plan: TreePlan) -> CompiledPlan:
             mask[row_of_node[child]] = index
     masks = np.stack(tables) if tables else np.zeros((1, 2, plan.max_hands))
     nonterminal = kind != _KIND_TERMINAL
+    has_terminal = np.zeros(n_rows, dtype=np.bool_)
+    terminal_parents = parent[~nonterminal]
+    has_terminal[terminal_parents[terminal_parents >= 0]] = True
+    has_nonterminal = np.zeros(n_rows, dtype=np.bool_)
+    inner_parents = parent[nonterminal]
+    has_nonterminal[inner_parents[inner_parents >= 0]] = True
     nt = np.full(n_rows, -1, dtype=np.int64)
     nt[nonterminal] = np.arange(int(nonterminal.sum()))
     term = np.full(n_rows, -1, dtype=np.int64)
@@ -159,6 +174,8 @@ def _build(game: TreeGame, plan: TreePlan) -> CompiledPlan:
         n_nt=int(nonterminal.sum()),
         n_hands=plan.n_hands,
         slot_of_row=slot_of_row,
+        has_terminal=has_terminal,
+        has_nonterminal=has_nonterminal,
     )
 
 
@@ -167,13 +184,32 @@ def supports(game: TreeGame) -> bool:
     return callable(getattr(game, "combo_terminals", None)) and not game.simultaneous
 
 
+EXACT_CELLS = 1 << 25
+"""Trees up to this many non-terminal node-hands are evaluated in float64 storage."""
+
+
 def evaluation_dtype(game: TreeGame) -> np.dtype:
-    """Storage of exact evaluation on the compiled walk: the game's solver precision (float32
-    for spots, sharing the solver's buffers; sums still accumulate in float64)."""
-    return np.dtype(getattr(game, "solver_precision", "float64"))
+    """Storage of exact evaluation on the compiled walk: float64 (file headers and reports
+    agree to 1e-12) unless the tree is over ``EXACT_CELLS`` node-hands, as a flop spot is; then
+    float32 (relative error about 1e-6; every sum still accumulates in float64)."""
+    plan = compiled_plan(game)
+    cells = plan.n_nt * max(plan.n_hands)
+    return np.dtype(np.float64 if cells <= EXACT_CELLS else np.float32)
 
 
 # --- the walk ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a player's behavioural strategy comes from: per-edge ``weights`` read by regret
+    matching (``matching``: regrets, plus ``predictions`` for predictive CFR) or by plain
+    normalisation (strategy sums, or probabilities). No per-edge strategy array is ever kept:
+    the loops form each decision's strategy when they reach it."""
+
+    weights: np.ndarray
+    matching: bool = False
+    predictions: np.ndarray | None = None
 
 
 @dataclass
@@ -194,57 +230,65 @@ class CompiledWalk:
         self._none = np.zeros((0, 0), dtype=dtype)
         self._no_best = np.zeros((0, 0), dtype=np.int8)
 
-    def reach_down(self, current: list[np.ndarray]) -> None:
-        """Both players' own reach at every non-terminal row under ``current`` (per edge)."""
+    def warm_up(self, sources: list[Source]) -> None:
+        """Load the compiled kernels (from numba's cache, or compile them) before timed work:
+        one reach and one value pass of ``sources``."""
+        self.reach_down(sources)
+        self.values_up(0, sources)
+
+    def _args(self, source: Source) -> tuple[np.ndarray, np.ndarray, bool]:
+        weights = np.ascontiguousarray(source.weights, dtype=self.dtype)
+        predictions = self._none if source.predictions is None else source.predictions
+        return weights, predictions, source.matching
+
+    def reach_down(self, sources: list[Source]) -> None:
+        """Both players' own reach at every non-terminal row."""
         cp = self.cp
         for p in (0, 1):
             self.reach[p][0] = 1.0
         self._k.reach_down(
-            cp.parent, cp.kind, cp.edge, cp.mask, cp.nt, cp.level_rows, self.masks,
-            current[0], current[1], self.reach[0], self.reach[1],
+            cp.kind, cp.child_ptr, cp.child_rows, cp.first_edge, cp.mask, cp.nt, cp.level_rows,
+            self.masks, *self._args(sources[0]), *self._args(sources[1]),
+            self.reach[0], self.reach[1], cp.has_nonterminal,
         )  # fmt: skip
 
     def values_up(
         self,
         player: int,
-        current: list[np.ndarray],
+        sources: list[Source],
         mode: int = MODE_VALUES,
         best: np.ndarray | None = None,
         update: tuple | None = None,
     ) -> np.ndarray:
         """Bottom-up values of ``player``; returns the root's ``[n_hands[player]]``.
 
-        ``update`` (MODE_CFR) is ``(regrets, sums, predictions, weight, floor, positive,
-        negative, discount, predictive)`` for ``player``; ``best`` (MODE_RESPOND, optional) is
-        ``[decision slots, hands]`` int8 for the chosen action index."""
+        ``update`` (MODE_CFR) is ``(sums, weight, floor, positive, negative, discount)``; the
+        regrets updated are ``sources[player].weights`` (and its predictions). ``best``
+        (MODE_RESPOND, optional) is ``[decision slots, hands]`` int8 for the chosen action."""
         cp, t = self.cp, self.tables
         n_own = cp.n_hands[player]
         values = self.values[:, :n_own]
         if update is None:
-            regrets = sums = predictions = self._none
-            weight, floor, positive, negative, discount, predictive = 0.0, False, 1.0, 1.0, False, False
+            sums = self._none
+            weight, floor, positive, negative, discount = 0.0, False, 1.0, 1.0, False
         else:
-            regrets, sums, predictions, weight, floor, positive, negative, discount, predictive = update
-            if predictions is None:
-                predictions = self._none
+            sums, weight, floor, positive, negative, discount = update
         if player == 0:
             own = (t.cards0, t.same0, t.weights0, t.sorted_hands0, t.sorted_strength0, t.n_live0)
-            opp = (t.cards1, t.same1, t.weights1, t.sorted_hands1, t.sorted_strength1, t.n_live1)
+            opp = (t.cards1, t.weights1, t.sorted_hands1, t.sorted_strength1, t.n_live1)
         else:
             own = (t.cards1, t.same1, t.weights1, t.sorted_hands1, t.sorted_strength1, t.n_live1)
-            opp = (t.cards0, t.same0, t.weights0, t.sorted_hands0, t.sorted_strength0, t.n_live0)
+            opp = (t.cards0, t.weights0, t.sorted_hands0, t.sorted_strength0, t.n_live0)
         sign = 1.0 if player == 0 else -1.0
         self._k.values_up(
             player, mode, cp.parent, cp.kind, cp.child_ptr, cp.child_rows, cp.first_edge,
             cp.edge, cp.mask, cp.nt, cp.term, cp.level_rows, self.masks, cp.term_chance,
-            current[player], current[1 - player], self.reach[player], self.reach[1 - player],
-            values,
+            *self._args(sources[player]), *self._args(sources[1 - player]),
+            self.reach[player], self.reach[1 - player], values,
             t.is_fold, t.fold_pay0 * sign, t.job_ptr, t.job_board, t.job_scale, 1.0 / t.normaliser,
-            own[0], own[1], own[2], own[3], own[4], own[5],
-            opp[0], opp[2], opp[3], opp[4], opp[5],
-            regrets, sums, predictions, float(weight), bool(floor), float(positive),
-            float(negative), bool(discount), bool(predictive),
-            best if best is not None else self._no_best, cp.slot_of_row,
+            *own, *opp,
+            sums, float(weight), bool(floor), float(positive), float(negative), bool(discount),
+            best if best is not None else self._no_best, cp.slot_of_row, cp.has_terminal,
         )  # fmt: skip
         return values[0]
 
@@ -255,27 +299,18 @@ def _kernels():
     return compiled_kernels
 
 
-def match_regrets(
-    plan: TreePlan, player: int, regrets: np.ndarray, predictions: np.ndarray | None,
-    out: np.ndarray,
-) -> np.ndarray:  # fmt: skip
-    """Regret matching (``matching.regret_matching`` per edge) into ``out``, compiled."""
+def strategies_from(plan: TreePlan, player: int, source: Source) -> np.ndarray:
+    """The per-edge strategy ``[n_edges, hands]`` a ``Source`` stands for (compiled)."""
     edges = plan.edges[player]
-    predictive = predictions is not None
-    _kernels().regret_match(
-        edges.first_edge.astype(np.int64), edges.n_actions.astype(np.int64), regrets,
-        predictions if predictive else regrets, predictive, out,
-    )  # fmt: skip
-    return out
-
-
-def normalise_compiled(plan: TreePlan, player: int, weights: np.ndarray) -> np.ndarray:
-    """``walk.normalise_per_node`` without its ``[edges, hands]`` temporaries."""
-    edges = plan.edges[player]
-    out = np.empty_like(weights)
-    _kernels().normalise(
-        edges.first_edge.astype(np.int64), edges.n_actions.astype(np.int64), weights, out
+    weights = np.ascontiguousarray(source.weights)
+    predictions = (
+        np.zeros((0, 0), dtype=weights.dtype) if source.predictions is None else source.predictions
     )
+    out = np.empty_like(weights)
+    _kernels().strategies(
+        edges.first_edge.astype(np.int64), edges.n_actions.astype(np.int64), weights,
+        predictions, source.matching, out,
+    )  # fmt: skip
     return out
 
 

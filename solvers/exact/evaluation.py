@@ -27,7 +27,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.exact.compiled_walk import MODE_RESPOND, compiled_walk, evaluation_dtype, supports
+from solvers.exact.compiled_walk import (
+    MODE_RESPOND,
+    Source,
+    compiled_walk,
+    evaluation_dtype,
+    supports,
+)
 from solvers.exact.walk import (
     TreePlan,
     best_actions,
@@ -183,10 +189,7 @@ def expected_values(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> Expec
 def value_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> float:
     """Player 0's expected payoff of a profile given per edge (one walk, one value pass)."""
     if supports(game):
-        done = compiled_walk(game, evaluation_dtype(game))
-        profile = [np.ascontiguousarray(x, dtype=done.dtype) for x in per_edge]
-        done.reach_down(profile)
-        return float(done.values_up(0, profile).sum())
+        return _compiled_value(game, _probabilities(list(per_edge), build_plan(game)))
     done = walk_per_edge(game, list(per_edge))
     root = done.plan.row_of_node[0]
     return float(done.values(game, 0)[root, : game.n_hands[0]].sum())
@@ -198,8 +201,11 @@ def respond_per_edge(
     """Best response of ``player`` to an opponent given per edge: ``(value, per-hand cfv at the
     root, per-edge pure strategy)``. The fast path of fictitious play and double oracle."""
     if supports(game):
-        value, root, best = _compiled_response(game, opponent_per_edge, player)
-        return value, root, _one_hot(build_plan(game), player, best)
+        plan = build_plan(game)
+        given: list[np.ndarray | None] = [None, None]
+        given[1 - player] = opponent_per_edge
+        value, root, best = _compiled_response(game, _probabilities(given, plan), player)
+        return value, root, _one_hot(plan, player, best)
     per_edge: list[np.ndarray | None] = [None, None]
     per_edge[1 - player] = opponent_per_edge
     done = walk_per_edge(game, per_edge)
@@ -217,25 +223,22 @@ def best_response(game: TreeGame, strategy: Mapping[int, np.ndarray], player: in
 
 
 def _compiled_response(
-    game: TreeGame, opponent_per_edge: np.ndarray, player: int, own: np.ndarray | None = None
+    game: TreeGame, sources: list[Source], player: int, dtype=None
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """``(value, per-hand root cfv, best action index [decision slots, hands])`` on the
-    compiled walk. The responder's own strategy does not matter; ``own`` (any per-edge array of
-    theirs) saves building a uniform one."""
+    compiled walk (the responder's own source does not matter)."""
     plan = build_plan(game)
-    done = compiled_walk(game, evaluation_dtype(game))
-    profile: list[np.ndarray] = [np.empty(0), np.empty(0)]
-    if own is None:
-        own = np.repeat(1.0 / plan.edges[player].n_actions, plan.edges[player].n_actions)[
-            :, None
-        ] * np.ones(plan.n_hands[player], dtype=done.dtype)
-    profile[player] = np.ascontiguousarray(own, dtype=done.dtype)
-    profile[1 - player] = np.ascontiguousarray(opponent_per_edge, dtype=done.dtype)
-    done.reach_down(profile)
+    done = compiled_walk(game, dtype or evaluation_dtype(game))
+    done.reach_down(sources)
     n_slots = len(plan.edges[player].decision_nodes)
     best = np.zeros((n_slots, game.n_hands[player]), dtype=np.int8)
-    root = done.values_up(player, profile, MODE_RESPOND, best=best).copy()
+    root = done.values_up(player, sources, MODE_RESPOND, best=best).copy()
     return float(root.sum()), root, best
+
+
+def _probabilities(per_edge: list[np.ndarray | None], plan: TreePlan) -> list[Source]:
+    """Per-edge probabilities as compiled-walk sources (a missing player plays uniformly)."""
+    return [Source(uniform_per_edge(plan, p) if x is None else x) for p, x in enumerate(per_edge)]
 
 
 def _one_hot(plan: TreePlan, player: int, best: np.ndarray) -> np.ndarray:
@@ -268,20 +271,8 @@ class _PureStrategy(Mapping[int, np.ndarray]):
 
 
 def _best_response(
-    game: TreeGame,
-    plan: TreePlan,
-    opponent_per_edge: np.ndarray,
-    player: int,
-    own: np.ndarray | None = None,
+    game: TreeGame, plan: TreePlan, opponent_per_edge: np.ndarray, player: int
 ) -> BestResponse:
-    if supports(game):
-        value, root, best = _compiled_response(game, opponent_per_edge, player, own)
-        return BestResponse(
-            player=player,
-            value=value,
-            per_hand=_per_hand(game, player, root),
-            strategy=_PureStrategy(plan, player, best),  # type: ignore[arg-type]
-        )
     value, root, pure = respond_per_edge(game, opponent_per_edge, player)
     return BestResponse(
         player=player,
@@ -313,13 +304,48 @@ def exploitability(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> Exploi
 def exploitability_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> Exploitability:
     """``exploitability`` of a profile given as per-edge arrays (a tree game's)."""
     plan = build_plan(game)
+    if supports(game):
+        return exploitability_of_sources(game, _probabilities(list(per_edge), plan))
     responses = (
-        _best_response(game, plan, per_edge[1], 0, own=per_edge[0]),
-        _best_response(game, plan, per_edge[0], 1, own=per_edge[1]),
+        _best_response(game, plan, per_edge[1], 0),
+        _best_response(game, plan, per_edge[0], 1),
     )
     return Exploitability(
         best_responses=responses,
         game_value=value_per_edge(game, list(per_edge)),
+        big_blind=getattr(game, "big_blind", 1.0),
+        initial_pot=float(sum(game.root.contributions)),
+    )
+
+
+def _compiled_value(game: TreeGame, sources: list[Source], dtype=None) -> float:
+    done = compiled_walk(game, dtype or evaluation_dtype(game))
+    done.reach_down(sources)
+    return float(done.values_up(0, sources).sum())
+
+
+def exploitability_of_sources(
+    game: TreeGame, sources: list[Source], dtype=None
+) -> Exploitability:
+    """``exploitability`` on the compiled walk of a profile given as ``Source`` per player
+    (a solver's strategy sums or regrets, read without forming per-edge strategies), in
+    ``dtype`` storage (default ``evaluation_dtype``; a solver passes its own, to share its
+    buffers)."""
+    plan = build_plan(game)
+    responses = []
+    for player in (0, 1):
+        value, root, best = _compiled_response(game, sources, player, dtype)
+        responses.append(
+            BestResponse(
+                player=player,
+                value=value,
+                per_hand=_per_hand(game, player, root),
+                strategy=_PureStrategy(plan, player, best),  # type: ignore[arg-type]
+            )
+        )
+    return Exploitability(
+        best_responses=(responses[0], responses[1]),
+        game_value=_compiled_value(game, sources, dtype),
         big_blind=getattr(game, "big_blind", 1.0),
         initial_pot=float(sum(game.root.contributions)),
     )

@@ -28,6 +28,7 @@ MAX_SPEC_DEPTH = 8
 MAX_NUMBER_CHARS = 40
 """Longest number token: longer ones are typos or attacks, and Python refuses 4,300+ digits."""
 
+
 class GameClass(Protocol):
     """What ``register_game`` needs of a game class (read off the class object itself)."""
 

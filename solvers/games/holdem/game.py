@@ -15,8 +15,8 @@ from math import comb
 import numpy as np
 
 from solvers.cards.deck import COMBO_CARDS, COMBO_LABELS, dead_mask
-from solvers.games.combo_terminals import ComboTerminals
 from solvers.games.base import GameParamError, Node, TreeGame
+from solvers.games.combo_terminals import ComboTerminals
 from solvers.games.holdem.memory import check_memory
 from solvers.games.holdem.showdown import JOB_CHUNK_CELLS, TerminalEvaluator
 from solvers.games.holdem.spot import (
@@ -57,7 +57,7 @@ class HoldemGame(TreeGame):
             nodes = SpotTreeBuilder(params, combos).build()
         except TreeShapeError as exc:
             raise GameParamError(f"nlhe: {exc}; use fewer bet sizes") from None
-        need = check_memory(len(nodes), max(len(c) for c in combos))
+        need = check_memory(nodes, max(len(c) for c in combos))
         labels = (
             tuple(COMBO_LABELS[c] for c in combos[0]),
             tuple(COMBO_LABELS[c] for c in combos[1]),

@@ -1,11 +1,12 @@
 """How much memory a spot's solve needs, and refusing one that does not fit.
 
-The level walk keeps, per public node, ``[2, hands]`` fixed factors (float64) and current
-factors, ``[2, hands]`` reaches and ``[hands]`` values; the solver keeps regrets and strategy
-sums per edge and hand (float32 for spots); the exact best response keeps float64 reaches and
-values per node again. Calibrated on the turn benchmark spot (9,705 nodes x 1,128 hands: peak
-1,371 MB, ``benchmarks/bench_holdem.py``): about 112 bytes per node and hand plus about 160 MB
-for the interpreter, numpy, scipy and the hand tables.
+A spot is solved on the compiled walk (``solvers/exact/compiled_walk.py``), which keeps float32
+regrets and strategy sums per edge and hand (predictive variants one more array), and
+float32 reaches of both players plus the walking player's values per non-terminal node and
+hand; no per-edge strategy and nothing per terminal. On top come the public tree itself (Python
+nodes, about 2 KB each with their keys and tables) and the interpreter, numpy, scipy and numba
+(about 200 MB). Calibrated on the benchmark spots (``benchmarks/bench_holdem.py``): turn
+estimate 330 MB against 343 MB measured, flop 2,450 MB against 2,500 MB.
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ import os
 
 from solvers.games.base import GameParamError
 
-BYTES_PER_NODE_HAND = 112
-BASE_BYTES = 160 << 20
+BASE_BYTES = 200 << 20
+NODE_BYTES = 2048
+EDGE_BYTES_PER_HAND = 8
+"""float32 regrets and strategy sums."""
+INNER_BYTES_PER_HAND = 12
+"""float32 reach of both players and values, per non-terminal node."""
 SPARE_SHARE = 0.5
 """Share of the machine's available memory a solve may take by default."""
 _limit_bytes: int | None = None
@@ -48,17 +53,26 @@ def memory_limit() -> int:
     return available_bytes()
 
 
-def estimate_bytes(n_nodes: int, max_hands: int) -> int:
-    return BASE_BYTES + n_nodes * max_hands * BYTES_PER_NODE_HAND
+def estimate_bytes(n_nodes: int, n_edges: int, n_inner: int, max_hands: int) -> int:
+    """Bytes to solve a tree of ``n_nodes`` nodes, ``n_edges`` decision edges and ``n_inner``
+    non-terminal nodes over at most ``max_hands`` hands a player."""
+    return (
+        BASE_BYTES
+        + n_nodes * NODE_BYTES
+        + n_edges * max_hands * EDGE_BYTES_PER_HAND
+        + n_inner * max_hands * INNER_BYTES_PER_HAND
+    )
 
 
-def check_memory(n_nodes: int, max_hands: int) -> int:
-    """The estimate in bytes; a ``GameParamError`` if it exceeds the limit."""
-    need = estimate_bytes(n_nodes, max_hands)
+def check_memory(nodes, max_hands: int) -> int:
+    """The estimate in bytes for the tree ``nodes``; a ``GameParamError`` over the limit."""
+    n_edges = sum(len(node.children) for node in nodes if node.is_decision)
+    n_inner = sum(1 for node in nodes if not node.is_terminal)
+    need = estimate_bytes(len(nodes), n_edges, n_inner, max_hands)
     limit = memory_limit()
     if need > limit:
         raise GameParamError(
-            f"nlhe: this tree needs about {need / 2**20:,.0f} MB to solve ({n_nodes:,} nodes x "
+            f"nlhe: this tree needs about {need / 2**20:,.0f} MB to solve ({len(nodes):,} nodes x "
             f"{max_hands} hands) but the limit is {limit / 2**20:,.0f} MB; use fewer bet sizes, "
             "narrower ranges, or raise --max-memory"
         )
