@@ -108,6 +108,8 @@ def counterfactual_values(
                 total = total + own_masks[o] * values[child]
             values[nid] = total
     return values, choices
+
+
 def pair_values(
     game: TreeGame, profile: Mapping[int, np.ndarray], hands: tuple[int, int]
 ) -> np.ndarray:

@@ -156,6 +156,8 @@ def test_all_pair_values_match_the_node_by_node_reference(spec):
     for h0, h1 in pairs[rng.choice(len(pairs), size=min(len(pairs), 12), replace=False)]:
         expected = reference_walk.pair_values(game, profile, (int(h0), int(h1)))
         np.testing.assert_allclose(table[:, h0, h1], expected, rtol=1e-12, atol=1e-12)
+
+
 @pytest.mark.parametrize("cards", [3, 4])
 @pytest.mark.parametrize("seed", [0, 1])
 def test_kuhn_evaluation_equals_an_independent_enumeration(cards, seed):

@@ -25,6 +25,7 @@ ALLOWED: dict[str, set[str]] = {
 }
 """Which packages each layer may import from (besides ``BASE``)."""
 
+
 def _imports(path: Path) -> list[tuple[str, bool]]:
     """``(imported module, at module level)`` for every import statement in a file."""
     tree = ast.parse(path.read_text())

@@ -49,6 +49,8 @@ def test_nothing_points_outside_the_repository():
         if outside in text or any(n in text for n in names):
             offenders.append(name)
     assert offenders == []
+
+
 def _path_without_tmux(tmp_path: Path) -> str:
     """A PATH holding only ``dirname`` and an ``apt-get`` that always fails (no tmux)."""
     bin_dir = tmp_path / "bin"
@@ -76,8 +78,15 @@ def test_ci_stops_when_tmux_cannot_be_installed(tmp_path):
 def test_tmux_smoke_fails_rather_than_skips_under_ci(tmp_path):
     env = {"PATH": _path_without_tmux(tmp_path), "CI": "1", "HOME": str(tmp_path)}
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         str(ROOT / "tests" / "test_tmux_smoke.py")],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            str(ROOT / "tests" / "test_tmux_smoke.py"),
+        ],
         capture_output=True,
         text=True,
         timeout=120,

@@ -145,7 +145,7 @@ class OpenSpielSpots:
         entries = responder.infosets[state.information_state_string(human)]
         weights = np.array([weight for _, weight in entries])
         bot_range = np.zeros(self.game.n_hands[1 - human])
-        for (history, weight) in entries:
+        for history, weight in entries:
             bot_range[history.history()[1 - human]] += weight
         evs = [
             sum(w * responder.q_value(h, self.action_ids[a]) for h, w in entries) / weights.sum()

@@ -90,6 +90,9 @@ class CFRConfig:
     memory and bandwidth; big hold'em trees converge as far as the targets need). None: the
     game's ``solver_precision`` if it has one (hold'em spots say float32), else float64."""
 
+    isomorphism: bool = True
+    """On the compiled walk, walk one of each pair of suit-swapped chance outcomes (when the
+    spot has two suits its board and ranges cannot tell apart) and count it twice."""
     walk: str = "auto"
     """``compiled``: the compiled loops of ``compiled_walk.py`` (games with combo terminals,
     alternating updates); ``numpy``: the numpy level walk; ``auto``: compiled where it applies."""
@@ -142,22 +145,25 @@ class FullWidthCFR(Solver):
         self.plan = build_plan(game)
         plan = self.plan
         dtype = np.dtype(self.config.precision)
-        self.regrets = [
-            np.zeros((e.n_edges, plan.n_hands[p]), dtype=dtype) for p, e in enumerate(plan.edges)
-        ]
+        self._compiled: CompiledWalk | None = None
+        compiled = self.config.alternating and supports(game)
+        if self.config.walk == "compiled" and not compiled:
+            raise SolverError("the compiled walk needs a hold'em spot and alternating updates")
+        compiled = compiled and self.config.walk != "numpy"
+        n_edges = [e.n_edges for e in plan.edges]
+        if compiled:
+            # Hold'em spots: the same walk as compiled loops, the update fused into the value
+            # pass, no [rows, 2, hands] factor or reach arrays, and suit twins left out
+            # (compiled_walk.py): the per-edge arrays hold the edges that are walked.
+            self._compiled = compiled_walk(game, dtype, isomorphic=self.config.isomorphism)
+            n_edges = list(self._compiled.cp.n_edges)
+        self.regrets = [np.zeros((n_edges[p], plan.n_hands[p]), dtype=dtype) for p in (0, 1)]
         self.strategy_sums = [np.zeros_like(r) for r in self.regrets]
         self.predictions = [
             np.zeros_like(r) if self.config.predictive else np.zeros((0, 0), dtype=dtype)
             for r in self.regrets
         ]
-        self._compiled: CompiledWalk | None = None
-        compiled = self.config.alternating and supports(game)
-        if self.config.walk == "compiled" and not compiled:
-            raise SolverError("the compiled walk needs a hold'em spot and alternating updates")
-        if compiled and self.config.walk != "numpy":
-            # Hold'em spots: the same walk as compiled loops, the update fused into the value
-            # pass, and no [rows, 2, hands] factor or reach arrays (compiled_walk.py).
-            self._compiled = compiled_walk(game, dtype)
+        if self._compiled is not None:
             self._compiled.warm_up([self._source(0), self._source(1)])
         else:
             self._factor = plan.fixed_factor.astype(dtype)
@@ -262,9 +268,15 @@ class FullWidthCFR(Solver):
         self.iterations = iteration
 
     # --- strategies and state -------------------------------------------------------------
+    def _full(self, player: int, source: Source) -> np.ndarray:
+        """A compiled-walk strategy over every edge of the tree (suit twins filled in)."""
+        assert self._compiled is not None
+        cp = self._compiled.cp
+        return cp.full_edges(player, strategies_from(cp, player, source))
+
     def current_strategy(self) -> Strategy:
         if self._compiled is not None:
-            current = [strategies_from(self.plan, p, self._source(p)) for p in (0, 1)]
+            current = [self._full(p, self._source(p)) for p in (0, 1)]
         else:
             current = [c.copy() for c in self._current]
         return {**self.plan.strategy_dict(0, current[0]), **self.plan.strategy_dict(1, current[1])}
@@ -276,10 +288,16 @@ class FullWidthCFR(Solver):
             sources = [Source(self.strategy_sums[p]) for p in (0, 1)]
         else:
             sources = [self._source(p) for p in (0, 1)]
-        return exploitability_of_sources(self.game, sources, self.regrets[0].dtype)
+        return exploitability_of_sources(self.game, sources, walk=self._compiled)
 
     def average_strategy(self) -> Strategy:
         """Strategy sums normalised per (node, hand); uniform where a hand never got there."""
+        if self._compiled is not None:
+            average = [self._full(p, Source(self.strategy_sums[p])) for p in (0, 1)]
+            return {
+                **self.plan.strategy_dict(0, average[0]),
+                **self.plan.strategy_dict(1, average[1]),
+            }
         return strategy_from_weights(self.plan, self.strategy_sums)
 
     def _arrays(self) -> dict[str, np.ndarray]:

@@ -36,6 +36,9 @@ class LockedCFR(FullWidthCFR):
         self.edge_locks = edge_locks(game, self.locks)  # before the first _set_current
         default_record = {game.nodes[n].key: int(lock.hands.sum()) for n, lock in locks.items()}
         self.lock_record = default_record if record is None else record
+        # Locks act on the numpy walk's factor and per-edge arrays (the compiled loops do not
+        # know them), so a locked solve always takes the numpy walk.
+        config["walk"] = "numpy"
         super().__init__(game, variant=variant, output=output, **config)
 
     def settings(self) -> dict[str, Any]:

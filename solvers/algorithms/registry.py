@@ -77,6 +77,7 @@ def _cfr_options(alpha, beta, gamma, floor, predictive=False) -> tuple[Option, .
         Option("predictive", "bool", predictive, "predictive regret matching (Farina et al.)"),
         Option("precision", "choice", None, "float storage (default: the game's)",
                choices=("float64", "float32"), nullable=True),
+        Option("isomorphism", "bool", True, "walk one of two suit-swapped cards (spots)"),
         Option("walk", "choice", "auto", "compiled loops (hold'em spots) or the numpy walk",
                choices=("auto", "compiled", "numpy")),
         _output(),

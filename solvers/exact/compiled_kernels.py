@@ -188,9 +188,9 @@ def reach_down(
                     _strategy(weights1, predictions1, matching1, first_edge[row], count, sigma)
                 for j in range(count):
                     child = child_rows[c0 + j]
-                    if kind[child] == _TERMINAL:
-                        continue
                     at = nt[child]
+                    if at < 0:  # a terminal, or under a left-out suit twin
+                        continue
                     if k == 0:
                         for h in range(n0):
                             reach0[at, h] = reach0[up, h] * sigma[j, h]
@@ -216,6 +216,7 @@ def values_up(
     own_cards, own_same, own_weights, own_sorted, own_strength, own_live,
     opp_cards, opp_weights, opp_sorted, opp_strength, opp_live,
     sums, weight, floor, positive, negative, discount, best, slot_of_row, has_terminal,
+    doubled, own_swap,
 ):  # fmt: skip
     """Counterfactual values of ``player`` at every non-terminal row, deepest level first.
 
@@ -244,6 +245,8 @@ def values_up(
             tied = np.empty(_N_CARDS)
             for row in range(lo + chunk, hi, n_chunks):
                 at = nt[row]
+                if at < 0:
+                    continue
                 k = kind[row]
                 c0 = child_ptr[row]
                 n_children = child_ptr[row + 1] - c0
@@ -256,6 +259,8 @@ def values_up(
                     child = child_rows[c0 + j]
                     if kind[child] != _TERMINAL:
                         below = nt[child]
+                        if below < 0:  # a left-out suit twin: counted with its partner
+                            continue
                         for h in range(n_own):
                             child_values[j, h] = values[below, h]
                         continue
@@ -319,9 +324,16 @@ def values_up(
                     for h in range(n_own):
                         values[at, h] = 0.0
                     for j in range(n_children):
-                        m = mask[child_rows[c0 + j]]
+                        child = child_rows[c0 + j]
+                        if nt[child] < 0:
+                            continue
+                        m = mask[child]
                         for h in range(n_own):
                             values[at, h] += masks[m, player, h] * child_values[j, h]
+                        if doubled[child]:  # its twin: the same values with hands swapped
+                            for h in range(n_own):
+                                g = own_swap[h]
+                                values[at, h] += masks[m, player, g] * child_values[j, g]
 
 
 @njit(cache=True, nogil=True)

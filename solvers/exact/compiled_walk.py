@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.cards.deck import RANKS, SUITS, card_str, parse_card
 from solvers.exact.walk import TreePlan, build_plan
 from solvers.games.base import TreeGame
 from solvers.games.combo_terminals import ComboTerminals  # noqa: F401 - the tables' type
@@ -74,20 +75,84 @@ class CompiledPlan:
     """Whether a row has a terminal child (then its strategy is needed for their reach)."""
     has_nonterminal: np.ndarray
     """Whether a row has a non-terminal child (then reach goes down through it)."""
+    doubled: np.ndarray
+    """A chance outcome whose suit-swapped twin is left out: it counts twice, once with every
+    hand swapped (``hand_swap``). Rows under a left-out twin have ``nt`` -1."""
+    hand_swap: tuple[np.ndarray, np.ndarray]
+    n_edges: tuple[int, int]
+    """Per player, the edges the compiled arrays hold (all of them unless isomorphic)."""
+    expand: tuple[tuple[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+    """Per player and full edge (``plan.edges`` order): its compact edge, and whether the hands
+    are swapped there (an edge under a left-out twin)."""
+    isomorphic: bool
+    slot_first: tuple[np.ndarray, np.ndarray]
+    """Per player, each walked decision's first edge and number of actions, compact order."""
+    slot_actions: tuple[np.ndarray, np.ndarray]
+
+    def full_edges(self, player: int, compact: np.ndarray) -> np.ndarray:
+        """A compact per-edge array laid out over every edge of the tree (twins filled in)."""
+        if not self.isomorphic:
+            return compact
+        source, swapped = self.expand[player]
+        full = compact[source]
+        rows = np.flatnonzero(swapped)
+        full[rows] = full[rows][:, self.hand_swap[player]]
+        return full
 
 
-def compiled_plan(game: TreeGame) -> CompiledPlan:
-    """The compiled plan of ``game`` (cached on the game)."""
-    cached = game.__dict__.get("_compiled_plan")
+def compiled_plan(game: TreeGame, isomorphic: bool = False) -> CompiledPlan:
+    """The compiled plan of ``game`` (cached on the game); with ``isomorphic``, and when the
+    game has a suit swap (``suit_swap()``), twin chance outcomes are left out (see module
+    docstring)."""
+    swap = game.suit_swap() if isomorphic and hasattr(game, "suit_swap") else None  # type: ignore[attr-defined]
+    key = "_compiled_plan_iso" if swap is not None else "_compiled_plan"
+    cached = game.__dict__.get(key)
     if cached is not None:
         return cached
     plan = build_plan(game)
-    done = _build(game, plan)
-    game.__dict__["_compiled_plan"] = done
+    done = _build(game, plan, swap)
+    game.__dict__[key] = done
     return done
 
 
-def _build(game: TreeGame, plan: TreePlan) -> CompiledPlan:
+def _twins(game: TreeGame, plan: TreePlan, swap, parent: np.ndarray):
+    """``(live, doubled)`` per row: rows under the higher card of a swapped pair are dead, the
+    lower card's row counts twice."""
+    nodes = game.nodes
+    row_of_node = plan.row_of_node
+    dead = np.zeros(plan.n_rows, dtype=np.bool_)
+    doubled = np.zeros(plan.n_rows, dtype=np.bool_)
+    for node in nodes:
+        if not node.is_chance or not swap.fixes(node.board):
+            continue
+        for child in node.children:
+            card = nodes[child].board[-1]
+            image = int(swap.card[card])
+            if image < card:
+                dead[row_of_node[child]] = True
+            elif image > card:
+                doubled[row_of_node[child]] = True
+    for level in plan.levels:  # parents come a level earlier: one pass down
+        rows = slice(level.start, level.stop)
+        dead[rows] |= dead[parent[rows]]
+    return ~dead, doubled
+
+
+def _image_node(game: TreeGame, swap, node_id: int) -> int:
+    """The node whose key is ``node_id``'s with every dealt card's suits swapped."""
+    index = game.__dict__.get("_key_index")
+    if index is None:
+        index = game.__dict__["_key_index"] = {n.key: n.id for n in game.nodes}
+    tokens = game.nodes[node_id].key.split("/")
+    mapped = [card_str(int(swap.card[parse_card(t)])) if _is_card(t) else t for t in tokens]
+    return index["/".join(mapped)]
+
+
+def _is_card(token: str) -> bool:
+    return len(token) == 2 and token[0] in RANKS and token[1] in SUITS
+
+
+def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
     nodes = game.nodes
     n_rows = plan.n_rows
     node_of_row = plan.node_of_row
@@ -113,15 +178,40 @@ def _build(game: TreeGame, plan: TreePlan) -> CompiledPlan:
         if child_nodes
         else np.zeros(0, dtype=np.int64)
     )
+    if swap is None:
+        live = np.ones(n_rows, dtype=np.bool_)
+        doubled = np.zeros(n_rows, dtype=np.bool_)
+        hand_swap = (np.arange(plan.n_hands[0]), np.arange(plan.n_hands[1]))
+    else:
+        live, doubled = _twins(game, plan, swap, parent)
+        hand_swap = swap.hands
     first_edge = np.full(n_rows, -1, dtype=np.int64)
     slot_of_row = np.full(n_rows, -1, dtype=np.int64)
     edge = np.full(n_rows, -1, dtype=np.int64)
-    for edges in plan.edges:
-        if not edges.n_edges:
-            continue
+    n_edges = []
+    expand = []
+    slot_first: list[np.ndarray] = []
+    slot_actions: list[np.ndarray] = []
+    for p, edges in enumerate(plan.edges):
         decision_rows = edges.parent_rows[edges.first_edge]
-        first_edge[decision_rows] = edges.first_edge
-        slot_of_row[decision_rows] = np.arange(len(decision_rows))
+        kept = live[decision_rows]
+        counts = edges.n_actions[kept]
+        firsts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+        n_edges.append(int(counts.sum()))
+        slot_first.append(firsts)
+        slot_actions.append(counts.astype(np.int64))
+        first_edge[decision_rows[kept]] = firsts
+        slot_of_row[decision_rows[kept]] = np.arange(int(kept.sum()))
+        # every full edge's compact source edge, and whether its hands are swapped
+        source_first = np.zeros(len(decision_rows), dtype=np.int64)
+        source_first[kept] = firsts
+        swapped = ~kept
+        for slot in np.flatnonzero(swapped):
+            image = _image_node(game, swap, edges.decision_nodes[slot])
+            source_first[slot] = first_edge[row_of_node[image]]
+        offsets = np.arange(edges.n_edges) - np.repeat(edges.first_edge, edges.n_actions)
+        source = np.repeat(source_first, edges.n_actions) + offsets
+        expand.append((source, np.repeat(swapped, edges.n_actions)))
         edge[edges.rows] = np.arange(edges.n_edges)
     mask = np.full(n_rows, -1, dtype=np.int64)
     tables: list[np.ndarray] = []
@@ -141,9 +231,9 @@ def _build(game: TreeGame, plan: TreePlan) -> CompiledPlan:
                 tables.append(table)
             mask[row_of_node[child]] = index
     masks = np.stack(tables) if tables else np.zeros((1, 2, plan.max_hands))
-    nonterminal = kind != _KIND_TERMINAL
+    nonterminal = (kind != _KIND_TERMINAL) & live
     has_terminal = np.zeros(n_rows, dtype=np.bool_)
-    terminal_parents = parent[~nonterminal]
+    terminal_parents = parent[(kind == _KIND_TERMINAL) & live]
     has_terminal[terminal_parents[terminal_parents >= 0]] = True
     has_nonterminal = np.zeros(n_rows, dtype=np.bool_)
     inner_parents = parent[nonterminal]
@@ -155,7 +245,10 @@ def _build(game: TreeGame, plan: TreePlan) -> CompiledPlan:
     starts = [0] + [level.start for level in plan.levels]
     stops = [1] + [level.stop for level in plan.levels]
     level_rows = np.array(
-        [(a, a + int(nonterminal[a:b].sum())) for a, b in zip(starts, stops, strict=True)],
+        [
+            (a, a + int((kind[a:b] != _KIND_TERMINAL).sum()))
+            for a, b in zip(starts, stops, strict=True)
+        ],
         dtype=np.int64,
     )
     return CompiledPlan(
@@ -176,6 +269,13 @@ def _build(game: TreeGame, plan: TreePlan) -> CompiledPlan:
         slot_of_row=slot_of_row,
         has_terminal=has_terminal,
         has_nonterminal=has_nonterminal,
+        doubled=doubled,
+        hand_swap=(hand_swap[0].astype(np.int64), hand_swap[1].astype(np.int64)),
+        n_edges=(n_edges[0], n_edges[1]),
+        expand=(expand[0], expand[1]),
+        isomorphic=swap is not None,
+        slot_first=(slot_first[0], slot_first[1]),
+        slot_actions=(slot_actions[0], slot_actions[1]),
     )
 
 
@@ -218,10 +318,11 @@ class CompiledWalk:
 
     game: TreeGame
     dtype: np.dtype
+    isomorphic: bool = False
 
     def __post_init__(self) -> None:
         self._k = _kernels()
-        self.cp = compiled_plan(self.game)
+        self.cp = compiled_plan(self.game, self.isomorphic)
         self.tables = self.game.combo_terminals()  # type: ignore[attr-defined]
         dtype = self.dtype
         self.masks = self.cp.masks.astype(dtype)
@@ -289,6 +390,7 @@ class CompiledWalk:
             *own, *opp,
             sums, float(weight), bool(floor), float(positive), float(negative), bool(discount),
             best if best is not None else self._no_best, cp.slot_of_row, cp.has_terminal,
+            cp.doubled, cp.hand_swap[player],
         )  # fmt: skip
         return values[0]
 
@@ -299,25 +401,25 @@ def _kernels():
     return compiled_kernels
 
 
-def strategies_from(plan: TreePlan, player: int, source: Source) -> np.ndarray:
-    """The per-edge strategy ``[n_edges, hands]`` a ``Source`` stands for (compiled)."""
-    edges = plan.edges[player]
+def strategies_from(cp: CompiledPlan, player: int, source: Source) -> np.ndarray:
+    """The per-edge strategy ``[edges, hands]`` a ``Source`` stands for, in the compiled
+    arrays' layout (``cp.full_edges`` spreads it over every edge)."""
     weights = np.ascontiguousarray(source.weights)
     predictions = (
         np.zeros((0, 0), dtype=weights.dtype) if source.predictions is None else source.predictions
     )
     out = np.empty_like(weights)
     _kernels().strategies(
-        edges.first_edge.astype(np.int64), edges.n_actions.astype(np.int64), weights,
-        predictions, source.matching, out,
+        cp.slot_first[player], cp.slot_actions[player], weights, predictions, source.matching,
+        out,
     )  # fmt: skip
     return out
 
 
-def compiled_walk(game: TreeGame, dtype=np.float64) -> CompiledWalk:
-    """A ``CompiledWalk`` of ``game`` in ``dtype``, cached per dtype on the game."""
-    key = f"_compiled_walk_{np.dtype(dtype).str}"
+def compiled_walk(game: TreeGame, dtype=np.float64, isomorphic: bool = False) -> CompiledWalk:
+    """A ``CompiledWalk`` of ``game`` in ``dtype``, cached per dtype and isomorphism."""
+    key = f"_compiled_walk_{np.dtype(dtype).str}_{isomorphic}"
     cached = game.__dict__.get(key)
     if cached is None:
-        cached = game.__dict__[key] = CompiledWalk(game, np.dtype(dtype))
+        cached = game.__dict__[key] = CompiledWalk(game, np.dtype(dtype), isomorphic)
     return cached

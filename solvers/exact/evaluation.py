@@ -29,6 +29,7 @@ import numpy as np
 
 from solvers.exact.compiled_walk import (
     MODE_RESPOND,
+    CompiledWalk,
     Source,
     compiled_walk,
     evaluation_dtype,
@@ -223,14 +224,13 @@ def best_response(game: TreeGame, strategy: Mapping[int, np.ndarray], player: in
 
 
 def _compiled_response(
-    game: TreeGame, sources: list[Source], player: int, dtype=None
+    game: TreeGame, sources: list[Source], player: int, walk: CompiledWalk | None = None
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """``(value, per-hand root cfv, best action index [decision slots, hands])`` on the
     compiled walk (the responder's own source does not matter)."""
-    plan = build_plan(game)
-    done = compiled_walk(game, dtype or evaluation_dtype(game))
+    done = walk or compiled_walk(game, evaluation_dtype(game))
     done.reach_down(sources)
-    n_slots = len(plan.edges[player].decision_nodes)
+    n_slots = len(done.cp.slot_first[player])
     best = np.zeros((n_slots, game.n_hands[player]), dtype=np.int8)
     root = done.values_up(player, sources, MODE_RESPOND, best=best).copy()
     return float(root.sum()), root, best
@@ -318,34 +318,40 @@ def exploitability_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> Explo
     )
 
 
-def _compiled_value(game: TreeGame, sources: list[Source], dtype=None) -> float:
-    done = compiled_walk(game, dtype or evaluation_dtype(game))
+def _compiled_value(
+    game: TreeGame, sources: list[Source], walk: CompiledWalk | None = None
+) -> float:
+    done = walk or compiled_walk(game, evaluation_dtype(game))
     done.reach_down(sources)
     return float(done.values_up(0, sources).sum())
 
 
 def exploitability_of_sources(
-    game: TreeGame, sources: list[Source], dtype=None
+    game: TreeGame, sources: list[Source], walk: CompiledWalk | None = None
 ) -> Exploitability:
     """``exploitability`` on the compiled walk of a profile given as ``Source`` per player
-    (a solver's strategy sums or regrets, read without forming per-edge strategies), in
-    ``dtype`` storage (default ``evaluation_dtype``; a solver passes its own, to share its
-    buffers)."""
+    (a solver's strategy sums or regrets, read without forming per-edge strategies), on
+    ``walk`` (default: the full tree in ``evaluation_dtype``; a solver passes its own, to share
+    its buffers and its suit isomorphism; then the pure best responses cover the walked
+    decisions only)."""
     plan = build_plan(game)
+    walk = walk or compiled_walk(game, evaluation_dtype(game))
     responses = []
     for player in (0, 1):
-        value, root, best = _compiled_response(game, sources, player, dtype)
+        value, root, best = _compiled_response(game, sources, player, walk)
         responses.append(
             BestResponse(
                 player=player,
                 value=value,
                 per_hand=_per_hand(game, player, root),
-                strategy=_PureStrategy(plan, player, best),  # type: ignore[arg-type]
+                strategy=(  # type: ignore[arg-type]
+                    {} if walk.cp.isomorphic else _PureStrategy(plan, player, best)
+                ),
             )
         )
     return Exploitability(
         best_responses=(responses[0], responses[1]),
-        game_value=_compiled_value(game, sources, dtype),
+        game_value=_compiled_value(game, sources, walk),
         big_blind=getattr(game, "big_blind", 1.0),
         initial_pot=float(sum(game.root.contributions)),
     )

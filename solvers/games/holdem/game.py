@@ -26,6 +26,7 @@ from solvers.games.holdem.spot import (
     range_weights,
     spot_spec,
 )
+from solvers.games.holdem.symmetry import SuitSwap, find_suit_swap
 from solvers.games.holdem.tree import SpotTreeBuilder, TreeShapeError
 from solvers.games.spec import FILE_LOADERS, register_game
 
@@ -169,6 +170,14 @@ class HoldemGame(TreeGame):
                 values[rows] += net
         values *= weights[player] / dtype(self.normaliser)
         return values
+
+    def suit_swap(self) -> SuitSwap | None:
+        """Two suits the board and both ranges cannot tell apart (``symmetry.py``), or None."""
+        if "_suit_swap" not in self.__dict__:
+            self.__dict__["_suit_swap"] = find_suit_swap(
+                board_cards(self.params), self.hand_combos, self.range_weights
+            )
+        return self.__dict__["_suit_swap"]
 
     def combo_terminals(self) -> ComboTerminals:
         """The terminal tables of the compiled walk (``solvers/exact/compiled_walk.py``)."""
