@@ -192,7 +192,7 @@ def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
     expand = []
     slot_first: list[np.ndarray] = []
     slot_actions: list[np.ndarray] = []
-    for p, edges in enumerate(plan.edges):
+    for edges in plan.edges:
         decision_rows = edges.parent_rows[edges.first_edge]
         kept = live[decision_rows]
         counts = edges.n_actions[kept]
