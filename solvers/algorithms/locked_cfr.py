@@ -56,7 +56,8 @@ class LockedCFR(FullWidthCFR):
         super()._update(player, iteration)
         lock = self.edge_locks[player]
         if lock.edges.size:
-            for arrays in (self.regrets, self.predictions):
+            kept = (self.regrets, self.predictions) if self.config.predictive else (self.regrets,)
+            for arrays in kept:
                 block = arrays[player][lock.edges]
                 arrays[player][lock.edges] = block * ~lock.mask
 

@@ -58,7 +58,8 @@ class HoldemGame(TreeGame):
             nodes = SpotTreeBuilder(params, combos).build()
         except TreeShapeError as exc:
             raise GameParamError(f"nlhe: {exc}; use fewer bet sizes") from None
-        need = check_memory(nodes, max(len(c) for c in combos))
+        swap = find_suit_swap(board_cards(params), combos, (hands[0][1], hands[1][1]))
+        need = check_memory(nodes, max(len(c) for c in combos), swap)
         labels = (
             tuple(COMBO_LABELS[c] for c in combos[0]),
             tuple(COMBO_LABELS[c] for c in combos[1]),
@@ -68,6 +69,7 @@ class HoldemGame(TreeGame):
         game.range_weights = (hands[0][1], hands[1][1])
         game.normaliser = float(total)
         game.memory_estimate_mb = need / 2**20
+        game.__dict__["_suit_swap"] = swap
         game.evaluator  # noqa: B018 - strengths and sweep tables belong to building the spot
         return game
 
