@@ -38,7 +38,6 @@ ALGOS = {
 
 def _one_run(spot: str, algo: str, options: dict, check_every: int, budget_s: float, queue):
     from solvers.algorithms import make_solver  # noqa: PLC0415 - in the child process
-    from solvers.exact.evaluation import exploitability  # noqa: PLC0415
     from solvers.games import load_game  # noqa: PLC0415
 
     started = time.perf_counter()

@@ -16,7 +16,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -121,6 +121,22 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
 
     def write(out: BinaryIO) -> None:
         out.write(data)
+
+    return atomic_write(path, write)
+
+
+def atomic_write_chunks(path: str | os.PathLike, chunks: Iterable[str]) -> Path:
+    """``atomic_write_text`` of text given in pieces, streamed (gzip-compressed for ``.gz``)
+    so that the whole text never sits in memory."""
+
+    def write(out: BinaryIO) -> None:
+        if str(path).endswith(".gz"):
+            with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=6, mtime=0) as zipped:
+                for chunk in chunks:
+                    zipped.write(chunk.encode("utf-8"))
+        else:
+            for chunk in chunks:
+                out.write(chunk.encode("utf-8"))
 
     return atomic_write(path, write)
 

@@ -222,9 +222,10 @@ class FullWidthCFR(Solver):
         """``_update`` and ``_set_current`` of ``player`` in one compiled pass."""
         config = self.config
         assert self._compiled is not None
-        discount = config.alpha is not None and config.beta is not None
+        discount = False
         positive = negative = 1.0
-        if discount:
+        if config.alpha is not None and config.beta is not None:
+            discount = True
             positive = iteration**config.alpha / (iteration**config.alpha + 1.0)
             negative = iteration**config.beta / (iteration**config.beta + 1.0)
         weight = float(max(iteration - config.delay, 0)) ** config.gamma
@@ -289,6 +290,21 @@ class FullWidthCFR(Solver):
         else:
             sources = [self._source(p) for p in (0, 1)]
         return exploitability_of_sources(self.game, sources, walk=self._compiled)
+
+    @property
+    def compiled(self) -> CompiledWalk | None:
+        """The compiled walk this solver runs on, if any."""
+        return self._compiled
+
+    def compiled_output(self) -> list[np.ndarray] | None:
+        """``strategy()`` on the compiled walk's edges (``compiled.cp.full_edges`` spreads it
+        over the tree): what a big spot's file is written from without the full profile."""
+        if self._compiled is None:
+            return None
+        cp = self._compiled.cp
+        if self.output == "average":
+            return [strategies_from(cp, p, Source(self.strategy_sums[p])) for p in (0, 1)]
+        return [strategies_from(cp, p, self._source(p)) for p in (0, 1)]
 
     def average_strategy(self) -> Strategy:
         """Strategy sums normalised per (node, hand); uniform where a hand never got there."""

@@ -104,7 +104,7 @@ def compiled_plan(game: TreeGame, isomorphic: bool = False) -> CompiledPlan:
     """The compiled plan of ``game`` (cached on the game); with ``isomorphic``, and when the
     game has a suit swap (``suit_swap()``), twin chance outcomes are left out (see module
     docstring)."""
-    swap = game.suit_swap() if isomorphic and hasattr(game, "suit_swap") else None  # type: ignore[attr-defined]
+    swap = game.suit_swap() if isomorphic and hasattr(game, "suit_swap") else None
     key = "_compiled_plan_iso" if swap is not None else "_compiled_plan"
     cached = game.__dict__.get(key)
     if cached is not None:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -344,8 +345,8 @@ def exploitability_of_sources(
                 player=player,
                 value=value,
                 per_hand=_per_hand(game, player, root),
-                strategy=(  # type: ignore[arg-type]
-                    {} if walk.cp.isomorphic else _PureStrategy(plan, player, best)
+                strategy=cast(
+                    Strategy, {} if walk.cp.isomorphic else _PureStrategy(plan, player, best)
                 ),
             )
         )

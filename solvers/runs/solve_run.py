@@ -304,7 +304,12 @@ def _execute_iterative(spec: RunSpec, prepared: Prepared, emit: Emit, should_sto
             last_checkpoint = time.perf_counter()
     solver.save_checkpoint(checkpoint)
     info = _solver_info(spec, solver)
-    written = _write_strategy(spec, game, solver.strategy(), info, solver.metrics().exploitability)
+    unrounded = solver.metrics().exploitability
+    compact = solver.compiled_output() if hasattr(solver, "compiled_output") else None
+    if compact is not None and spec.lock is None:
+        written = _write_compiled(spec, game, solver, compact, info, unrounded)
+    else:
+        written = _write_strategy(spec, game, solver.strategy(), info, unrounded)
     metrics = solver.metrics().as_dict()
     if spec.lock is not None:  # the locked game's gap; the file's own is reported beside it
         written["exploitability_unlocked"] = written.pop("exploitability")
@@ -364,6 +369,84 @@ def _write_strategy(spec: RunSpec, game, strategy, info, unrounded: float) -> di
     if spec.target is not None and measured.exploitability > spec.target:
         result["target_missed_by_rounding"] = True
     return result
+
+
+def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float):
+    """``_write_strategy`` for a solver on the compiled walk, in bounded memory: rounding and
+    the exact measure work on the walked edges (a flop spot's full profile would take GBs),
+    and the file is streamed node by node."""
+    import numpy as np  # noqa: PLC0415
+
+    from solvers.atomic import atomic_write_chunks  # noqa: PLC0415
+    from solvers.exact.compiled_walk import Source  # noqa: PLC0415
+    from solvers.exact.evaluation import exploitability_of_sources  # noqa: PLC0415
+    from solvers.strategy_file import (  # noqa: PLC0415
+        document_chunks,
+        measured_from,
+        round_rows,
+        to_document,
+    )
+
+    if not all(np.isfinite(x).all() for x in compact):
+        raise SolverError(
+            f"{spec.algo} diverged (its strategy holds NaN or infinity); nothing was written. "
+            "Try other options."
+        )
+    walk = solver.compiled
+    cp = walk.cp
+    for precision in TARGET_PRECISIONS:
+        dtype = np.float32 if precision <= 6 else np.float64  # float32 holds 6 decimals
+        rounded = []
+        for p in (0, 1):
+            out = np.empty(compact[p].shape, dtype=dtype)
+            for first, count in zip(cp.slot_first[p], cp.slot_actions[p], strict=True):
+                block = compact[p][first : first + count].T.astype(np.float64)
+                out[first : first + count] = round_rows(block, precision).T
+            rounded.append(out)
+        sources = [Source(x) for x in rounded]
+        measured = measured_from(exploitability_of_sources(game, sources, walk=walk))
+        if spec.target is None or measured.exploitability <= spec.target:
+            break
+    head = to_document(game, {}, solver=info, measured=measured, head_only=True)
+    plan = walk_plan(game)
+    slots = [{n: k for k, n in enumerate(e.decision_nodes)} for e in plan.edges]
+
+    def nodes():
+        for node in game.decision_nodes():
+            p = node.player
+            edges = plan.edges[p]
+            slot = slots[p][node.id]
+            first = edges.first_edge[slot]
+            source, swapped = cp.expand[p] if cp.isomorphic else (None, None)
+            span = np.arange(first, first + edges.n_actions[slot])
+            rows = rounded[p][span if source is None else source[span]].T
+            if swapped is not None and swapped[first]:
+                rows = rows[cp.hand_swap[p]]
+            yield (
+                node.key,
+                {
+                    "actions": list(node.actions),
+                    "probs": np.round(rows.astype(np.float64), precision),
+                },
+            )
+
+    atomic_write_chunks(spec.out, document_chunks(head, nodes()))
+    result: dict[str, Any] = {
+        "exploitability": measured.exploitability,
+        "game_value": measured.game_value,
+        "precision": precision,
+        "exploitability_unrounded": unrounded,
+        "rounding_added": measured.exploitability - unrounded,
+    }
+    if spec.target is not None and measured.exploitability > spec.target:
+        result["target_missed_by_rounding"] = True
+    return result
+
+
+def walk_plan(game):
+    from solvers.exact.walk import build_plan  # noqa: PLC0415
+
+    return build_plan(game)
 
 
 def _execute_lp(spec: RunSpec, game, emit: Emit, started: float):

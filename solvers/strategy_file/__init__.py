@@ -45,8 +45,10 @@ from solvers.strategy_file.read import (
     read_strategy_text,
 )
 from solvers.strategy_file.write import (
+    document_chunks,
     dumps_document,
     measure,
+    measured_from,
     round_rows,
     rounded_strategy,
     save_strategy,
@@ -66,7 +68,9 @@ __all__ = [
     "StrategyFileError",
     "StrategyFileModel",
     "atomic_write_text",
+    "document_chunks",
     "dumps_document",
+    "measured_from",
     "load_strategy",
     "loads_strategy",
     "measure",

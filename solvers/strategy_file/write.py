@@ -6,6 +6,7 @@ import json
 import math
 import os
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
@@ -42,16 +43,7 @@ def rounded_strategy(game: TreeGame, strategy: Strategy, precision: int = DEFAUL
 
 
 def measure(game: TreeGame, strategy: Strategy) -> Measured:
-    report = exploitability(game, strategy)
-    pot = report.pot_percent
-    return Measured(
-        exploitability=report.exploitability,
-        nash_conv=report.nash_conv,
-        best_response_values=(report.best_responses[0].value, report.best_responses[1].value),
-        game_value=report.game_value,
-        mbb_per_hand=report.mbb_per_hand,
-        pot_percent=None if pot is None or not math.isfinite(pot) else pot,
-    )
+    return measured_from(exploitability(game, strategy))
 
 
 def _implied_action(actions) -> str:
@@ -88,13 +80,15 @@ def to_document(
     defaults: str | None = None,
     lbr: list[LbrFigure] | None = None,
     arrays: bool = False,
+    head_only: bool = False,
 ) -> dict[str, Any]:
     """The JSON object of a strategy file in either form.
 
     With ``arrays`` the compact rows stay numpy arrays, for ``dumps_document`` right after (a
-    turn spot's millions of numbers as Python floats would cost hundreds of MB)."""
+    turn spot's millions of numbers as Python floats would cost hundreds of MB). With
+    ``head_only`` the nodes are left out (``document_chunks`` streams them)."""
     nodes: dict[str, Any] = {}
-    for node in game.decision_nodes():
+    for node in () if head_only else game.decision_nodes():
         rows = np.asarray(strategy[node.id])
         hands = game.hand_labels[node.player]
         view = _holdem_view(game, node.player)
@@ -153,23 +147,47 @@ def _rows_json(probs: Any) -> str:
     return text[1:-1].replace("], [", "],\n    [")
 
 
+def document_chunks(head: dict[str, Any], nodes: Iterable[tuple[str, dict[str, Any]]]):
+    """The text of a strategy file in pieces: the header, then one node at a time, so that a
+    big spot's file is written without holding it whole (``atomic_write_chunks``)."""
+    compact = head.get("form") == "compact"
+    yield json.dumps(head, indent=1)[:-2] + ',\n "nodes": {\n'
+    separator = ""
+    for key, node in nodes:
+        yield separator + _node_text(key, node, compact)
+        separator = ",\n"
+    yield "\n }\n}\n"
+
+
+def _node_text(key: str, node: dict[str, Any], compact: bool) -> str:
+    if not compact:
+        inner = ",\n   ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in node.items())
+        return f"  {json.dumps(key)}: {{\n   {inner}}}"
+    rows = _rows_json(node["probs"])
+    hands = f'"hands": {json.dumps(node["hands"])},' if "hands" in node else ""
+    return (
+        f'  {json.dumps(key)}: {{"actions": {json.dumps(node["actions"])}, '
+        f'{hands}\n   "probs": [\n    {rows}]}}'
+    )
+
+
 def dumps_document(doc: dict[str, Any]) -> str:
     """Readable JSON: one line per node row, so files diff and read well."""
     head = {k: v for k, v in doc.items() if k != "nodes"}
-    text = json.dumps(head, indent=1)[:-2] + ',\n "nodes": {\n'
-    parts = []
-    for key, node in doc["nodes"].items():
-        if doc.get("form") != "compact":
-            inner = ",\n   ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in node.items())
-            parts.append(f"  {json.dumps(key)}: {{\n   {inner}}}")
-            continue
-        rows = _rows_json(node["probs"])
-        hands = f'"hands": {json.dumps(node["hands"])},' if "hands" in node else ""
-        parts.append(
-            f'  {json.dumps(key)}: {{"actions": {json.dumps(node["actions"])}, '
-            f'{hands}\n   "probs": [\n    {rows}]}}'
-        )
-    return text + ",\n".join(parts) + "\n }\n}\n"
+    return "".join(document_chunks(head, doc["nodes"].items()))
+
+
+def measured_from(report) -> Measured:
+    """The header's ``measured`` block from an ``Exploitability`` report."""
+    pot = report.pot_percent
+    return Measured(
+        exploitability=report.exploitability,
+        nash_conv=report.nash_conv,
+        best_response_values=(report.best_responses[0].value, report.best_responses[1].value),
+        game_value=report.game_value,
+        mbb_per_hand=report.mbb_per_hand,
+        pot_percent=None if pot is None or not math.isfinite(pot) else pot,
+    )
 
 
 def save_strategy(
