@@ -131,7 +131,8 @@ def atomic_write_chunks(path: str | os.PathLike, chunks: Iterable[str]) -> Path:
 
     def write(out: BinaryIO) -> None:
         if str(path).endswith(".gz"):
-            with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=6, mtime=0) as zipped:
+            # level 1: a flop spot's file is over a GB of JSON; 6 would triple the writing
+            with gzip.GzipFile(fileobj=out, mode="wb", compresslevel=1, mtime=0) as zipped:
                 for chunk in chunks:
                     zipped.write(chunk.encode("utf-8"))
         else:

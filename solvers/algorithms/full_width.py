@@ -306,6 +306,12 @@ class FullWidthCFR(Solver):
             return [strategies_from(cp, p, Source(self.strategy_sums[p])) for p in (0, 1)]
         return [strategies_from(cp, p, self._source(p)) for p in (0, 1)]
 
+    def release_state(self) -> None:
+        """Free regrets, strategy sums and predictions once a run is over and checkpointed (a
+        big spot's file is written from ``compiled_output()`` in the memory they held); the
+        solver cannot go on after this."""
+        self.regrets = self.strategy_sums = self.predictions = []
+
     def average_strategy(self) -> Strategy:
         """Strategy sums normalised per (node, hand); uniform where a hand never got there."""
         if self._compiled is not None:

@@ -41,69 +41,62 @@ def _fold_value(r, own_cards, own_same, opp_cards, pay, out, totals):
 
 @njit(cache=True, nogil=True)
 def _showdown_add(
-    r, scale, out, own_cards, own_sorted, own_strength, n_own,
-    opp_cards, opp_sorted, opp_strength, n_opp, weaker, tied,
+    r, scale, out, own_sorted, own_strength, own_cards, n_own,
+    opp_sorted, opp_strength, opp_cards, n_opp, weaker,
 ):  # fmt: skip
     """``out[h] += scale * (compatible weaker - compatible stronger)`` on one board.
 
-    One sweep in strength order: running sums of the weaker hands (overall and per card) and of
-    the current tie group; per own hand, ``2 * weaker + tied - compatible total`` is weaker minus
-    stronger among the hands sharing no card with it (the identical combo ties, and cancels).
-    The compatible total is taken from the running sums once the sweep has passed every hand."""
+    One sweep in strength order keeps the running sum of the opponent's weaker hands, overall
+    and per card (``weaker[c]``: the part holding card c). An own hand's compatible weaker
+    weight is ``below - weaker[a] - weaker[b]`` for its cards a, b; taken before and after its
+    tie group joins, the two add up to ``weaker + weaker-or-equal``, and minus the compatible
+    total (the same sum once every hand has joined) that is weaker minus stronger, ties and
+    the identical combo counting neither way. ``*_cards`` are the hands' cards in sorted order.
+    """
     weaker[:] = 0.0
-    tied[:] = 0.0
     below = 0.0
     j = 0
     i = 0
     while i < n_own:
         s = own_strength[i]
         while j < n_opp and opp_strength[j] < s:
-            h = opp_sorted[j]
-            v = r[h]
+            v = r[opp_sorted[j]]
             below += v
-            weaker[opp_cards[h, 0]] += v
-            weaker[opp_cards[h, 1]] += v
+            weaker[opp_cards[j, 0]] += v
+            weaker[opp_cards[j, 1]] += v
             j += 1
-        group = j
-        tie = 0.0
+        stop = i
+        while stop < n_own and own_strength[stop] == s:
+            out[own_sorted[stop]] += scale * (
+                below - weaker[own_cards[stop, 0]] - weaker[own_cards[stop, 1]]
+            )
+            stop += 1
         while j < n_opp and opp_strength[j] == s:
-            h = opp_sorted[j]
-            v = r[h]
-            tie += v
-            tied[opp_cards[h, 0]] += v
-            tied[opp_cards[h, 1]] += v
+            v = r[opp_sorted[j]]
+            below += v
+            weaker[opp_cards[j, 0]] += v
+            weaker[opp_cards[j, 1]] += v
             j += 1
-        while i < n_own and own_strength[i] == s:
-            h = own_sorted[i]
-            a = own_cards[h, 0]
-            b = own_cards[h, 1]
-            out[h] += scale * (2.0 * (below - weaker[a] - weaker[b]) + tie - tied[a] - tied[b])
-            i += 1
-        for k in range(group, j):
-            h = opp_sorted[k]
-            v = r[h]
-            weaker[opp_cards[h, 0]] += v
-            weaker[opp_cards[h, 1]] += v
-            tied[opp_cards[h, 0]] = 0.0
-            tied[opp_cards[h, 1]] = 0.0
-        below += tie
-    while j < n_opp:  # the rest are stronger than every own hand: they only join the totals
-        h = opp_sorted[j]
-        v = r[h]
+        for k in range(i, stop):
+            out[own_sorted[k]] += scale * (
+                below - weaker[own_cards[k, 0]] - weaker[own_cards[k, 1]]
+            )
+        i = stop
+    while j < n_opp:  # stronger than every own hand: they only join the total
+        v = r[opp_sorted[j]]
         below += v
-        weaker[opp_cards[h, 0]] += v
-        weaker[opp_cards[h, 1]] += v
+        weaker[opp_cards[j, 0]] += v
+        weaker[opp_cards[j, 1]] += v
         j += 1
-    for i in range(n_own):  # minus the compatible total: weaker - stronger in all
-        h = own_sorted[i]
-        out[h] -= scale * (below - weaker[own_cards[h, 0]] - weaker[own_cards[h, 1]])
+    for k in range(n_own):  # minus the compatible total
+        out[own_sorted[k]] -= scale * (below - weaker[own_cards[k, 0]] - weaker[own_cards[k, 1]])
 
 
 @njit(cache=True, nogil=True)
 def _terminal(
     t, r, out, is_fold, fold_pay, job_ptr, job_board, job_scale, scale,
-    own_cards, own_same, own_weights, own_sorted, own_strength, own_live,
-    opp_cards, opp_sorted, opp_strength, opp_live, totals, weaker, tied,
+    own_cards, own_same, own_weights, own_sorted, own_strength, own_sorted_cards, own_live,
+    opp_cards, opp_sorted, opp_strength, opp_sorted_cards, opp_live, totals, weaker,
 ):  # fmt: skip
     """The walking player's value of terminal ``t`` for every hand, given opponent weight ``r``
     (reach times range weight times chance), into ``out``."""
@@ -114,8 +107,9 @@ def _terminal(
         for job in range(job_ptr[t], job_ptr[t + 1]):
             b = job_board[job]
             _showdown_add(
-                r, job_scale[job], out, own_cards, own_sorted[b], own_strength[b], own_live[b],
-                opp_cards, opp_sorted[b], opp_strength[b], opp_live[b], weaker, tied,
+                r, job_scale[job], out, own_sorted[b], own_strength[b], own_sorted_cards[b],
+                own_live[b], opp_sorted[b], opp_strength[b], opp_sorted_cards[b], opp_live[b],
+                weaker,
             )  # fmt: skip
     for h in range(out.shape[0]):
         out[h] *= own_weights[h] * scale
@@ -213,8 +207,8 @@ def values_up(
     level_rows, masks, term_chance, own_weights_e, own_predictions, own_matching,
     opp_weights_e, opp_predictions, opp_matching, own_reach, opp_reach, values,
     is_fold, fold_pay, job_ptr, job_board, job_scale, scale,
-    own_cards, own_same, own_weights, own_sorted, own_strength, own_live,
-    opp_cards, opp_weights, opp_sorted, opp_strength, opp_live,
+    own_cards, own_same, own_weights, own_sorted, own_strength, own_sorted_cards, own_live,
+    opp_cards, opp_weights, opp_sorted, opp_strength, opp_sorted_cards, opp_live,
     sums, weight, floor, positive, negative, discount, best, slot_of_row, has_terminal,
     doubled, own_swap,
 ):  # fmt: skip
@@ -242,7 +236,6 @@ def values_up(
             out = np.empty(n_own)
             totals = np.empty(_N_CARDS)
             weaker = np.empty(_N_CARDS)
-            tied = np.empty(_N_CARDS)
             for row in range(lo + chunk, hi, n_chunks):
                 at = nt[row]
                 if at < 0:
@@ -278,8 +271,9 @@ def values_up(
                             r[h] = opp_reach[at, h] * opp_weights[h] * w
                     _terminal(
                         t, r, out, is_fold, fold_pay, job_ptr, job_board, job_scale, scale,
-                        own_cards, own_same, own_weights, own_sorted, own_strength, own_live,
-                        opp_cards, opp_sorted, opp_strength, opp_live, totals, weaker, tied,
+                        own_cards, own_same, own_weights, own_sorted, own_strength,
+                        own_sorted_cards, own_live, opp_cards, opp_sorted, opp_strength,
+                        opp_sorted_cards, opp_live, totals, weaker,
                     )  # fmt: skip
                     for h in range(n_own):
                         child_values[j, h] = out[h]

@@ -375,11 +375,15 @@ class CompiledWalk:
         else:
             sums, weight, floor, positive, negative, discount = update
         if player == 0:
-            own = (t.cards0, t.same0, t.weights0, t.sorted_hands0, t.sorted_strength0, t.n_live0)
-            opp = (t.cards1, t.weights1, t.sorted_hands1, t.sorted_strength1, t.n_live1)
+            own = (t.cards0, t.same0, t.weights0, t.sorted_hands0, t.sorted_strength0,
+                   t.sorted_cards0, t.n_live0)  # fmt: skip
+            opp = (t.cards1, t.weights1, t.sorted_hands1, t.sorted_strength1, t.sorted_cards1,
+                   t.n_live1)  # fmt: skip
         else:
-            own = (t.cards1, t.same1, t.weights1, t.sorted_hands1, t.sorted_strength1, t.n_live1)
-            opp = (t.cards0, t.weights0, t.sorted_hands0, t.sorted_strength0, t.n_live0)
+            own = (t.cards1, t.same1, t.weights1, t.sorted_hands1, t.sorted_strength1,
+                   t.sorted_cards1, t.n_live1)  # fmt: skip
+            opp = (t.cards0, t.weights0, t.sorted_hands0, t.sorted_strength0, t.sorted_cards0,
+                   t.n_live0)  # fmt: skip
         sign = 1.0 if player == 0 else -1.0
         self._k.values_up(
             player, mode, cp.parent, cp.kind, cp.child_ptr, cp.child_rows, cp.first_edge,

@@ -33,7 +33,10 @@ class ComboTerminals(NamedTuple):
     normaliser: float
     sorted_hands0: np.ndarray
     sorted_strength0: np.ndarray
+    sorted_cards0: np.ndarray
+    """``[boards, hands, 2]`` int8: the cards of ``sorted_hands0`` in that order."""
     n_live0: np.ndarray
     sorted_hands1: np.ndarray
     sorted_strength1: np.ndarray
+    sorted_cards1: np.ndarray
     n_live1: np.ndarray

@@ -394,6 +394,7 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
         )
     walk = solver.compiled
     cp = walk.cp
+    solver.release_state()  # the final checkpoint holds it; the file needs only ``compact``
     for precision in TARGET_PRECISIONS:
         dtype = np.float32 if precision <= 6 else np.float64  # float32 holds 6 decimals
         rounded = []

@@ -206,6 +206,7 @@ class HoldemGame(TreeGame):
                     order.astype(np.int64),
                     np.take_along_axis(strength, order, axis=1).astype(np.int64),
                     (strength >= 0).sum(axis=1).astype(np.int64),
+                    ev.cards[x][order].astype(np.int8),
                 )
             )
         same = [np.where(s < self.n_hands[1 - p], s, -1) for p, s in enumerate(ev._same)]
@@ -224,9 +225,11 @@ class HoldemGame(TreeGame):
             normaliser=self.normaliser,
             sorted_hands0=sorted_tables[0][0],
             sorted_strength0=sorted_tables[0][1],
+            sorted_cards0=sorted_tables[0][3],
             n_live0=sorted_tables[0][2],
             sorted_hands1=sorted_tables[1][0],
             sorted_strength1=sorted_tables[1][1],
+            sorted_cards1=sorted_tables[1][3],
             n_live1=sorted_tables[1][2],
         )
         self.__dict__["_combo_terminals"] = tables
