@@ -601,3 +601,40 @@ def test_an_isomorphic_solve_reaches_the_same_game_value_and_its_file_measures_t
     # both solves reach the same game value within their exploitability
     gap = iso_full.exploitability + plain_full.exploitability
     assert abs(iso_full.game_value - plain_full.game_value) <= 2 * gap
+
+
+def test_an_isomorphic_solve_writes_every_twin_and_its_header_is_the_full_tree(tmp_path, capsys):
+    """``pokertui solve`` on a suit-symmetric flop: the file spells out the twin subtrees (each
+    the suit image of the walked one) and ``exploit`` (full tree) gives the header's figure."""
+    import json  # noqa: PLC0415
+
+    from pokertui.cli import main  # noqa: PLC0415
+    from solvers.strategy_file import load_strategy  # noqa: PLC0415
+
+    spot = tmp_path / "flop.toml"
+    spot.write_text(
+        'board = "Qs Jh 2h"\npot = 100\nstack = 100\n'
+        'oop_range = "AA,KK,QQ,AKs,AKo,JTs,T9s,76s"\nip_range = "AA,KK,JJ,AQs,KQo,T9s,98s,65s"\n'
+        '[flop]\noop_bet = "a"\nip_bet = "a"\n[turn]\noop_bet = "75%"\nip_bet = "75%"\n'
+        '[river]\noop_bet = "75%"\nip_bet = "75%"\n'
+    )
+    out = tmp_path / "flop.json.gz"
+    assert main(["solve", str(spot), "--algo", "dcfr", "--iterations", "40", "--out", str(out),
+                 "--json"]) == 0  # fmt: skip
+    done = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert main(["exploit", str(out), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert report["exploitability_pot_percent"] == pytest.approx(
+        done["exploitability_pot_percent"], rel=1e-9
+    )
+    loaded = load_strategy(out)
+    game = loaded.game
+    swap = game.suit_swap()
+    for walked, twin in [
+        ("x/x/5c", "x/x/5d"),
+        ("x/x/5c/x", "x/x/5d/x"),
+        ("x/x/5s/x/x/7c", "x/x/5s/x/x/7d"),
+    ]:
+        a, b = game.node_by_key(walked), game.node_by_key(twin)
+        image = swap.hands[a.player]
+        np.testing.assert_array_equal(loaded.strategy[b.id], loaded.strategy[a.id][image])

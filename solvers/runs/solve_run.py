@@ -359,6 +359,11 @@ def _write_strategy(spec: RunSpec, game, strategy, info, unrounded: float) -> di
             break
     document = to_document(game, rounded, solver=info, measured=measured, arrays=True)
     atomic_write_text(spec.out, dumps_document(document))
+    return _written(spec, measured, precision, unrounded)
+
+
+def _written(spec: RunSpec, measured, precision: int, unrounded: float) -> dict[str, Any]:
+    """What the ``done`` event says of the file: its measure, and what rounding added."""
     result: dict[str, Any] = {
         "exploitability": measured.exploitability,
         "game_value": measured.game_value,
@@ -378,8 +383,11 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
     import numpy as np  # noqa: PLC0415
 
     from solvers.atomic import atomic_write_chunks  # noqa: PLC0415
-    from solvers.exact.compiled_walk import Source  # noqa: PLC0415
-    from solvers.exact.evaluation import exploitability_of_sources  # noqa: PLC0415
+    from solvers.exact.compiled_walk import Source, evaluation_dtype  # noqa: PLC0415
+    from solvers.exact.evaluation import (  # noqa: PLC0415
+        exploitability_of_sources,
+        exploitability_per_edge,
+    )
     from solvers.strategy_file import (  # noqa: PLC0415
         document_chunks,
         measured_from,
@@ -404,8 +412,15 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
                 block = compact[p][first : first + count].T.astype(np.float64)
                 out[first : first + count] = round_rows(block, precision).T
             rounded.append(out)
-        sources = [Source(x) for x in rounded]
-        measured = measured_from(exploitability_of_sources(game, sources, walk=walk))
+        if evaluation_dtype(game) == np.float64:  # exact: the full tree in float64, as exploit
+            spread = [  # the decimals the file holds
+                np.round(cp.full_edges(p, rounded[p]).astype(np.float64), precision)
+                for p in (0, 1)
+            ]
+            report = exploitability_per_edge(game, spread)
+        else:  # a flop spot: its own walk (float32, suit isomorphism), in the memory it has
+            report = exploitability_of_sources(game, [Source(x) for x in rounded], walk=walk)
+        measured = measured_from(report)
         if spec.target is None or measured.exploitability <= spec.target:
             break
     head = to_document(game, {}, solver=info, measured=measured, head_only=True)
@@ -432,16 +447,7 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
             )
 
     atomic_write_chunks(spec.out, document_chunks(head, nodes()))
-    result: dict[str, Any] = {
-        "exploitability": measured.exploitability,
-        "game_value": measured.game_value,
-        "precision": precision,
-        "exploitability_unrounded": unrounded,
-        "rounding_added": measured.exploitability - unrounded,
-    }
-    if spec.target is not None and measured.exploitability > spec.target:
-        result["target_missed_by_rounding"] = True
-    return result
+    return _written(spec, measured, precision, unrounded)
 
 
 def walk_plan(game):
