@@ -142,3 +142,8 @@ class StrategyFile:
     """Keys of nodes that came from ``defaults`` rather than from the file."""
     lbr: list[LbrFigure] = field(default_factory=list)
     """Local best response figures recorded in the header."""
+
+
+class StrategyFileTooBig(StrategyFileError):
+    """A file over ``MAX_FILE_BYTES`` (before or after inflating): too big to parse whole;
+    ``load_strategy`` then reads a compact one node by node (``read.py``)."""

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
+import stat
 import zlib
 from typing import Any
 
@@ -33,6 +35,7 @@ from solvers.strategy_file.model import (
     StrategyFile,
     StrategyFileError,
     StrategyFileModel,
+    StrategyFileTooBig,
 )
 from solvers.user_files import UserFileError, loads_user_json, read_user_file
 
@@ -412,8 +415,101 @@ def _too_big(size: int) -> str:
 
 
 def load_strategy(path: str | os.PathLike) -> StrategyFile:
-    """Read and validate a strategy file; ``StrategyFileError`` for anything wrong with it."""
-    return loads_strategy(read_strategy_text(path), str(path))
+    """Read and validate a strategy file; ``StrategyFileError`` for anything wrong with it.
+
+    A file over the size limit that pokertui wrote in the compact form (a solved flop spot is
+    a GB of JSON) is read node by node instead (``_load_streamed``)."""
+    try:
+        return loads_strategy(read_strategy_text(path), str(path))
+    except StrategyFileTooBig:
+        streamed = _load_streamed(path)
+        if streamed is None:
+            raise
+        return streamed
+
+
+STREAM_LIMIT = 8 * 1024**3
+"""Largest compact file (inflated) read node by node."""
+_NODES_LINE = ' "nodes": {'
+
+
+def _stream_lines(path: str | os.PathLike):
+    """The lines of a regular file, plain or gzip, bounded by ``STREAM_LIMIT``."""
+    source = str(path)
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        raise StrategyFileError(source, [Problem("not a regular file")])
+    with open(path, "rb") as probe:
+        zipped = probe.read(2) == b"\x1f\x8b"
+    total = 0
+    with gzip.open(path, "rb") if zipped else open(path, "rb") as handle:
+        for raw in handle:
+            total += len(raw)
+            if total > STREAM_LIMIT:
+                limit = STREAM_LIMIT // 1_000_000
+                raise StrategyFileError(source, [Problem(f"the file is over {limit} MB")])
+            yield raw.decode("utf-8", "replace")
+
+
+def _load_streamed(path: str | os.PathLike) -> StrategyFile | None:
+    """A big compact strategy file in ``document_chunks``' layout, one node at a time (each
+    validated as ``loads_strategy`` would); None when the file is not in that layout."""
+    source = str(path)
+    lines = _stream_lines(path)
+    head: list[str] = []
+    try:
+        for line in lines:
+            if line.rstrip("\n") == _NODES_LINE:
+                break
+            head.append(line)
+        else:
+            return None
+        data = json.loads("".join(head).rstrip().rstrip(",") + "\n}")
+    except (OSError, EOFError, zlib.error, ValueError):
+        return None
+    if not isinstance(data, dict) or data.get("form") != "compact":
+        return None
+    game, defaults, headers, problems = _parse_header(data, source, _Locator(""))
+    if game is None:
+        raise StrategyFileError(source, problems)
+    reader = _Reader({}, game, _Locator(""))
+    decision = {n.key: n for n in game.decision_nodes()}
+    strategy: Strategy = {}
+    block: list[str] = []
+    try:
+        for line in lines:
+            if not block and not line.startswith('  "'):
+                continue  # the closing braces
+            block.append(line)
+            if not line.rstrip().rstrip(",").endswith("]}"):
+                continue
+            ((key, body),) = json.loads("{" + "".join(block).strip().rstrip(",") + "}").items()
+            block = []
+            node = decision.get(key)
+            if node is None:
+                reader.problem(f"extra node: {key!r} is not a decision node", node=key)
+                continue
+            rows = reader.read_node(key, node, body)
+            if rows is not None:
+                strategy[node.id] = rows
+    except (OSError, EOFError, zlib.error, ValueError) as exc:
+        raise StrategyFileError(source, [Problem(f"unreadable node data: {exc}")]) from None
+    filled: list[str] = []
+    for key, node in decision.items():
+        if node.id in strategy or any(p.node == key for p in reader.problems):
+            continue
+        if defaults is None:
+            reader.problem("missing node", node=key)
+        else:
+            strategy[node.id] = _default_rows(game, node, defaults)
+            filled.append(key)
+    problems += reader.problems
+    if problems:
+        raise StrategyFileError(source, problems, reader.omitted)
+    loaded = StrategyFile(
+        game, strategy, headers["solver"], headers["measured"], source, defaults, filled
+    )
+    loaded.lbr = headers["lbr"]
+    return loaded
 
 
 def read_strategy_text(path: str | os.PathLike) -> str:
@@ -423,6 +519,12 @@ def read_strategy_text(path: str | os.PathLike) -> str:
     try:
         raw = read_user_file(path, model.MAX_FILE_BYTES, "strategy file")
     except UserFileError as exc:
+        try:
+            info = os.stat(path)
+        except OSError:
+            info = None
+        if info is not None and stat.S_ISREG(info.st_mode) and info.st_size > model.MAX_FILE_BYTES:
+            raise StrategyFileTooBig(source, [Problem(exc.reason)]) from None
         raise StrategyFileError(source, [Problem(exc.reason)]) from None
     if raw[:2] == b"\x1f\x8b":  # gzip (.json.gz), as written for big hold'em trees
         raw = _gunzip(source, raw)
@@ -442,5 +544,5 @@ def _gunzip(source: str, raw: bytes) -> bytes:
     if len(data) > model.MAX_FILE_BYTES:
         limit = model.MAX_FILE_BYTES // 1_000_000
         problem = Problem(f"the file inflates to more than the {limit} MB limit")
-        raise StrategyFileError(source, [problem])
+        raise StrategyFileTooBig(source, [problem])
     return data
