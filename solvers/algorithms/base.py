@@ -152,9 +152,12 @@ class Solver:
         return result
 
     # --- checkpoints ----------------------------------------------------------------------
-    def state_dict(self) -> dict[str, np.ndarray]:
-        """Everything needed to resume: arrays plus ``iterations`` and ``elapsed_seconds``."""
-        state = {f"state/{k}": np.array(v, copy=True) for k, v in self._arrays().items()}
+    def state_dict(self, copy: bool = True) -> dict[str, np.ndarray]:
+        """Everything needed to resume: arrays plus ``iterations`` and ``elapsed_seconds``.
+        ``copy=False`` shares the solver's arrays (a checkpoint written at once: a flop spot's
+        state is GBs, and a copy would double it)."""
+        take = np.array if copy else np.asarray
+        state = {f"state/{k}": take(v) for k, v in self._arrays().items()}
         state["iterations"] = np.array(self.iterations, dtype=np.int64)
         state["elapsed_seconds"] = np.array(self.elapsed_seconds)
         state["settings"] = np.array(repr(sorted(self.settings().items())))
@@ -195,7 +198,7 @@ class Solver:
 
     def save_checkpoint(self, path: str | os.PathLike[str]) -> Path:
         """Write ``state_dict()`` to ``path`` (``.npz``) atomically: unique temp file, rename."""
-        state = self.state_dict()
+        state = self.state_dict(copy=False)
         # numpy's stub lets **kwds fill its allow_pickle: bool, so a dict of arrays never matches
         atomic_write(path, lambda handle: np.savez(handle, **state))  # type: ignore[arg-type]
         return Path(path)
