@@ -296,21 +296,30 @@ class FullWidthCFR(Solver):
         """The compiled walk this solver runs on, if any."""
         return self._compiled
 
-    def compiled_output(self) -> list[np.ndarray] | None:
+    def compiled_output(self, release: bool = False) -> list[np.ndarray] | None:
         """``strategy()`` on the compiled walk's edges (``compiled.cp.full_edges`` spreads it
-        over the tree): what a big spot's file is written from without the full profile."""
+        over the tree): what a big spot's file is written from without the full profile.
+
+        With ``release`` the run is over and checkpointed: regrets, sums and predictions are
+        freed as the output is formed (a flop spot's file is written in the memory they held),
+        and the solver cannot go on."""
         if self._compiled is None:
             return None
         cp = self._compiled.cp
-        if self.output == "average":
-            return [strategies_from(cp, p, Source(self.strategy_sums[p])) for p in (0, 1)]
-        return [strategies_from(cp, p, self._source(p)) for p in (0, 1)]
-
-    def release_state(self) -> None:
-        """Free regrets, strategy sums and predictions once a run is over and checkpointed (a
-        big spot's file is written from ``compiled_output()`` in the memory they held); the
-        solver cannot go on after this."""
-        self.regrets = self.strategy_sums = self.predictions = []
+        sources: list[Source | None] = [
+            Source(self.strategy_sums[p]) if self.output == "average" else self._source(p)
+            for p in (0, 1)
+        ]
+        if release:
+            self.regrets = self.strategy_sums = self.predictions = []
+        out = []
+        for p in (0, 1):
+            source = sources[p]
+            assert source is not None
+            out.append(strategies_from(cp, p, source))
+            if release:
+                sources[p] = source = None  # the sums of p go as soon as they are read
+        return out
 
     def average_strategy(self) -> Strategy:
         """Strategy sums normalised per (node, hand); uniform where a hand never got there."""

@@ -203,7 +203,7 @@ def reach_down(
 
 @njit(cache=True, parallel=True)
 def values_up(
-    player, mode, parent, kind, child_ptr, child_rows, first_edge, edge, mask, nt, term,
+    player, mode, kind, child_ptr, child_rows, first_edge, mask, nt, term,
     level_rows, masks, term_chance, own_weights_e, own_predictions, own_matching,
     opp_weights_e, opp_predictions, opp_matching, own_reach, opp_reach, values,
     is_fold, fold_pay, job_ptr, job_board, job_scale, scale,

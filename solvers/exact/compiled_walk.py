@@ -14,10 +14,18 @@ over ``[rows, hands]`` blocks, and that nothing of size ``rows x hands`` is kept
   order per board, with running per-card sums so that hands sharing a card drop out and ties
   count neither way. This is the sweep ``showdown.py`` does with a gather, a cumsum and a sparse
   sum; as a loop it needs no temporaries.
+- **Strategies** are formed where a decision is reached, from per-edge weights (``Source``):
+  regret matching of regrets, or normalised strategy sums or probabilities. No per-edge strategy
+  array is kept.
 - **Modes**: the profile's counterfactual values; a best response (per-hand max at the
   responder's decisions, the argmax recorded per decision and hand); or one CFR-family update of
-  the walking player (instantaneous regrets, floors, discounts, strategy sums weighted by own
-  reach, predictions, and regret matching into the next current strategy), fused into the pass.
+  the walking player (instantaneous regrets, floors, discounts, predictions, strategy sums
+  weighted by own reach), fused into the pass.
+- **Suit isomorphism** (``compiled_plan(game, isomorphic=True)``): of two chance cards that a
+  suit swap exchanges on a board it fixes (``games/holdem/symmetry.py``), only the lower is
+  walked; its contribution counts twice, once with every hand's suits swapped. Rows under the
+  other have no storage, and per-edge arrays cover the walked edges only (``full_edges``
+  spreads them back). Exact when the strategies are suit-symmetric, as a solver's iterates are.
 
 The numpy walk stays the reference: ``tests/test_compiled_walk.py`` checks values, best
 responses and whole solver runs against it. Accumulations run in float64 whatever the storage
@@ -54,8 +62,6 @@ class CompiledPlan:
     """Children of row ``r`` are ``child_rows[child_ptr[r]:child_ptr[r + 1]]``, in action order."""
     first_edge: np.ndarray
     """For a decision row: the per-edge index of its first action in its player's arrays."""
-    edge: np.ndarray
-    """For a row whose parent is a decision: its index in that player's per-edge arrays."""
     mask: np.ndarray
     """For a chance outcome row: its index in ``masks``, else -1."""
     masks: np.ndarray
@@ -187,7 +193,6 @@ def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
         hand_swap = swap.hands
     first_edge = np.full(n_rows, -1, dtype=np.int64)
     slot_of_row = np.full(n_rows, -1, dtype=np.int64)
-    edge = np.full(n_rows, -1, dtype=np.int64)
     n_edges = []
     expand = []
     slot_first: list[np.ndarray] = []
@@ -212,7 +217,6 @@ def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
         offsets = np.arange(edges.n_edges) - np.repeat(edges.first_edge, edges.n_actions)
         source = np.repeat(source_first, edges.n_actions) + offsets
         expand.append((source, np.repeat(swapped, edges.n_actions)))
-        edge[edges.rows] = np.arange(edges.n_edges)
     mask = np.full(n_rows, -1, dtype=np.int64)
     tables: list[np.ndarray] = []
     seen: dict[tuple[int, int], int] = {}
@@ -257,7 +261,6 @@ def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
         child_ptr=child_ptr,
         child_rows=child_rows,
         first_edge=first_edge,
-        edge=edge,
         mask=mask,
         masks=masks,
         nt=nt,
@@ -386,8 +389,8 @@ class CompiledWalk:
                    t.n_live0)  # fmt: skip
         sign = 1.0 if player == 0 else -1.0
         self._k.values_up(
-            player, mode, cp.parent, cp.kind, cp.child_ptr, cp.child_rows, cp.first_edge,
-            cp.edge, cp.mask, cp.nt, cp.term, cp.level_rows, self.masks, cp.term_chance,
+            player, mode, cp.kind, cp.child_ptr, cp.child_rows, cp.first_edge,
+            cp.mask, cp.nt, cp.term, cp.level_rows, self.masks, cp.term_chance,
             *self._args(sources[player]), *self._args(sources[1 - player]),
             self.reach[player], self.reach[1 - player], values,
             t.is_fold, t.fold_pay0 * sign, t.job_ptr, t.job_board, t.job_scale, 1.0 / t.normaliser,

@@ -48,6 +48,8 @@ MAX_ITERATIONS = 10**12
 MAX_SECONDS = 10**8
 DEFAULT_CHECKPOINT_SECONDS = 60.0
 TARGET_PRECISIONS = (6, 8, 10, 12)
+SPARE_COPY_BYTES = 256 << 20
+"""A compiled solve's strategy over this size is rounded in place (to 6 decimals only)."""
 """Decimals tried in turn until the written file meets ``--target``."""
 
 
@@ -305,8 +307,10 @@ def _execute_iterative(spec: RunSpec, prepared: Prepared, emit: Emit, should_sto
     solver.save_checkpoint(checkpoint)
     info = _solver_info(spec, solver)
     unrounded = solver.metrics().exploitability
-    compact = solver.compiled_output() if hasattr(solver, "compiled_output") else None
-    if compact is not None and spec.lock is None:
+    compiled = getattr(solver, "compiled", None) is not None and spec.lock is None
+    if compiled:
+        # the final checkpoint holds the state: the file is written in the memory it held
+        compact = solver.compiled_output(release=True)
         written = _write_compiled(spec, game, solver, compact, info, unrounded)
     else:
         written = _write_strategy(spec, game, solver.strategy(), info, unrounded)
@@ -402,20 +406,21 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
         )
     walk = solver.compiled
     cp = walk.cp
-    solver.release_state()  # the final checkpoint holds it; the file needs only ``compact``
-    for precision in TARGET_PRECISIONS:
+    # Finer rounding while the file misses --target needs the unrounded strategy kept beside
+    # the rounded one; a flop spot rounds in place to 6 decimals instead (memory).
+    in_place = sum(x.nbytes for x in compact) > SPARE_COPY_BYTES
+    for precision in TARGET_PRECISIONS[:1] if in_place else TARGET_PRECISIONS:
         dtype = np.float32 if precision <= 6 else np.float64  # float32 holds 6 decimals
         rounded = []
         for p in (0, 1):
-            out = np.empty(compact[p].shape, dtype=dtype)
+            out = compact[p] if in_place else np.empty(compact[p].shape, dtype=dtype)
             for first, count in zip(cp.slot_first[p], cp.slot_actions[p], strict=True):
                 block = compact[p][first : first + count].T.astype(np.float64)
                 out[first : first + count] = round_rows(block, precision).T
             rounded.append(out)
         if evaluation_dtype(game) == np.float64:  # exact: the full tree in float64, as exploit
             spread = [  # the decimals the file holds
-                np.round(cp.full_edges(p, rounded[p]).astype(np.float64), precision)
-                for p in (0, 1)
+                np.round(cp.full_edges(p, rounded[p]).astype(np.float64), precision) for p in (0, 1)
             ]
             report = exploitability_per_edge(game, spread)
         else:  # a flop spot: its own walk (float32, suit isomorphism), in the memory it has
