@@ -340,6 +340,17 @@ class CompiledWalk:
         self.reach_down(sources)
         self.values_up(0, sources)
 
+    def release(self) -> None:
+        """Free the reach and value buffers (a finished solve); the next pass allocates them
+        again."""
+        self.reach = [np.zeros((0, n), dtype=self.dtype) for n in self.cp.n_hands]
+        self.values = np.zeros((0, max(self.cp.n_hands)), dtype=self.dtype)
+
+    def _ensure_buffers(self) -> None:
+        if len(self.values) != self.cp.n_nt:
+            self.reach = [np.zeros((self.cp.n_nt, n), dtype=self.dtype) for n in self.cp.n_hands]
+            self.values = np.zeros((self.cp.n_nt, max(self.cp.n_hands)), dtype=self.dtype)
+
     def _args(self, source: Source) -> tuple[np.ndarray, np.ndarray, bool]:
         weights = np.ascontiguousarray(source.weights, dtype=self.dtype)
         predictions = self._none if source.predictions is None else source.predictions
@@ -347,6 +358,7 @@ class CompiledWalk:
 
     def reach_down(self, sources: list[Source]) -> None:
         """Both players' own reach at every non-terminal row."""
+        self._ensure_buffers()
         cp = self.cp
         for p in (0, 1):
             self.reach[p][0] = 1.0
@@ -370,6 +382,7 @@ class CompiledWalk:
         regrets updated are ``sources[player].weights`` (and its predictions). ``best``
         (MODE_RESPOND, optional) is ``[decision slots, hands]`` int8 for the chosen action."""
         cp, t = self.cp, self.tables
+        self._ensure_buffers()
         n_own = cp.n_hands[player]
         values = self.values[:, :n_own]
         if update is None:

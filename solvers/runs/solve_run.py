@@ -419,6 +419,7 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
                 out[first : first + count] = round_rows(block, precision).T
             rounded.append(out)
         if evaluation_dtype(game) == np.float64:  # exact: the full tree in float64, as exploit
+            walk.release()  # the solver's own (float32) buffers are not needed for that
             spread = [  # the decimals the file holds
                 np.round(cp.full_edges(p, rounded[p]).astype(np.float64), precision) for p in (0, 1)
             ]
