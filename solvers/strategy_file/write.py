@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -133,17 +132,14 @@ def to_document(
     return doc
 
 
-_WHOLE = re.compile(r"(?<![\d.])(-?\d+)\.0(?=[,\]])")
-"""A whole number as json writes a float (``1.0``), to be written as an integer."""
-
-
 def _rows_json(probs: Any) -> str:
     """Rows of probabilities as JSON, one row per line; whole numbers without ``.0``.
 
     One C-encoded ``json.dumps`` per node, not one per row or number: a turn spot has millions
-    of numbers."""
+    of numbers. ``repr`` of a float never ends in a zero except ``N.0``, so dropping ``.0``
+    before a comma or bracket turns exactly the whole numbers into integers."""
     rows = probs.tolist() if isinstance(probs, np.ndarray) else probs
-    text = _WHOLE.sub(r"\1", json.dumps(rows))
+    text = json.dumps(rows).replace(".0,", ",").replace(".0]", "]")
     return text[1:-1].replace("], [", "],\n    [")
 
 
