@@ -22,8 +22,11 @@ OpenSpiel's ``CFRPlusSolver`` only flips flags of its ``CFRSolver``:
   regrets (alpha 2.3) and a ``t^5`` average.
 
 Each iteration carries every player's reach for all hands at once down the tree and their
-counterfactual values back up (``plan.py``), and updates the regrets of all (node, hand)
-information sets with a handful of array operations. Updates are simultaneous (both players
+counterfactual values back up (``exact/walk.py``), and updates the regrets of all (node, hand)
+information sets with a handful of array operations. On hold'em spots (alternating updates) the
+same walk runs as compiled loops with the update fused into the value pass and, where two suits
+are interchangeable, over one of each pair of suit-swapped cards (``exact/compiled_walk.py``);
+then the per-edge arrays cover the walked edges only. Updates are simultaneous (both players
 against the same iterate, as in Zinkevich et al.) or alternating (player 0, then player 1 against
 player 0's new strategy, as in CFR+ and in all of OpenSpiel's CFR solvers). With alternating
 updates the schedule is exactly OpenSpiel's, so ``cfr`` here reproduces ``pyspiel.CFRSolver``.
