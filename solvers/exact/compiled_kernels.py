@@ -248,6 +248,7 @@ def values_up(
                     _strategy(
                         opp_weights_e, opp_predictions, opp_matching, first, n_children, sigma
                     )
+                shared = False  # r is the same for every terminal child of an own decision
                 for j in range(n_children):
                     child = child_rows[c0 + j]
                     if kind[child] != _TERMINAL:
@@ -266,17 +267,16 @@ def values_up(
                         m = mask[child]
                         for h in range(n_opp):
                             r[h] = opp_reach[at, h] * masks[m, opponent, h] * opp_weights[h] * w
-                    else:
+                    elif not shared:  # siblings share their path's chance weight too
                         for h in range(n_opp):
                             r[h] = opp_reach[at, h] * opp_weights[h] * w
+                        shared = True
                     _terminal(
-                        t, r, out, is_fold, fold_pay, job_ptr, job_board, job_scale, scale,
-                        own_cards, own_same, own_weights, own_sorted, own_strength,
+                        t, r, child_values[j], is_fold, fold_pay, job_ptr, job_board, job_scale,
+                        scale, own_cards, own_same, own_weights, own_sorted, own_strength,
                         own_sorted_cards, own_live, opp_cards, opp_sorted, opp_strength,
                         opp_sorted_cards, opp_live, totals, weaker,
                     )  # fmt: skip
-                    for h in range(n_own):
-                        child_values[j, h] = out[h]
                 if k == player:
                     if mode == _RESPOND:
                         for h in range(n_own):
@@ -296,12 +296,12 @@ def values_up(
                     _strategy(
                         own_weights_e, own_predictions, own_matching, first, n_children, sigma
                     )
+                    out[:n_own] = 0.0
+                    for j in range(n_children):
+                        for h in range(n_own):
+                            out[h] += sigma[j, h] * child_values[j, h]
                     for h in range(n_own):
-                        acc = 0.0
-                        for j in range(n_children):
-                            acc += sigma[j, h] * child_values[j, h]
-                        out[h] = acc
-                        values[at, h] = acc
+                        values[at, h] = out[h]
                     if mode == _CFR:
                         _cfr_update(
                             first, n_children, child_values, out, own_reach[at], sigma,
@@ -309,11 +309,12 @@ def values_up(
                             negative, discount,
                         )  # fmt: skip
                 elif k == opponent:
+                    out[:n_own] = 0.0
+                    for j in range(n_children):
+                        for h in range(n_own):
+                            out[h] += child_values[j, h]
                     for h in range(n_own):
-                        acc = 0.0
-                        for j in range(n_children):
-                            acc += child_values[j, h]
-                        values[at, h] = acc
+                        values[at, h] = out[h]
                 else:
                     for h in range(n_own):
                         values[at, h] = 0.0
