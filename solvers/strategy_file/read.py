@@ -400,7 +400,12 @@ def loads_strategy(text: str, source: str = "<string>") -> StrategyFile:
         raise StrategyFileError(source, problems)
     reader = _Reader(data, game, locate)
     strategy, filled = reader.read_nodes(defaults)
-    problems += reader.problems
+    return _loaded(source, game, strategy, filled, defaults, headers, problems, reader)
+
+
+def _loaded(source, game, strategy, filled, defaults, headers, problems, reader) -> StrategyFile:
+    """The ``StrategyFile``, or every problem found (header's and nodes') as one error."""
+    problems = problems + reader.problems
     if problems:
         raise StrategyFileError(source, problems, reader.omitted)
     loaded = StrategyFile(
@@ -502,14 +507,7 @@ def _load_streamed(path: str | os.PathLike) -> StrategyFile | None:
         else:
             strategy[node.id] = _default_rows(game, node, defaults)
             filled.append(key)
-    problems += reader.problems
-    if problems:
-        raise StrategyFileError(source, problems, reader.omitted)
-    loaded = StrategyFile(
-        game, strategy, headers["solver"], headers["measured"], source, defaults, filled
-    )
-    loaded.lbr = headers["lbr"]
-    return loaded
+    return _loaded(source, game, strategy, filled, defaults, headers, problems, reader)
 
 
 def read_strategy_text(path: str | os.PathLike) -> str:
