@@ -27,6 +27,9 @@ from pathlib import Path
 SPOTS = Path(__file__).resolve().parent.parent / "spots"
 TARGETS = {"river": [1.0, 0.3, 0.1], "turn": [1.0, 0.5, 0.3], "flop": [1.0, 0.5]}
 LIMITS = {"river": 600, "turn": 2000, "flop": 400}
+PEER_SECONDS = {("river", 0.1): 0.09, ("turn", 0.3): 10.0, ("flop", 0.5): 40.0}
+"""postflop-solver (Rust, 2 threads) at the issue's targets, measured on this machine and quoted
+by the issue; the ``x postflop-solver`` column is our seconds over these."""
 ALGOS = {
     "dcfr": {},
     "dcfr(1.5,0.5,3)": {"variant": "dcfr", "alpha": 1.5, "beta": 0.5, "gamma": 3.0},
@@ -115,8 +118,12 @@ def main() -> None:
                         "peak_MB": max(r["peak_mb"] for r in runs),
                         "ms/it": statistics.median(r["ms_per_iteration"] for r in runs),
                         "reached": f"{len(done)}/{len(runs)}",
+                        "x postflop-solver": None,
                     }
                 )
+                peer = PEER_SECONDS.get((spot, target))
+                if peer is not None and done:
+                    rows[-1]["x postflop-solver"] = round(rows[-1]["seconds"] / peer, 2)
             if not args.json:
                 last = runs[0]["history"][-1]
                 print(

@@ -7,8 +7,13 @@ them. Accumulators are float64 whatever the storage dtype.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import njit, prange
+
+set_threads = numba.set_num_threads
+"""Threads of the next parallel regions of the calling thread (``compiled_walk`` picks)."""
+ALL_THREADS: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # set at import by numba
 
 _N_CARDS = 52
 _CHANCE = 2

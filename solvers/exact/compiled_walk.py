@@ -287,6 +287,8 @@ def supports(game: TreeGame) -> bool:
     return callable(getattr(game, "combo_terminals", None)) and not game.simultaneous
 
 
+PARALLEL_CELLS = 1 << 20
+"""Trees from this many non-terminal node-hands on run their levels on every core."""
 EXACT_CELLS = 1 << 25
 """Trees up to this many non-terminal node-hands are evaluated in float64 storage."""
 
@@ -326,6 +328,11 @@ class CompiledWalk:
     def __post_init__(self) -> None:
         self._k = _kernels()
         self.cp = compiled_plan(self.game, self.isomorphic)
+        # Each level is a parallel region that waits for every thread: on a small tree (a
+        # river) the second core saves 30% when idle but costs 3-5x when another process holds
+        # it, so small trees run on one thread.
+        big = self.cp.n_nt * max(self.cp.n_hands) >= PARALLEL_CELLS
+        self._threads = self._k.ALL_THREADS if big else 1
         self.tables = self.game.combo_terminals()  # type: ignore[attr-defined]
         dtype = self.dtype
         self.masks = self.cp.masks.astype(dtype)
@@ -359,6 +366,7 @@ class CompiledWalk:
     def reach_down(self, sources: list[Source]) -> None:
         """Both players' own reach at every non-terminal row."""
         self._ensure_buffers()
+        self._k.set_threads(self._threads)
         cp = self.cp
         for p in (0, 1):
             self.reach[p][0] = 1.0
@@ -383,6 +391,7 @@ class CompiledWalk:
         (MODE_RESPOND, optional) is ``[decision slots, hands]`` int8 for the chosen action."""
         cp, t = self.cp, self.tables
         self._ensure_buffers()
+        self._k.set_threads(self._threads)
         n_own = cp.n_hands[player]
         values = self.values[:, :n_own]
         if update is None:
