@@ -42,6 +42,7 @@ from solvers.cards.deck import RANKS, SUITS, card_str, parse_card
 from solvers.exact.walk import TreePlan, build_plan
 from solvers.games.base import TreeGame
 from solvers.games.combo_terminals import ComboTerminals  # noqa: F401 - the tables' type
+from solvers.games.holdem.symmetry import walked_nodes
 
 MODE_VALUES = 0
 MODE_RESPOND = 1
@@ -121,29 +122,6 @@ def compiled_plan(game: TreeGame, isomorphic: bool = False) -> CompiledPlan:
     return done
 
 
-def _twins(game: TreeGame, plan: TreePlan, swap, parent: np.ndarray):
-    """``(live, doubled)`` per row: rows under the higher card of a swapped pair are dead, the
-    lower card's row counts twice."""
-    nodes = game.nodes
-    row_of_node = plan.row_of_node
-    dead = np.zeros(plan.n_rows, dtype=np.bool_)
-    doubled = np.zeros(plan.n_rows, dtype=np.bool_)
-    for node in nodes:
-        if not node.is_chance or not swap.fixes(node.board):
-            continue
-        for child in node.children:
-            card = nodes[child].board[-1]
-            image = int(swap.card[card])
-            if image < card:
-                dead[row_of_node[child]] = True
-            elif image > card:
-                doubled[row_of_node[child]] = True
-    for level in plan.levels:  # parents come a level earlier: one pass down
-        rows = slice(level.start, level.stop)
-        dead[rows] |= dead[parent[rows]]
-    return ~dead, doubled
-
-
 def _image_node(game: TreeGame, swap, node_id: int) -> int:
     """The node whose key is ``node_id``'s with every dealt card's suits swapped."""
     index = game.__dict__.get("_key_index")
@@ -189,7 +167,8 @@ def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
         doubled = np.zeros(n_rows, dtype=np.bool_)
         hand_swap = (np.arange(plan.n_hands[0]), np.arange(plan.n_hands[1]))
     else:
-        live, doubled = _twins(game, plan, swap, parent)
+        walked, twice = walked_nodes(game.nodes, swap)
+        live, doubled = walked[node_of_row], twice[node_of_row]
         hand_swap = swap.hands
     first_edge = np.full(n_rows, -1, dtype=np.int64)
     slot_of_row = np.full(n_rows, -1, dtype=np.int64)

@@ -392,6 +392,7 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
         exploitability_of_sources,
         exploitability_per_edge,
     )
+    from solvers.exact.walk import build_plan  # noqa: PLC0415
     from solvers.strategy_file import (  # noqa: PLC0415
         document_chunks,
         measured_from,
@@ -430,7 +431,7 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
         if spec.target is None or measured.exploitability <= spec.target:
             break
     head = to_document(game, {}, solver=info, measured=measured, head_only=True)
-    plan = walk_plan(game)
+    plan = build_plan(game)
     slots = [{n: k for k, n in enumerate(e.decision_nodes)} for e in plan.edges]
 
     def nodes():
@@ -454,12 +455,6 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
 
     atomic_write_chunks(spec.out, document_chunks(head, nodes()))
     return _written(spec, measured, precision, unrounded)
-
-
-def walk_plan(game):
-    from solvers.exact.walk import build_plan  # noqa: PLC0415
-
-    return build_plan(game)
 
 
 def _execute_lp(spec: RunSpec, game, emit: Emit, started: float):

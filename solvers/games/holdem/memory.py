@@ -15,6 +15,7 @@ from __future__ import annotations
 import os
 
 from solvers.games.base import GameParamError
+from solvers.games.holdem.symmetry import walked_nodes
 
 BASE_BYTES = 200 << 20
 NODE_BYTES = 2900
@@ -65,28 +66,10 @@ def estimate_bytes(n_nodes: int, n_edges: int, n_inner: int, max_hands: int) -> 
     )
 
 
-def _walked(nodes, swap) -> list[bool]:
-    """Which nodes the solver walks: all, or all but those under the higher card of a pair of
-    suit-swapped chance cards (``symmetry.py``). Children come after their parents."""
-    walked = [True] * len(nodes)
-    if swap is None:
-        return walked
-    for node in nodes:
-        if node.parent < 0:
-            continue
-        parent = nodes[node.parent]
-        walked[node.id] = walked[parent.id] and not (
-            parent.is_chance
-            and swap.card[node.board[-1]] < node.board[-1]
-            and swap.fixes(parent.board)
-        )
-    return walked
-
-
 def check_memory(nodes, max_hands: int, swap=None) -> int:
     """The estimate in bytes for the tree ``nodes`` (walked with suit swap ``swap``, if any);
     a ``GameParamError`` over the limit."""
-    walked = _walked(nodes, swap)
+    walked, _ = walked_nodes(nodes, swap)
     n_edges = sum(len(n.children) for n in nodes if n.is_decision and walked[n.id])
     n_inner = sum(1 for n in nodes if not n.is_terminal and walked[n.id])
     need = estimate_bytes(len(nodes), n_edges, n_inner, max_hands)

@@ -65,3 +65,24 @@ def find_suit_swap(
         else:
             return SuitSwap((a, b), card, (hands[0], hands[1]))
     return None
+
+
+def walked_nodes(nodes, swap: SuitSwap | None) -> tuple[np.ndarray, np.ndarray]:
+    """``(walked, doubled)`` per node id: of two chance cards the swap exchanges on a board it
+    fixes, the subtree under the higher card is not walked and the lower card's node counts
+    twice. Node ids put parents before children (``TreeBuilder``)."""
+    walked = np.ones(len(nodes), dtype=np.bool_)
+    doubled = np.zeros(len(nodes), dtype=np.bool_)
+    if swap is None:
+        return walked, doubled
+    for node in nodes:
+        if node.parent < 0:
+            continue
+        parent = nodes[node.parent]
+        if parent.is_chance and swap.fixes(parent.board):
+            card = node.board[-1]
+            image = int(swap.card[card])
+            walked[node.id] = image >= card
+            doubled[node.id] = image > card
+        walked[node.id] &= walked[parent.id]
+    return walked, doubled
