@@ -80,3 +80,15 @@ def test_a_big_file_missing_a_node_or_not_in_the_layout_is_refused(solved, monke
     flat.write_text(text.replace("\n", " "))
     with pytest.raises(StrategyFileError, match="limit|MB"):
         load_strategy(flat)
+
+
+def test_a_big_file_of_one_endless_line_is_refused_without_reading_it_whole(monkeypatch, tmp_path):
+    from solvers.strategy_file import read  # noqa: PLC0415
+
+    path = tmp_path / "line.json.gz"
+    with gzip.open(path, "wb") as out:
+        out.write(b'{"format_version": 1, "x": "' + b"a" * 3_000_000 + b'"}')
+    monkeypatch.setattr(model, "MAX_FILE_BYTES", 100_000)
+    monkeypatch.setattr(read, "STREAM_LINE_LIMIT", 1_000_000)
+    with pytest.raises(StrategyFileError, match="a line over 1 MB"):
+        load_strategy(path)

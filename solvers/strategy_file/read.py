@@ -435,6 +435,8 @@ def load_strategy(path: str | os.PathLike) -> StrategyFile:
 
 STREAM_LIMIT = 8 * 1024**3
 """Largest compact file (inflated) read node by node."""
+STREAM_LINE_LIMIT = 16 * 1024**2
+"""Longest line read node by node (a line is a hand's row, or a node's actions and hands)."""
 _NODES_LINE = ' "nodes": {'
 
 
@@ -447,7 +449,11 @@ def _stream_lines(path: str | os.PathLike):
         zipped = probe.read(2) == b"\x1f\x8b"
     total = 0
     with gzip.open(path, "rb") if zipped else open(path, "rb") as handle:
-        for raw in handle:
+        while raw := handle.readline(STREAM_LINE_LIMIT + 1):
+            if len(raw) > STREAM_LINE_LIMIT:  # pokertui writes one hand's row per line
+                limit = STREAM_LINE_LIMIT // 1_000_000
+                problem = Problem(f"a line over {limit} MB: not a file pokertui wrote")
+                raise StrategyFileError(source, [problem])
             total += len(raw)
             if total > STREAM_LIMIT:
                 limit = STREAM_LIMIT // 1_000_000
@@ -469,6 +475,8 @@ def _load_streamed(path: str | os.PathLike) -> StrategyFile | None:
         else:
             return None
         data = json.loads("".join(head).rstrip().rstrip(",") + "\n}")
+    except StrategyFileError:  # the line and size bounds of _stream_lines
+        raise
     except (OSError, EOFError, zlib.error, ValueError):
         return None
     if not isinstance(data, dict) or data.get("form") != "compact":
@@ -496,6 +504,8 @@ def _load_streamed(path: str | os.PathLike) -> StrategyFile | None:
             rows = reader.read_node(key, node, body)
             if rows is not None:
                 strategy[node.id] = rows
+    except StrategyFileError:
+        raise
     except (OSError, EOFError, zlib.error, ValueError) as exc:
         raise StrategyFileError(source, [Problem(f"unreadable node data: {exc}")]) from None
     filled: list[str] = []
