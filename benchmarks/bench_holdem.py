@@ -12,6 +12,10 @@ Targets (the issue's): river 0.1% of the pot, turn 0.3%, flop 0.5%. Peers on thi
 10 s and 90 MB; flop postflop-solver about 40 s and 760 MB.
 
 Run: ``python benchmarks/bench_holdem.py [--spots river turn] [--algos dcfr cfr+] [--json]``.
+
+Before/after: ``--compare before=/path/to/other/checkout`` runs every repeat in that checkout's
+``solvers`` too, interleaved with this one (so both see the same machine load), and prints the
+median seconds and ms per iteration of both side by side with their ratio.
 """
 
 from __future__ import annotations
@@ -21,10 +25,12 @@ import json
 import multiprocessing
 import resource
 import statistics
+import sys
 import time
 from pathlib import Path
 
-SPOTS = Path(__file__).resolve().parent.parent / "spots"
+HERE = Path(__file__).resolve().parent.parent
+SPOTS = HERE / "spots"
 TARGETS = {"river": [1.0, 0.3, 0.1], "turn": [1.0, 0.5, 0.3], "flop": [1.0, 0.5]}
 LIMITS = {"river": 600, "turn": 2000, "flop": 400}
 PEER_SECONDS = {("river", 0.1): 0.09, ("turn", 0.3): 10.0, ("flop", 0.5): 40.0}
@@ -39,10 +45,15 @@ ALGOS = {
 }
 
 
-def _one_run(spot: str, algo: str, options: dict, check_every: int, budget_s: float, queue):
+def _one_run(
+    spot: str, algo: str, options: dict, check_every: int, budget_s: float, queue, root: str
+):
+    sys.path.insert(0, root)  # the checkout whose solvers this child runs
     from solvers.algorithms import make_solver  # noqa: PLC0415 - in the child process
     from solvers.games import load_game  # noqa: PLC0415
 
+    if not sys.modules["solvers"].__file__.startswith(root):
+        raise RuntimeError(f"solvers came from {sys.modules['solvers'].__file__}, not {root}")
     started = time.perf_counter()
     game = load_game(str(SPOTS / f"{spot}.toml"))
     build = time.perf_counter() - started
@@ -76,11 +87,11 @@ def _one_run(spot: str, algo: str, options: dict, check_every: int, budget_s: fl
     )
 
 
-def run_spot(spot, algo, options, check_every, budget_s):
+def run_spot(spot, algo, options, check_every, budget_s, root=str(HERE)):
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     child = context.Process(
-        target=_one_run, args=(spot, algo, options, check_every, budget_s, queue)
+        target=_one_run, args=(spot, algo, options, check_every, budget_s, queue, root)
     )
     child.start()
     result = queue.get()
@@ -88,56 +99,105 @@ def run_spot(spot, algo, options, check_every, budget_s):
     return result
 
 
+def _rows(spot: str, algo: str, runs: list[dict]) -> list[dict]:
+    """One row per target: medians over ``runs`` of one spot, algorithm and checkout."""
+    rows = []
+    for target in TARGETS[spot]:
+        hits = [r["reached"].get(target) for r in runs]
+        done = [h for h in hits if h is not None]
+        rows.append(
+            {
+                "spot": spot,
+                "algo": algo,
+                "target_%": target,
+                "iterations": done[0][0] if done else None,
+                "seconds": statistics.median(h[1] for h in done) if done else None,
+                "expl_%": done[0][2] if done else None,
+                "peak_MB": max(r["peak_mb"] for r in runs),
+                "ms/it": statistics.median(r["ms_per_iteration"] for r in runs),
+                "reached": f"{len(done)}/{len(runs)}",
+                "x postflop-solver": None,
+            }
+        )
+        peer = PEER_SECONDS.get((spot, target))
+        if peer is not None and done:
+            rows[-1]["x postflop-solver"] = round(rows[-1]["seconds"] / peer, 2)
+    return rows
+
+
+def _side_by_side(names: list[str], by_checkout: dict[str, list[dict]]) -> list[dict]:
+    """Median seconds and ms per iteration of every checkout in one row, with the ratio of
+    this checkout to each other one."""
+    rows = []
+    for i, base in enumerate(by_checkout[names[0]]):
+        row = {k: base[k] for k in ("spot", "algo", "target_%")}
+        for name in names:
+            other = by_checkout[name][i]
+            row[f"s {name}"] = other["seconds"]
+            row[f"ms/it {name}"] = other["ms/it"]
+        for name in names[1:]:
+            this, other = base["ms/it"], by_checkout[name][i]["ms/it"]
+            row[f"ms/it {names[0]}/{name}"] = round(this / other, 3)
+        rows.append(row)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spots", nargs="+", default=["river", "turn"], choices=list(TARGETS))
     parser.add_argument("--algos", nargs="+", default=list(ALGOS), choices=list(ALGOS))
-    parser.add_argument("--repeats", type=int, default=3, help="river repeats (others: 1)")
+    parser.add_argument("--repeats", type=int, default=3, help="river repeats")
+    parser.add_argument("--big-repeats", type=int, default=1, help="turn and flop repeats")
     parser.add_argument("--precision", default="float32", choices=("float32", "float64"))
     parser.add_argument("--budget", type=float, default=300.0, help="seconds per run at most")
+    parser.add_argument(
+        "--compare",
+        action="append",
+        default=[],
+        metavar="NAME=PATH",
+        help="also run another checkout's solvers, interleaved, and print both side by side",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rows = []
+    checkouts = {"this": str(HERE)}
+    for item in args.compare:
+        name, _, path = item.partition("=")
+        if not path or not (Path(path) / "solvers").is_dir():
+            parser.error(f"--compare wants NAME=PATH of a checkout with solvers/: {item!r}")
+        checkouts[name] = str(Path(path).resolve())
+    names = list(checkouts)
+    by_checkout: dict[str, list[dict]] = {name: [] for name in names}
     for spot in args.spots:
         check_every = {"river": 10, "turn": 10, "flop": 10}[spot]
         for algo in args.algos:
             options = {**ALGOS[algo], "precision": args.precision}
-            repeats = args.repeats if spot == "river" else 1
-            runs = [run_spot(spot, algo, options, check_every, args.budget) for _ in range(repeats)]
-            for target in TARGETS[spot]:
-                hits = [r["reached"].get(target) for r in runs]
-                done = [h for h in hits if h is not None]
-                rows.append(
-                    {
-                        "spot": spot,
-                        "algo": algo,
-                        "target_%": target,
-                        "iterations": done[0][0] if done else None,
-                        "seconds": statistics.median(h[1] for h in done) if done else None,
-                        "expl_%": done[0][2] if done else None,
-                        "peak_MB": max(r["peak_mb"] for r in runs),
-                        "ms/it": statistics.median(r["ms_per_iteration"] for r in runs),
-                        "reached": f"{len(done)}/{len(runs)}",
-                        "x postflop-solver": None,
-                    }
-                )
-                peer = PEER_SECONDS.get((spot, target))
-                if peer is not None and done:
-                    rows[-1]["x postflop-solver"] = round(rows[-1]["seconds"] / peer, 2)
+            repeats = args.repeats if spot == "river" else args.big_repeats
+            runs: dict[str, list[dict]] = {name: [] for name in names}
+            for _ in range(repeats):  # interleaved: every checkout sees the same load
+                for name, root in checkouts.items():
+                    result = run_spot(spot, algo, options, check_every, args.budget, root)
+                    runs[name].append(result)
+            for name in names:
+                by_checkout[name] += _rows(spot, algo, runs[name])
             if not args.json:
-                last = runs[0]["history"][-1]
+                first = runs[names[0]][0]
+                last = first["history"][-1]
                 print(
-                    f"{spot:5} {algo:16} nodes {runs[0]['nodes']:,} hands {runs[0]['hands']} "
-                    f"estimate {runs[0]['memory_estimate_mb']:.0f} MB; last: {last[0]} it "
+                    f"{spot:5} {algo:16} nodes {first['nodes']:,} hands {first['hands']} "
+                    f"estimate {first['memory_estimate_mb']:.0f} MB; last: {last[0]} it "
                     f"{last[1]:.2f} s {last[2]:.3f}%",
                     flush=True,
                 )
     if args.json:
-        print(json.dumps(rows, indent=1))
+        print(json.dumps(by_checkout if len(names) > 1 else by_checkout["this"], indent=1))
         return
     from _timing import print_rows  # noqa: PLC0415 - benchmarks/ helper
 
-    print_rows("Iterations and solve seconds to each target (% of the starting pot)", rows)
+    for name in names:
+        title = "Iterations and solve seconds to each target (% of the starting pot)"
+        print_rows(title + ("" if len(names) == 1 else f": {name}"), by_checkout[name])
+    if len(names) > 1:
+        print_rows("Side by side (medians)", _side_by_side(names, by_checkout))
 
 
 if __name__ == "__main__":
