@@ -24,21 +24,15 @@ from phevaluator import evaluate_cards
 from solvers.algorithms import make_solver
 from solvers.algorithms.base import SolverError
 from solvers.cards.deck import COMBO_CARDS, card_str
-from solvers.exact.compiled_walk import (
-    MODE_RESPOND,
-    MODE_VALUES,
-    Source,
-    compiled_plan,
-    compiled_walk,
-    evaluation_dtype,
-    supports,
-)
+from solvers.exact.compiled_plan import compiled_plan
+from solvers.exact.compiled_walk import MODE_RESPOND, MODE_VALUES, Source, compiled_walk
 from solvers.exact.evaluation import (
     exploitability,
     respond_per_edge,
     value_per_edge,
     walk_per_edge,
 )
+from solvers.exact.executor import compiled_applies, evaluation_dtype
 from solvers.exact.walk import best_actions, build_plan, normalise_per_node
 from solvers.games import load_game
 from tests.conftest import ROOT
@@ -112,10 +106,10 @@ def root_row(game) -> int:
 
 def test_the_spots_have_the_features_the_comparisons_rely_on():
     river = load_game(RIVER)
-    assert supports(river)
+    assert compiled_applies(river)
     assert river.n_hands[0] != river.n_hands[1]
     tables = river.combo_terminals()
-    shared = int((tables.same0 >= 0).sum())
+    shared = int((tables.hands[0].same >= 0).sum())
     assert 10 <= shared < river.n_hands[0]  # identical combos, and combos only one side holds
     assert not any(n.is_chance for n in river.nodes)
 
@@ -150,15 +144,15 @@ def test_float64_values_equal_the_numpy_walk(spot, player, mode):
         np.testing.assert_allclose(root, ref, rtol=0, atol=1e-10)
         # Every non-terminal row, not only the root; and both players' reach.
         cp = compiled_plan(game)
-        rows = np.flatnonzero(cp.nt >= 0)
+        rows = np.flatnonzero(cp.inner_index >= 0)
         np.testing.assert_allclose(
-            fast.values[cp.nt[rows], :n_own], values[rows, :n_own], rtol=0, atol=1e-10
+            fast.values[cp.inner_index[rows], :n_own], values[rows, :n_own], rtol=0, atol=1e-10
         )
         for p in (0, 1):
             if mode == MODE_RESPOND and p == player:
                 continue  # the numpy walk holds 1 on the responder's edges
             np.testing.assert_allclose(
-                fast.reach[p][cp.nt[rows]],
+                fast.reach[p][cp.inner_index[rows]],
                 done.reach[rows, p, : game.n_hands[p]],
                 rtol=0,
                 atol=1e-13,
@@ -559,10 +553,10 @@ def symmetric(game, cp, player, rng):
     plan = build_plan(game)
     weights = rng.random((cp.n_edges[player], game.n_hands[player]))
     image = swap.hands[player]
-    for row in np.flatnonzero((cp.kind == player) & (cp.slot_of_row >= 0)):
+    for row in np.flatnonzero((cp.kind == player) & (cp.decision_slot >= 0)):
         if swap.fixes(game.nodes[plan.node_of_row[row]].board):
             first = cp.first_edge[row]
-            block = weights[first : first + cp.child_ptr[row + 1] - cp.child_ptr[row]]
+            block = weights[first : first + cp.child_start[row + 1] - cp.child_start[row]]
             block[:] = (block + block[:, image]) / 2
     return weights
 
@@ -574,10 +568,10 @@ def test_the_isomorphic_walk_equals_the_full_walk_on_symmetric_strategies(mode):
     game = load_game(SYMMETRIC_FLOP)
     iso = compiled_walk(game, np.float64, isomorphic=True)
     full = compiled_walk(game, np.float64)
-    assert iso.cp.n_nt < 0.8 * full.cp.n_nt  # 37 of 49 turn cards are walked
+    assert iso.plan.n_inner < 0.8 * full.plan.n_inner  # 37 of 49 turn cards are walked
     rng = np.random.default_rng(7)
-    compact = [symmetric(game, iso.cp, p, rng) for p in (0, 1)]
-    spread = [iso.cp.full_edges(p, compact[p]) for p in (0, 1)]
+    compact = [symmetric(game, iso.plan, p, rng) for p in (0, 1)]
+    spread = [iso.plan.full_edges(p, compact[p]) for p in (0, 1)]
     for player in (0, 1):
         iso.reach_down([Source(x) for x in compact])
         a = iso.values_up(player, [Source(x) for x in compact], mode).copy()

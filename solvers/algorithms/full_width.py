@@ -51,16 +51,18 @@ from solvers.algorithms.base import (
     per_player,
     restore_per_player,
 )
+from solvers.algorithms.cfr_update import UpdateRule
 from solvers.algorithms.matching import regret_matching
+from solvers.errors import InputError
 from solvers.exact.compiled_walk import (
     MODE_CFR,
     CompiledWalk,
     Source,
     compiled_walk,
     strategies_from,
-    supports,
 )
 from solvers.exact.evaluation import Exploitability, exploitability_of_sources
+from solvers.exact.executor import WALKS, uses_compiled
 from solvers.exact.walk import (
     build_plan,
     reach_pass,
@@ -101,7 +103,7 @@ class CFRConfig:
     alternating updates); ``numpy``: the numpy level walk; ``auto``: compiled where it applies."""
 
     def __post_init__(self) -> None:
-        if self.walk not in ("auto", "compiled", "numpy"):
+        if self.walk not in WALKS:
             raise SolverError("walk must be auto, compiled or numpy")
         if (self.alpha is None) != (self.beta is None):
             raise SolverError("give both alpha and beta, or neither")
@@ -149,17 +151,26 @@ class FullWidthCFR(Solver):
         plan = self.plan
         dtype = np.dtype(self.config.precision)
         self._compiled: CompiledWalk | None = None
-        compiled = self.config.alternating and supports(game)
-        if self.config.walk == "compiled" and not compiled:
-            raise SolverError("the compiled walk needs a hold'em spot and alternating updates")
-        compiled = compiled and self.config.walk != "numpy"
+        config = self.config
+        self.rule = UpdateRule(
+            floor=config.regret_floor,
+            alpha=config.alpha,
+            beta=config.beta,
+            gamma=config.gamma,
+            delay=config.delay,
+            predictive=config.predictive,
+        )
+        try:
+            compiled = uses_compiled(game, config.walk, config.alternating)
+        except InputError as exc:
+            raise SolverError(str(exc)) from None
         n_edges = [e.n_edges for e in plan.edges]
         if compiled:
             # Hold'em spots: the same walk as compiled loops, the update fused into the value
             # pass, no [rows, 2, hands] factor or reach arrays, and suit twins left out
             # (compiled_walk.py): the per-edge arrays hold the edges that are walked.
             self._compiled = compiled_walk(game, dtype, isomorphic=self.config.isomorphism)
-            n_edges = list(self._compiled.cp.n_edges)
+            n_edges = list(self._compiled.plan.n_edges)
         self.regrets = [np.zeros((n_edges[p], plan.n_hands[p]), dtype=dtype) for p in (0, 1)]
         self.strategy_sums = [np.zeros_like(r) for r in self.regrets]
         self.predictions = [
@@ -200,49 +211,29 @@ class FullWidthCFR(Solver):
 
     def _update(self, player: int, iteration: int) -> None:
         """Add ``player``'s instantaneous regrets and average contribution for this iterate."""
-        plan, config = self.plan, self.config
+        plan = self.plan
         edges = plan.edges[player]
         n_hands = plan.n_hands[player]
         values = value_pass(self.game, plan, player, self._factor, self._reach, self._values)
-        regrets = self.regrets[player]
         instant = values[edges.rows, :n_hands] - values[edges.parent_rows, :n_hands]
-        regrets += instant
-        if config.predictive:
+        if self.rule.predictive:
             self.predictions[player] = instant
-        if config.regret_floor:
-            np.maximum(regrets, 0.0, out=regrets)
-        if config.alpha is not None and config.beta is not None:  # both or neither
-            positive = iteration**config.alpha / (iteration**config.alpha + 1.0)
-            negative = iteration**config.beta / (iteration**config.beta + 1.0)
-            dtype = regrets.dtype.type
-            regrets *= np.where(regrets >= 0, dtype(positive), dtype(negative))
-        weight = float(max(iteration - config.delay, 0)) ** config.gamma
-        if weight > 0:
-            own_reach = self._reach[edges.parent_rows, player, :n_hands]
-            self.strategy_sums[player] += weight * own_reach * self._current[player]
+        own_reach = self._reach[edges.parent_rows, player, :n_hands]
+        self.rule.apply(
+            iteration,
+            self.regrets[player],
+            instant,
+            self.strategy_sums[player],
+            own_reach,
+            self._current[player],
+        )
 
     def _compiled_update(self, player: int, iteration: int) -> None:
         """``_update`` and ``_set_current`` of ``player`` in one compiled pass."""
-        config = self.config
         assert self._compiled is not None
-        discount = False
-        positive = negative = 1.0
-        if config.alpha is not None and config.beta is not None:
-            discount = True
-            positive = iteration**config.alpha / (iteration**config.alpha + 1.0)
-            negative = iteration**config.beta / (iteration**config.beta + 1.0)
-        weight = float(max(iteration - config.delay, 0)) ** config.gamma
-        own = self._source(player)
-        sources = [own, self._source(1 - player)] if player == 0 else [self._source(0), own]
+        sources = [self._source(0), self._source(1)]
         self._compiled.reach_down(sources)
-        update = (
-            self.strategy_sums[player],
-            weight,
-            config.regret_floor,
-            positive,
-            negative,
-            discount,
-        )
+        update = self.rule.fused(iteration, self.strategy_sums[player])
         self._compiled.values_up(player, sources, MODE_CFR, update=update)
 
     def _source(self, player: int) -> Source:
@@ -275,8 +266,8 @@ class FullWidthCFR(Solver):
     def _full(self, player: int, source: Source) -> np.ndarray:
         """A compiled-walk strategy over every edge of the tree (suit twins filled in)."""
         assert self._compiled is not None
-        cp = self._compiled.cp
-        return cp.full_edges(player, strategies_from(cp, player, source))
+        plan = self._compiled.plan
+        return plan.full_edges(player, strategies_from(plan, player, source))
 
     def current_strategy(self) -> Strategy:
         if self._compiled is not None:
@@ -300,7 +291,7 @@ class FullWidthCFR(Solver):
         return self._compiled
 
     def compiled_output(self, release: bool = False) -> list[np.ndarray] | None:
-        """``strategy()`` on the compiled walk's edges (``compiled.cp.full_edges`` spreads it
+        """``strategy()`` on the compiled walk's edges (``compiled.plan.full_edges`` spreads it
         over the tree): what a big spot's file is written from without the full profile.
 
         With ``release`` the run is over and checkpointed: regrets, sums and predictions are
@@ -308,7 +299,7 @@ class FullWidthCFR(Solver):
         and the solver cannot go on."""
         if self._compiled is None:
             return None
-        cp = self._compiled.cp
+        plan = self._compiled.plan
         sources: list[Source | None] = [
             Source(self.strategy_sums[p]) if self.output == "average" else self._source(p)
             for p in (0, 1)
@@ -319,7 +310,7 @@ class FullWidthCFR(Solver):
         for p in (0, 1):
             source = sources[p]
             assert source is not None
-            out.append(strategies_from(cp, p, source))
+            out.append(strategies_from(plan, p, source))
             if release:
                 sources[p] = source = None  # the sums of p go as soon as they are read
         return out

@@ -1,5 +1,8 @@
 """numba kernels of ``compiled_walk.py`` (imported only there, so numba loads only for spots).
 
+Their inputs are the named records of ``kernel_inputs.py`` (the plan's arrays, a strategy
+source, the terminal tables, the fused update), read field by field, never by position.
+
 Each level's rows are split into interleaved chunks run on all cores (``prange``); a chunk
 allocates its scratch once. Inner loops run over hands on contiguous rows, so LLVM vectorises
 them. Accumulators are float64 whatever the storage dtype.
@@ -98,24 +101,27 @@ def _showdown_add(
 
 
 @njit(cache=True, nogil=True)
-def _terminal(
-    t, r, out, is_fold, fold_pay, job_ptr, job_board, job_scale, scale,
-    own_cards, own_same, own_weights, own_sorted, own_strength, own_sorted_cards, own_live,
-    opp_cards, opp_sorted, opp_strength, opp_sorted_cards, opp_live, totals, weaker,
-):  # fmt: skip
-    """The walking player's value of terminal ``t`` for every hand, given opponent weight ``r``
-    (reach times range weight times chance), into ``out``."""
-    if is_fold[t]:
-        _fold_value(r, own_cards, own_same, opp_cards, fold_pay[t], out, totals)
+def _terminal(terminal, opp_weight, out, tables, own, opp, totals, weaker):
+    """The walking player's value of ``terminal`` for every hand, given opponent weight
+    ``opp_weight`` (reach times range weight times chance), into ``out``. ``tables`` is a
+    ``TerminalTables``, ``own`` and ``opp`` the two players' ``ComboHands``; ``totals`` and
+    ``weaker`` are per-card scratch."""
+    if tables.is_fold[terminal]:
+        _fold_value(
+            opp_weight, own.cards, own.same, opp.cards, tables.fold_pay[terminal], out, totals
+        )
     else:
         out[:] = 0.0
-        for job in range(job_ptr[t], job_ptr[t + 1]):
-            b = job_board[job]
+        for job in range(tables.job_start[terminal], tables.job_start[terminal + 1]):
+            board = tables.job_board[job]
             _showdown_add(
-                r, job_scale[job], out, own_sorted[b], own_strength[b], own_sorted_cards[b],
-                own_live[b], opp_sorted[b], opp_strength[b], opp_sorted_cards[b], opp_live[b],
-                weaker,
+                opp_weight, tables.job_scale[job], out, own.sorted_hands[board],
+                own.sorted_strength[board], own.sorted_cards[board], own.n_live[board],
+                opp.sorted_hands[board], opp.sorted_strength[board], opp.sorted_cards[board],
+                opp.n_live[board], weaker,
             )  # fmt: skip
+    scale = tables.scale
+    own_weights = own.weights
     for h in range(out.shape[0]):
         out[h] *= own_weights[h] * scale
 
@@ -154,81 +160,103 @@ def _strategy(weights, predictions, matching, first, count, out):
 
 
 @njit(cache=True, parallel=True)
-def reach_down(
-    kind, child_ptr, child_rows, first_edge, mask, nt, level_rows, masks,
-    weights0, predictions0, matching0, weights1, predictions1, matching1, reach0, reach1,
-    has_nonterminal,
-):  # fmt: skip
-    """Own reach of both players at every non-terminal row; the root row must hold 1.
+def reach_down(plan, source0, source1, reach0, reach1):
+    """Own reach of both players at every inner row (``PlanArrays`` ``plan``; strategies from
+    ``StrategySource`` ``source0`` and ``source1``); the root row must hold 1.
 
     Parent by parent: a decision's strategy is formed once from its player's weights."""
-    n0 = reach0.shape[1]
-    n1 = reach1.shape[1]
+    kind = plan.kind
+    child_start = plan.child_start
+    child_rows = plan.child_rows
+    first_edge = plan.first_edge
+    chance_mask = plan.chance_mask
+    masks = plan.masks
+    inner_index = plan.inner_index
+    level_rows = plan.level_rows
+    has_inner_child = plan.has_inner_child
+    n_hands0 = reach0.shape[1]
+    n_hands1 = reach1.shape[1]
     max_children = 1
-    for row in range(child_ptr.shape[0] - 1):
-        max_children = max(max_children, child_ptr[row + 1] - child_ptr[row])
+    for row in range(child_start.shape[0] - 1):
+        max_children = max(max_children, child_start[row + 1] - child_start[row])
     for level in range(level_rows.shape[0] - 1):
         lo = level_rows[level, 0]
         hi = level_rows[level, 1]
         n_rows = hi - lo
         n_chunks = min(n_rows, 64)
         for chunk in prange(n_chunks):
-            sigma = np.empty((max_children + 1, max(n0, n1)))
+            sigma = np.empty((max_children + 1, max(n_hands0, n_hands1)))
             for row in range(lo + chunk, hi, n_chunks):
-                if not has_nonterminal[row]:
+                if not has_inner_child[row]:
                     continue
-                up = nt[row]
-                k = kind[row]
-                c0 = child_ptr[row]
-                count = child_ptr[row + 1] - c0
-                if k == 0:
-                    _strategy(weights0, predictions0, matching0, first_edge[row], count, sigma)
-                elif k == 1:
-                    _strategy(weights1, predictions1, matching1, first_edge[row], count, sigma)
-                for j in range(count):
-                    child = child_rows[c0 + j]
-                    at = nt[child]
-                    if at < 0:  # a terminal, or under a left-out suit twin
+                parent = inner_index[row]
+                actor = kind[row]
+                first_child = child_start[row]
+                n_children = child_start[row + 1] - first_child
+                if actor == 0:
+                    _strategy(
+                        source0.weights, source0.predictions, source0.matching, first_edge[row],
+                        n_children, sigma,
+                    )  # fmt: skip
+                elif actor == 1:
+                    _strategy(
+                        source1.weights, source1.predictions, source1.matching, first_edge[row],
+                        n_children, sigma,
+                    )  # fmt: skip
+                for j in range(n_children):
+                    child = child_rows[first_child + j]
+                    inner = inner_index[child]
+                    if inner < 0:  # a terminal, or under a left-out suit twin
                         continue
-                    if k == 0:
-                        for h in range(n0):
-                            reach0[at, h] = reach0[up, h] * sigma[j, h]
-                        reach1[at, :] = reach1[up, :]
-                    elif k == 1:
-                        for h in range(n1):
-                            reach1[at, h] = reach1[up, h] * sigma[j, h]
-                        reach0[at, :] = reach0[up, :]
+                    if actor == 0:
+                        for h in range(n_hands0):
+                            reach0[inner, h] = reach0[parent, h] * sigma[j, h]
+                        reach1[inner, :] = reach1[parent, :]
+                    elif actor == 1:
+                        for h in range(n_hands1):
+                            reach1[inner, h] = reach1[parent, h] * sigma[j, h]
+                        reach0[inner, :] = reach0[parent, :]
                     else:
-                        m = mask[child]
-                        for h in range(n0):
-                            reach0[at, h] = reach0[up, h] * masks[m, 0, h]
-                        for h in range(n1):
-                            reach1[at, h] = reach1[up, h] * masks[m, 1, h]
+                        m = chance_mask[child]
+                        for h in range(n_hands0):
+                            reach0[inner, h] = reach0[parent, h] * masks[m, 0, h]
+                        for h in range(n_hands1):
+                            reach1[inner, h] = reach1[parent, h] * masks[m, 1, h]
 
 
 @njit(cache=True, parallel=True)
 def values_up(
-    player, mode, kind, child_ptr, child_rows, first_edge, mask, nt, term,
-    level_rows, masks, term_chance, own_weights_e, own_predictions, own_matching,
-    opp_weights_e, opp_predictions, opp_matching, own_reach, opp_reach, values,
-    is_fold, fold_pay, job_ptr, job_board, job_scale, scale,
-    own_cards, own_same, own_weights, own_sorted, own_strength, own_sorted_cards, own_live,
-    opp_cards, opp_weights, opp_sorted, opp_strength, opp_sorted_cards, opp_live,
-    sums, weight, floor, positive, negative, discount, best, slot_of_row, has_terminal,
-    doubled, own_swap,
+    player, mode, plan, own_source, opp_source, own_reach, opp_reach, values, tables, own_hands,
+    opp_hands, update, best, own_swap,
 ):  # fmt: skip
-    """Counterfactual values of ``player`` at every non-terminal row, deepest level first.
+    """Counterfactual values of ``player`` at every inner row, deepest level first.
 
-    Strategies come from per-edge weights as in ``_strategy``. ``mode`` 0: the profile's values;
-    1: best response (max over actions, argmax into ``best`` when it has rows); 2: a CFR update
-    of ``player`` fused in (``own_weights_e`` are its regrets, updated with ``own_predictions``
-    and ``sums``)."""
+    ``plan``: ``PlanArrays``; ``*_source``: ``StrategySource``; ``tables``: ``TerminalTables``
+    seen from ``player``; ``*_hands``: ``ComboHands``; ``update``: ``FusedUpdate``. Strategies
+    come from per-edge weights as in ``_strategy``. ``mode`` 0: the profile's values; 1: best
+    response (max over actions, argmax into ``best`` when it has rows); 2: ``update`` applied to
+    ``player``'s source (its weights are regrets) at every own decision. ``own_swap``: each
+    hand's suit-swapped twin."""
+    kind = plan.kind
+    child_start = plan.child_start
+    child_rows = plan.child_rows
+    first_edge = plan.first_edge
+    chance_mask = plan.chance_mask
+    masks = plan.masks
+    inner_index = plan.inner_index
+    terminal_index = plan.terminal_index
+    terminal_chance = plan.terminal_chance
+    level_rows = plan.level_rows
+    decision_slot = plan.decision_slot
+    has_terminal_child = plan.has_terminal_child
+    doubled = plan.doubled
+    opp_weights = opp_hands.weights
     opponent = 1 - player
     n_own = values.shape[1]
     n_opp = opp_reach.shape[1]
     max_children = 1
-    for row in range(child_ptr.shape[0] - 1):
-        max_children = max(max_children, child_ptr[row + 1] - child_ptr[row])
+    for row in range(child_start.shape[0] - 1):
+        max_children = max(max_children, child_start[row + 1] - child_start[row])
     for level in range(level_rows.shape[0] - 1, -1, -1):
         lo = level_rows[level, 0]
         hi = level_rows[level, 1]
@@ -237,52 +265,55 @@ def values_up(
         for chunk in prange(n_chunks):
             child_values = np.empty((max_children, n_own))
             sigma = np.empty((max_children + 1, max(n_own, n_opp)))
-            r = np.empty(n_opp)
+            opp_weight = np.empty(n_opp)
             out = np.empty(n_own)
             totals = np.empty(_N_CARDS)
             weaker = np.empty(_N_CARDS)
             for row in range(lo + chunk, hi, n_chunks):
-                at = nt[row]
-                if at < 0:
+                inner = inner_index[row]
+                if inner < 0:
                     continue
-                k = kind[row]
-                c0 = child_ptr[row]
-                n_children = child_ptr[row + 1] - c0
+                actor = kind[row]
+                first_child = child_start[row]
+                n_children = child_start[row + 1] - first_child
                 first = first_edge[row]
-                if k == opponent and has_terminal[row]:
+                if actor == opponent and has_terminal_child[row]:
                     _strategy(
-                        opp_weights_e, opp_predictions, opp_matching, first, n_children, sigma
-                    )
-                shared = False  # r is the same for every terminal child of an own decision
+                        opp_source.weights, opp_source.predictions, opp_source.matching, first,
+                        n_children, sigma,
+                    )  # fmt: skip
+                shared = False  # the weight is the same for every terminal child of own rows
                 for j in range(n_children):
-                    child = child_rows[c0 + j]
+                    child = child_rows[first_child + j]
                     if kind[child] != _TERMINAL:
-                        below = nt[child]
+                        below = inner_index[child]
                         if below < 0:  # a left-out suit twin: counted with its partner
                             continue
                         for h in range(n_own):
                             child_values[j, h] = values[below, h]
                         continue
-                    t = term[child]
-                    w = term_chance[t]
-                    if k == opponent:
+                    terminal = terminal_index[child]
+                    chance = terminal_chance[terminal]
+                    if actor == opponent:
                         for h in range(n_opp):
-                            r[h] = opp_reach[at, h] * sigma[j, h] * opp_weights[h] * w
-                    elif k == _CHANCE:
-                        m = mask[child]
+                            opp_weight[h] = (
+                                opp_reach[inner, h] * sigma[j, h] * opp_weights[h] * chance
+                            )
+                    elif actor == _CHANCE:
+                        m = chance_mask[child]
                         for h in range(n_opp):
-                            r[h] = opp_reach[at, h] * masks[m, opponent, h] * opp_weights[h] * w
+                            opp_weight[h] = (
+                                opp_reach[inner, h] * masks[m, opponent, h] * opp_weights[h]
+                            ) * chance
                     elif not shared:  # siblings share their path's chance weight too
                         for h in range(n_opp):
-                            r[h] = opp_reach[at, h] * opp_weights[h] * w
+                            opp_weight[h] = opp_reach[inner, h] * opp_weights[h] * chance
                         shared = True
                     _terminal(
-                        t, r, child_values[j], is_fold, fold_pay, job_ptr, job_board, job_scale,
-                        scale, own_cards, own_same, own_weights, own_sorted, own_strength,
-                        own_sorted_cards, own_live, opp_cards, opp_sorted, opp_strength,
-                        opp_sorted_cards, opp_live, totals, weaker,
+                        terminal, opp_weight, child_values[j], tables, own_hands, opp_hands,
+                        totals, weaker,
                     )  # fmt: skip
-                if k == player:
+                if actor == player:
                     if mode == _RESPOND:
                         for h in range(n_own):
                             top = child_values[0, h]
@@ -291,58 +322,63 @@ def values_up(
                                 if child_values[j, h] > top:
                                     top = child_values[j, h]
                                     choice = j
-                            values[at, h] = top
+                            values[inner, h] = top
                             out[h] = choice
                         if best.shape[0] > 0:
-                            slot = slot_of_row[row]
+                            slot = decision_slot[row]
                             for h in range(n_own):
                                 best[slot, h] = np.int8(out[h])
                         continue
                     _strategy(
-                        own_weights_e, own_predictions, own_matching, first, n_children, sigma
-                    )
+                        own_source.weights, own_source.predictions, own_source.matching, first,
+                        n_children, sigma,
+                    )  # fmt: skip
                     out[:n_own] = 0.0
                     for j in range(n_children):
                         for h in range(n_own):
                             out[h] += sigma[j, h] * child_values[j, h]
                     for h in range(n_own):
-                        values[at, h] = out[h]
+                        values[inner, h] = out[h]
                     if mode == _CFR:
                         _cfr_update(
-                            first, n_children, child_values, out, own_reach[at], sigma,
-                            own_weights_e, sums, own_predictions, weight, floor, positive,
-                            negative, discount,
+                            first, n_children, child_values, out, own_reach[inner], sigma,
+                            own_source.weights, own_source.predictions, update,
                         )  # fmt: skip
-                elif k == opponent:
+                elif actor == opponent:
                     out[:n_own] = 0.0
                     for j in range(n_children):
                         for h in range(n_own):
                             out[h] += child_values[j, h]
                     for h in range(n_own):
-                        values[at, h] = out[h]
+                        values[inner, h] = out[h]
                 else:
                     for h in range(n_own):
-                        values[at, h] = 0.0
+                        values[inner, h] = 0.0
                     for j in range(n_children):
-                        child = child_rows[c0 + j]
-                        if nt[child] < 0:
+                        child = child_rows[first_child + j]
+                        if inner_index[child] < 0:
                             continue
-                        m = mask[child]
+                        m = chance_mask[child]
                         for h in range(n_own):
-                            values[at, h] += masks[m, player, h] * child_values[j, h]
+                            values[inner, h] += masks[m, player, h] * child_values[j, h]
                         if doubled[child]:  # its twin: the same values with hands swapped
                             for h in range(n_own):
-                                g = own_swap[h]
-                                values[at, h] += masks[m, player, g] * child_values[j, g]
+                                twin = own_swap[h]
+                                values[inner, h] += masks[m, player, twin] * child_values[j, twin]
 
 
 @njit(cache=True, nogil=True)
 def _cfr_update(
-    first, n_actions, child_values, node_values, own_reach, sigma, regrets, sums, predictions,
-    weight, floor, positive, negative, discount,
+    first, n_actions, child_values, node_values, own_reach, sigma, regrets, predictions, update,
 ):  # fmt: skip
-    """One decision's regrets, predictions and strategy sums, for every hand (``sigma`` is the
-    strategy played this iteration)."""
+    """``update`` (a ``FusedUpdate``) at one decision, for every hand: regrets, predictions
+    and strategy sums (``sigma`` is the strategy played this iteration)."""
+    sums = update.strategy_sums
+    weight = update.sum_weight
+    floor = update.floor
+    discount = update.discount
+    positive = update.positive
+    negative = update.negative
     n = node_values.shape[0]
     predictive = predictions.shape[0] > 0
     for j in range(n_actions):
@@ -362,17 +398,18 @@ def _cfr_update(
 
 
 @njit(cache=True, parallel=True)
-def strategies(first_edge, n_actions, weights, predictions, matching, out):
-    """``_strategy`` of every decision (``first_edge``/``n_actions`` per slot) into ``out``."""
+def strategies(slot_first, slot_actions, source, out):
+    """``_strategy`` of every decision (``slot_first``/``slot_actions`` per slot) of a
+    ``StrategySource`` into ``out``."""
     max_actions = 1
-    for slot in range(n_actions.shape[0]):
-        max_actions = max(max_actions, n_actions[slot])
-    n_slots = first_edge.shape[0]
+    for slot in range(slot_actions.shape[0]):
+        max_actions = max(max_actions, slot_actions[slot])
+    n_slots = slot_first.shape[0]
     n_chunks = min(n_slots, 64)
     for chunk in prange(n_chunks):
-        sigma = np.empty((max_actions + 1, weights.shape[1]))
+        sigma = np.empty((max_actions + 1, source.weights.shape[1]))
         for slot in range(chunk, n_slots, n_chunks):
-            first = first_edge[slot]
-            count = n_actions[slot]
-            _strategy(weights, predictions, matching, first, count, sigma)
+            first = slot_first[slot]
+            count = slot_actions[slot]
+            _strategy(source.weights, source.predictions, source.matching, first, count, sigma)
             out[first : first + count] = sigma[:count]

@@ -9,6 +9,8 @@ which is exact because a player's information set is (public node, own hand). Th
 public-tree best response of Johanson, Waugh, Bowling & Zinkevich, "Accelerating Best Response
 Calculation in Large Extensive Games" (IJCAI 2011). Terminals are evaluated in one batch through
 ``game.terminal_values_batch``, where a hold'em game plugs in a sorted O(n log n) showdown.
+Hold'em spots run the same passes on the compiled executor (``executor.evaluation_walk``
+decides, once per call).
 
 Strategies come in the common ``{node_id: [hands, actions]}`` format; solvers that already hold
 per-edge arrays call ``respond_per_edge`` and skip the conversion. Matrix games (simultaneous
@@ -28,14 +30,8 @@ from typing import cast
 
 import numpy as np
 
-from solvers.exact.compiled_walk import (
-    MODE_RESPOND,
-    CompiledWalk,
-    Source,
-    compiled_walk,
-    evaluation_dtype,
-    supports,
-)
+from solvers.exact.compiled_walk import MODE_RESPOND, CompiledWalk, Source
+from solvers.exact.executor import evaluation_walk
 from solvers.exact.walk import (
     TreePlan,
     best_actions,
@@ -190,8 +186,9 @@ def expected_values(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> Expec
 
 def value_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> float:
     """Player 0's expected payoff of a profile given per edge (one walk, one value pass)."""
-    if supports(game):
-        return _compiled_value(game, _probabilities(list(per_edge), build_plan(game)))
+    compiled = evaluation_walk(game)
+    if compiled is not None:
+        return _compiled_value(compiled, _probabilities(list(per_edge), build_plan(game)))
     done = walk_per_edge(game, list(per_edge))
     root = done.plan.row_of_node[0]
     return float(done.values(game, 0)[root, : game.n_hands[0]].sum())
@@ -202,11 +199,12 @@ def respond_per_edge(
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """Best response of ``player`` to an opponent given per edge: ``(value, per-hand cfv at the
     root, per-edge pure strategy)``. The fast path of fictitious play and double oracle."""
-    if supports(game):
+    compiled = evaluation_walk(game)
+    if compiled is not None:
         plan = build_plan(game)
         given: list[np.ndarray | None] = [None, None]
         given[1 - player] = opponent_per_edge
-        value, root, best = _compiled_response(game, _probabilities(given, plan), player)
+        value, root, best = _compiled_response(compiled, _probabilities(given, plan), player)
         return value, root, _one_hot(plan, player, best)
     per_edge: list[np.ndarray | None] = [None, None]
     per_edge[1 - player] = opponent_per_edge
@@ -225,14 +223,13 @@ def best_response(game: TreeGame, strategy: Mapping[int, np.ndarray], player: in
 
 
 def _compiled_response(
-    game: TreeGame, sources: list[Source], player: int, walk: CompiledWalk | None = None
+    done: CompiledWalk, sources: list[Source], player: int
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """``(value, per-hand root cfv, best action index [decision slots, hands])`` on the
     compiled walk (the responder's own source does not matter)."""
-    done = walk or compiled_walk(game, evaluation_dtype(game))
     done.reach_down(sources)
-    n_slots = len(done.cp.slot_first[player])
-    best = np.zeros((n_slots, game.n_hands[player]), dtype=np.int8)
+    n_slots = len(done.plan.slot_first[player])
+    best = np.zeros((n_slots, done.game.n_hands[player]), dtype=np.int8)
     root = done.values_up(player, sources, MODE_RESPOND, best=best).copy()
     return float(root.sum()), root, best
 
@@ -305,8 +302,9 @@ def exploitability(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> Exploi
 def exploitability_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> Exploitability:
     """``exploitability`` of a profile given as per-edge arrays (a tree game's)."""
     plan = build_plan(game)
-    if supports(game):
-        return exploitability_of_sources(game, _probabilities(list(per_edge), plan))
+    compiled = evaluation_walk(game)
+    if compiled is not None:
+        return exploitability_of_sources(game, _probabilities(list(per_edge), plan), compiled)
     responses = (
         _best_response(game, plan, per_edge[1], 0),
         _best_response(game, plan, per_edge[0], 1),
@@ -319,10 +317,7 @@ def exploitability_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> Explo
     )
 
 
-def _compiled_value(
-    game: TreeGame, sources: list[Source], walk: CompiledWalk | None = None
-) -> float:
-    done = walk or compiled_walk(game, evaluation_dtype(game))
+def _compiled_value(done: CompiledWalk, sources: list[Source]) -> float:
     done.reach_down(sources)
     return float(done.values_up(0, sources).sum())
 
@@ -336,23 +331,25 @@ def exploitability_of_sources(
     its buffers and its suit isomorphism; then the pure best responses cover the walked
     decisions only)."""
     plan = build_plan(game)
-    walk = walk or compiled_walk(game, evaluation_dtype(game))
+    walk = walk or evaluation_walk(game)
+    if walk is None:
+        raise TreeError(f"{game.name}: the compiled walk does not apply to this game")
     responses = []
     for player in (0, 1):
-        value, root, best = _compiled_response(game, sources, player, walk)
+        value, root, best = _compiled_response(walk, sources, player)
         responses.append(
             BestResponse(
                 player=player,
                 value=value,
                 per_hand=_per_hand(game, player, root),
                 strategy=cast(
-                    Strategy, {} if walk.cp.isomorphic else _PureStrategy(plan, player, best)
+                    Strategy, {} if walk.plan.isomorphic else _PureStrategy(plan, player, best)
                 ),
             )
         )
     return Exploitability(
         best_responses=(responses[0], responses[1]),
-        game_value=_compiled_value(game, sources, walk),
+        game_value=_compiled_value(walk, sources),
         big_blind=getattr(game, "big_blind", 1.0),
         initial_pot=float(sum(game.root.contributions)),
     )

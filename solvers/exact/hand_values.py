@@ -137,13 +137,13 @@ def all_pair_values(
 
 def _edge_chance(game: TreeGame, plan: TreePlan) -> np.ndarray:
     """``[rows]``: the chance probability on the edge into each row (1 below a decision)."""
-    cached = game.__dict__.get("_edge_chance")
-    if cached is None:
+
+    def build() -> np.ndarray:
         per_node = np.ones(len(game.nodes))
         for node in game.nodes:
             if node.is_chance:
                 assert node.outcome_probs is not None
                 per_node[list(node.children)] = node.outcome_probs
-        cached = per_node[plan.node_of_row]
-        game.__dict__["_edge_chance"] = cached
-    return cached
+        return per_node[plan.node_of_row]
+
+    return game.derived.get("edge_chance", None, build)

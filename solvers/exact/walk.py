@@ -169,10 +169,11 @@ def _row_order(game: TreeGame) -> tuple[list[int], list[tuple[int, int]]]:
 
 
 def build_plan(game: TreeGame) -> TreePlan:
-    """The flattened plan of ``game`` (cached on the game object)."""
-    cached = game.__dict__.get("_cfr_plan")
-    if cached is not None:
-        return cached
+    """The flattened plan of ``game`` (kept in ``game.derived``)."""
+    return game.derived.get("plan", None, lambda: _build_plan(game))
+
+
+def _build_plan(game: TreeGame) -> TreePlan:
     nodes = game.nodes
     order, bounds = _row_order(game)
     node_of_row = np.array(order, dtype=np.intp)
@@ -249,7 +250,6 @@ def build_plan(game: TreeGame) -> TreePlan:
         edges=(edges[0], edges[1]),
         responses=(responses[0], responses[1]),
     )
-    game.__dict__["_cfr_plan"] = plan
     return plan
 
 

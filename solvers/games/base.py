@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from solvers.errors import InputError
+from solvers.games.derived import DerivedCache
 from solvers.games.params import MAX_CHIPS as MAX_CHIPS  # re-exported
 from solvers.games.params import MIN_CHIPS as MIN_CHIPS  # re-exported
 from solvers.games.params import GameParamError as GameParamError  # re-exported
@@ -144,6 +145,8 @@ class TreeGame:
         """Chips in one big blind: exploitability in mbb/hand is ``1000 * chips / big_blind``."""
         self._by_key = {node.key: node for node in nodes}
         self._terminal_cache: dict[int, np.ndarray] = {}
+        self.derived = DerivedCache()
+        """Plans, compiled walks and tables computed from this game by other layers."""
         self._compute_path_chance()
 
     # --- identity -------------------------------------------------------------------------

@@ -8,14 +8,31 @@ from typing import NamedTuple
 import numpy as np
 
 
+class ComboHands(NamedTuple):
+    """One player's hands in the terminal tables. Per board ``b``,
+    ``sorted_hands[b, :n_live[b]]`` are the hands the board leaves, by strength, with
+    ``sorted_strength`` and ``sorted_cards`` beside them. The compiled kernels read it by field
+    name (``exact/kernel_inputs.py``)."""
+
+    cards: np.ndarray
+    """``[hands, 2]`` the cards of each hand."""
+    same: np.ndarray
+    """For each hand, the other player's index of the same combo, or -1."""
+    weights: np.ndarray
+    """The range weight of each hand."""
+    sorted_hands: np.ndarray
+    sorted_strength: np.ndarray
+    sorted_cards: np.ndarray
+    """``[boards, hands, 2]`` int8: the cards of ``sorted_hands`` in that order."""
+    n_live: np.ndarray
+
+
 class ComboTerminals(NamedTuple):
     """Terminal tables of a game whose hands are two-card combos (hold'em spots).
 
     Terminal ``t`` follows ``game.terminal_ids``. A fold pays ``fold_pay0[t]`` to player 0 (the
     negative to player 1); a showdown is the jobs ``job_ptr[t]:job_ptr[t + 1]``, each a 5-card
-    board and a scale (the chips won, times the board's share of the runouts). Per player ``x``
-    and board ``b``: ``sorted_hands_x[b, :n_live_x[b]]`` are the hands the board leaves, by
-    strength, with ``sorted_strength_x`` beside them.
+    board and a scale (the chips won, times the board's share of the runouts).
     """
 
     is_fold: np.ndarray
@@ -23,20 +40,6 @@ class ComboTerminals(NamedTuple):
     job_ptr: np.ndarray
     job_board: np.ndarray
     job_scale: np.ndarray
-    cards0: np.ndarray
-    cards1: np.ndarray
-    same0: np.ndarray
-    """For each hand of player 0, player 1's index of the same combo, or -1."""
-    same1: np.ndarray
-    weights0: np.ndarray
-    weights1: np.ndarray
     normaliser: float
-    sorted_hands0: np.ndarray
-    sorted_strength0: np.ndarray
-    sorted_cards0: np.ndarray
-    """``[boards, hands, 2]`` int8: the cards of ``sorted_hands0`` in that order."""
-    n_live0: np.ndarray
-    sorted_hands1: np.ndarray
-    sorted_strength1: np.ndarray
-    sorted_cards1: np.ndarray
-    n_live1: np.ndarray
+    hands: tuple[ComboHands, ComboHands]
+    """Per player."""

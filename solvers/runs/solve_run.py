@@ -387,11 +387,12 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
     import numpy as np  # noqa: PLC0415
 
     from solvers.atomic import atomic_write_chunks  # noqa: PLC0415
-    from solvers.exact.compiled_walk import Source, evaluation_dtype  # noqa: PLC0415
+    from solvers.exact.compiled_walk import Source  # noqa: PLC0415
     from solvers.exact.evaluation import (  # noqa: PLC0415
         exploitability_of_sources,
         exploitability_per_edge,
     )
+    from solvers.exact.executor import evaluation_dtype  # noqa: PLC0415
     from solvers.exact.walk import build_plan  # noqa: PLC0415
     from solvers.strategy_file import (  # noqa: PLC0415
         document_chunks,
@@ -406,7 +407,7 @@ def _write_compiled(spec: RunSpec, game, solver, compact, info, unrounded: float
             "Try other options."
         )
     walk = solver.compiled
-    cp = walk.cp
+    cp = walk.plan
     # Finer rounding while the file misses --target needs the unrounded strategy kept beside
     # the rounded one; a flop spot rounds in place to 6 decimals instead (memory).
     in_place = sum(x.nbytes for x in compact) > SPARE_COPY_BYTES

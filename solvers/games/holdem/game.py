@@ -16,7 +16,7 @@ import numpy as np
 
 from solvers.cards.deck import COMBO_CARDS, COMBO_LABELS, dead_mask
 from solvers.games.base import GameParamError, Node, TreeGame
-from solvers.games.combo_terminals import ComboTerminals
+from solvers.games.combo_terminals import ComboHands, ComboTerminals
 from solvers.games.holdem.memory import check_memory
 from solvers.games.holdem.showdown import JOB_CHUNK_CELLS, TerminalEvaluator
 from solvers.games.holdem.spot import (
@@ -69,7 +69,7 @@ class HoldemGame(TreeGame):
         game.range_weights = (hands[0][1], hands[1][1])
         game.normaliser = float(total)
         game.memory_estimate_mb = need / 2**20
-        game.__dict__["_suit_swap"] = swap
+        game._suit_swap = swap
         game.evaluator  # noqa: B018 - strengths and sweep tables belong to building the spot
         return game
 
@@ -82,6 +82,7 @@ class HoldemGame(TreeGame):
     normaliser: float
     memory_estimate_mb: float
     """Estimated memory of a solve plus exact evaluation (``memory.py``)."""
+    _suit_swap: SuitSwap | None
 
     def spec_string(self) -> str:
         """``nlhe(...)`` with the board, pot, stack, ranges and the fields that differ from their
@@ -175,17 +176,14 @@ class HoldemGame(TreeGame):
 
     def suit_swap(self) -> SuitSwap | None:
         """Two suits the board and both ranges cannot tell apart (``symmetry.py``), or None."""
-        if "_suit_swap" not in self.__dict__:
-            self.__dict__["_suit_swap"] = find_suit_swap(
-                board_cards(self.params), self.hand_combos, self.range_weights
-            )
-        return self.__dict__["_suit_swap"]
+        return self._suit_swap
 
     def combo_terminals(self) -> ComboTerminals:
         """The terminal tables of the compiled walk (``solvers/exact/compiled_walk.py``)."""
-        cached = self.__dict__.get("_combo_terminals")
-        if cached is not None:
-            return cached
+        return self._combo_terminals
+
+    @functools.cached_property
+    def _combo_terminals(self) -> ComboTerminals:
         fold_rows, fold_pay, job_rows, job_boards, job_scale, _ = self._layout
         ev = self.evaluator
         n_terminals = len(self.terminal_ids)
@@ -196,44 +194,32 @@ class HoldemGame(TreeGame):
         by_terminal = np.argsort(job_rows, kind="stable")
         job_ptr = np.zeros(n_terminals + 1, dtype=np.int64)
         np.cumsum(np.bincount(job_rows, minlength=n_terminals), out=job_ptr[1:])
-        sorted_tables = []
+        hands = []
         for x in (0, 1):
             strength = ev.strength[x]  # [boards, hands], -1 where the board blocks the hand
             key = np.where(strength < 0, np.iinfo(np.int64).max, strength)
             order = np.argsort(key, axis=1, kind="stable")
-            sorted_tables.append(
-                (
-                    order.astype(np.int64),
-                    np.take_along_axis(strength, order, axis=1).astype(np.int64),
-                    (strength >= 0).sum(axis=1).astype(np.int64),
-                    ev.cards[x][order].astype(np.int8),
+            same = ev._same[x]
+            hands.append(
+                ComboHands(
+                    cards=ev.cards[x].astype(np.int64),
+                    same=np.where(same < self.n_hands[1 - x], same, -1).astype(np.int64),
+                    weights=ev.hand_weights[x],
+                    sorted_hands=order.astype(np.int64),
+                    sorted_strength=np.take_along_axis(strength, order, axis=1).astype(np.int64),
+                    sorted_cards=ev.cards[x][order].astype(np.int8),
+                    n_live=(strength >= 0).sum(axis=1).astype(np.int64),
                 )
             )
-        same = [np.where(s < self.n_hands[1 - p], s, -1) for p, s in enumerate(ev._same)]
-        tables = ComboTerminals(
+        return ComboTerminals(
             is_fold=is_fold,
             fold_pay0=pay,
             job_ptr=job_ptr,
             job_board=job_boards[by_terminal].astype(np.int64),
             job_scale=job_scale[by_terminal].astype(np.float64),
-            cards0=ev.cards[0].astype(np.int64),
-            cards1=ev.cards[1].astype(np.int64),
-            same0=same[0].astype(np.int64),
-            same1=same[1].astype(np.int64),
-            weights0=ev.hand_weights[0],
-            weights1=ev.hand_weights[1],
             normaliser=self.normaliser,
-            sorted_hands0=sorted_tables[0][0],
-            sorted_strength0=sorted_tables[0][1],
-            sorted_cards0=sorted_tables[0][3],
-            n_live0=sorted_tables[0][2],
-            sorted_hands1=sorted_tables[1][0],
-            sorted_strength1=sorted_tables[1][1],
-            sorted_cards1=sorted_tables[1][3],
-            n_live1=sorted_tables[1][2],
+            hands=(hands[0], hands[1]),
         )
-        self.__dict__["_combo_terminals"] = tables
-        return tables
 
     def terminal_matrix(self, node: int | str | Node) -> np.ndarray:
         """Dense ``[n0, n1]`` payoff times prior, from the batch code (for small spots only)."""

@@ -1,0 +1,78 @@
+"""What one CFR-family update does to a player's regrets and strategy sums after iteration t.
+
+The variants (``full_width.py``) differ only here: regret-matching+ floors cumulative regrets at
+0; Linear and Discounted CFR multiply positive regrets by ``t^alpha / (t^alpha + 1)`` and
+negative ones by ``t^beta / (t^beta + 1)``; iteration t enters the average with weight
+``max(t - delay, 0)^gamma``; predictive variants keep the last instantaneous regret. This
+module owns those numbers. Both executors apply them: the numpy walk with array operations
+(``apply``), the compiled walk inside its value pass (``fused``: a ``FusedUpdate`` record that
+``solvers/exact`` executes without knowing which variant it serves).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solvers.exact.kernel_inputs import FusedUpdate
+
+
+@dataclass(frozen=True)
+class UpdateRule:
+    """The update of a CFR variant, from its ``CFRConfig`` fields."""
+
+    floor: bool = False
+    alpha: float | None = None
+    beta: float | None = None
+    gamma: float = 0.0
+    delay: int = 0
+    predictive: bool = False
+
+    def discounts(self, iteration: int) -> tuple[float, float] | None:
+        """``(positive, negative)`` factors of the cumulative regrets after ``iteration``, or
+        None when the variant does not discount."""
+        if self.alpha is None or self.beta is None:
+            return None
+        positive = iteration**self.alpha / (iteration**self.alpha + 1.0)
+        negative = iteration**self.beta / (iteration**self.beta + 1.0)
+        return positive, negative
+
+    def sum_weight(self, iteration: int) -> float:
+        """Weight of ``iteration``'s strategy in the average."""
+        return float(max(iteration - self.delay, 0)) ** self.gamma
+
+    def fused(self, iteration: int, strategy_sums: np.ndarray) -> FusedUpdate:
+        """This update at ``iteration`` as the compiled value pass executes it."""
+        discounts = self.discounts(iteration)
+        return FusedUpdate(
+            strategy_sums=strategy_sums,
+            sum_weight=self.sum_weight(iteration),
+            floor=self.floor,
+            discount=discounts is not None,
+            positive=1.0 if discounts is None else discounts[0],
+            negative=1.0 if discounts is None else discounts[1],
+        )
+
+    def apply(
+        self,
+        iteration: int,
+        regrets: np.ndarray,
+        instant: np.ndarray,
+        strategy_sums: np.ndarray,
+        own_reach: np.ndarray,
+        current: np.ndarray,
+    ) -> None:
+        """The same update with numpy arrays, in place: ``regrets`` (and ``strategy_sums``) are
+        ``[edges, hands]``; ``own_reach`` is the acting player's reach at each edge's decision
+        and ``current`` the strategy played this iteration."""
+        regrets += instant
+        if self.floor:
+            np.maximum(regrets, 0.0, out=regrets)
+        discounts = self.discounts(iteration)
+        if discounts is not None:
+            dtype = regrets.dtype.type
+            regrets *= np.where(regrets >= 0, dtype(discounts[0]), dtype(discounts[1]))
+        weight = self.sum_weight(iteration)
+        if weight > 0:
+            strategy_sums += weight * own_reach * current

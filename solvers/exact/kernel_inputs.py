@@ -1,0 +1,121 @@
+"""The named inputs of the compiled kernels (``compiled_kernels.py``): a few records of arrays.
+
+The kernels read every field by name (numba passes named tuples of arrays and scalars as typed
+records), so adding, removing or reordering a field cannot shift an argument: a kernel that reads
+a missing field fails to compile. The records are built only with keywords
+(``tests/test_compiled_walk.py`` checks both). This module loads no numba: the app and the CLI
+import it without paying for the compiler.
+
+- ``PlanArrays``: the tree as per-row index arrays, in one storage dtype (``CompiledWalk``).
+- ``StrategySource``: where one player's strategy comes from (regrets, sums or probabilities).
+- ``TerminalTables``: the terminal tables a game with two-card hands gives
+  (``games/combo_terminals.py``), seen from the player whose values are computed; each
+  player's hands are that module's ``ComboHands`` record.
+- ``FusedUpdate``: the arithmetic of one CFR-family update, applied at the walking player's
+  decisions inside the value pass. Its numbers (discounts, average weight, floor) are decided
+  by the algorithm (``solvers/algorithms/cfr_update.py``); this layer only executes them.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from solvers.games.combo_terminals import ComboTerminals
+
+
+class PlanArrays(NamedTuple):
+    """Per-row arrays of a ``CompiledPlan`` (rows in ``TreePlan`` order), as the kernels read
+    them. "Inner" rows are the non-terminal rows that are walked; they index the
+    ``[inner rows, hands]`` reach and value arrays."""
+
+    kind: np.ndarray
+    """0 or 1: that player's decision; 2 chance; 3 terminal."""
+    child_start: np.ndarray
+    """Children of row ``r`` are ``child_rows[child_start[r]:child_start[r + 1]]``."""
+    child_rows: np.ndarray
+    first_edge: np.ndarray
+    """A decision row's first action in its player's per-edge arrays, else -1."""
+    chance_mask: np.ndarray
+    """A chance outcome row's index in ``masks``, else -1."""
+    masks: np.ndarray
+    """``[n_masks, 2, max_hands]`` chance masks, in the storage dtype."""
+    inner_index: np.ndarray
+    """A walked non-terminal row's index in the ``[inner rows, hands]`` arrays, else -1."""
+    terminal_index: np.ndarray
+    """A terminal row's index in ``game.terminal_ids`` order, else -1."""
+    terminal_chance: np.ndarray
+    """Per terminal, the chance probability of its path."""
+    level_rows: np.ndarray
+    """``[n_levels, 2]``: each depth's inner rows, ``[start, stop)``."""
+    decision_slot: np.ndarray
+    """A decision row's slot in its player's decisions (the ``best`` rows), else -1."""
+    has_terminal_child: np.ndarray
+    has_inner_child: np.ndarray
+    doubled: np.ndarray
+    """A chance outcome whose suit-swapped twin is not walked: it counts twice."""
+
+
+class StrategySource(NamedTuple):
+    """One player's per-edge ``weights`` and how a decision's strategy is formed from them:
+    regret matching (``matching``, plus ``predictions`` when it has rows) or normalisation."""
+
+    weights: np.ndarray
+    predictions: np.ndarray
+    matching: bool
+
+
+class TerminalTables(NamedTuple):
+    """The terminals' part of a game's ``ComboTerminals`` seen from the player whose values are
+    computed; each player's hands are a ``ComboHands`` record, passed beside it (numba's
+    parallel loops take records of arrays and scalars, not records of records)."""
+
+    is_fold: np.ndarray
+    fold_pay: np.ndarray
+    """Chips the fold pays to the player whose values are computed (the sign applied)."""
+    job_start: np.ndarray
+    """Showdown jobs of terminal ``t`` are ``job_start[t]:job_start[t + 1]``."""
+    job_board: np.ndarray
+    job_scale: np.ndarray
+    scale: float
+    """1 / the prior's normaliser: values are chips per deal."""
+
+
+class FusedUpdate(NamedTuple):
+    """One update of the walking player's regrets (its ``StrategySource``'s weights and
+    predictions) and ``strategy_sums``, at every decision of the value pass:
+    ``regret += instant``; floored at 0 if ``floor``; times ``positive`` or ``negative`` by sign
+    if ``discount``; ``sums += sum_weight * own reach * strategy``; predictions ``= instant``."""
+
+    strategy_sums: np.ndarray
+    sum_weight: float
+    floor: bool
+    discount: bool
+    positive: float
+    negative: float
+
+
+def no_update(dtype: np.dtype) -> FusedUpdate:
+    """The record passed when the value pass updates nothing (same types as a real update)."""
+    return FusedUpdate(
+        strategy_sums=np.zeros((0, 0), dtype=dtype),
+        sum_weight=0.0,
+        floor=False,
+        discount=False,
+        positive=1.0,
+        negative=1.0,
+    )
+
+
+def terminal_tables(tables: ComboTerminals, player: int) -> TerminalTables:
+    """A game's ``ComboTerminals`` seen from ``player``."""
+    sign = 1.0 if player == 0 else -1.0
+    return TerminalTables(
+        is_fold=tables.is_fold,
+        fold_pay=tables.fold_pay0 * sign,
+        job_start=tables.job_ptr,
+        job_board=tables.job_board,
+        job_scale=tables.job_scale,
+        scale=1.0 / tables.normaliser,
+    )
