@@ -45,13 +45,13 @@ class UpdateRule:
     def fused(self, iteration: int, strategy_sums: np.ndarray) -> FusedUpdate:
         """This update at ``iteration`` as the compiled value pass executes it."""
         discounts = self.discounts(iteration)
-        return FusedUpdate(
+        return FusedUpdate(  # plain floats and bools: one compiled specialisation
             strategy_sums=strategy_sums,
-            sum_weight=self.sum_weight(iteration),
-            floor=self.floor,
+            sum_weight=float(self.sum_weight(iteration)),
+            floor=bool(self.floor),
             discount=discounts is not None,
-            positive=1.0 if discounts is None else discounts[0],
-            negative=1.0 if discounts is None else discounts[1],
+            positive=1.0 if discounts is None else float(discounts[0]),
+            negative=1.0 if discounts is None else float(discounts[1]),
         )
 
     def apply(

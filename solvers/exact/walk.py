@@ -1,10 +1,13 @@
-"""The one tree walk: the public tree flattened into index arrays, walked level by level.
+"""The tree plan and its numpy executor: the public tree flattened into index arrays (one plan)
+and walked level by level with numpy.
 
-Every exact question (EV, best response, exploitability, Bayes ranges, action values) and every
-full-width solver (CFR family, fictitious play, double oracle) goes through this module, so a
-walk costs a few numpy calls per depth of the tree, not a Python call per node. Nodes are
-renumbered into *rows*, breadth first, with the non-terminal nodes of each depth before its
-terminals. Then:
+There is one plan and two executors. Every exact question (EV, best response, exploitability,
+Bayes ranges, action values) and every full-width solver (CFR family, fictitious play, double
+oracle) walks this plan; ``executor.py`` decides which executor runs it: this numpy walk, which
+serves every game and is the reference, or the compiled loops of ``compiled_walk.py``, which
+serve hold'em spots and are tested against this one. Either way a walk costs a few calls per
+depth of the tree, not a Python call per node. Nodes are renumbered into *rows*, breadth first,
+with the non-terminal nodes of each depth before its terminals. Then:
 
 - each depth level is one contiguous block of rows, whose parents are the contiguous block of
   non-terminal rows of the level above;

@@ -12,6 +12,13 @@ runs over the opponent hands that share no card with ``h``.
   hands holding each card remove the blocked ones (``_BoardSweep``). Ties count neither way,
   and so does the identical combo. ``O(T * n)`` per board, never ``n x n``.
 
+This is the numpy executor's terminal valuation (``solvers/exact/walk.py``: node locking, Bayes
+ranges, action values, the dense matrices of small spots) and the independent oracle of the
+compiled walk's sweep (``solvers/exact/compiled_kernels.py``: ``_fold_value``,
+``_showdown_add``), which serves solving and exact evaluation of spots; the two are compared
+in ``tests/test_compiled_walk.py`` and both against phevaluator in
+``tests/test_holdem_terminals.py``.
+
 A showdown terminal whose board has fewer than 5 cards (an all-in before the river) is valued
 over every remaining board, each weighted ``1 / C(D, k)`` for ``k`` cards dealt from the ``D``
 unseen ones; hands that a board blocks take no part. These (terminal, board) pairs are *jobs*; a
