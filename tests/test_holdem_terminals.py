@@ -8,6 +8,7 @@ from phevaluator import evaluate_cards
 
 from solvers.cards.deck import COMBO_CARDS, card_str, cards_str
 from solvers.games import load_game
+from tests.conftest import ROOT
 
 
 def _random_range(rng, board, n_combos):
@@ -112,19 +113,48 @@ def test_turn_terminals_and_all_in_runouts_match_a_dense_matrix():
     _check_all_terminals(game, rng, [*runouts, *rivers])
 
 
-@pytest.mark.parametrize("dense_from", [1, 10_000])
-def test_identical_ranges_and_both_fold_paths_match_a_dense_matrix(monkeypatch, dense_from):
-    """Same combos for both players (no identical-combo gather) and the dense BLAS card sums
-    used from many fold terminals on."""
-    from solvers.games.holdem import showdown
-
-    monkeypatch.setattr(showdown, "_DENSE_FOLD_ROWS", dense_from)
+def test_identical_ranges_match_a_dense_matrix():
+    """Same combos for both players: every hand's identical combo is the opponent's same index."""
     rng = np.random.default_rng(5)
     text = _random_range(rng, [], 70)
     game = load_game(
         f'nlhe(board="Ah 9c 9d 4s 2h",pot=8,stack=12,oop_range="{text}",ip_range="{text}",'
         'river_oop_bet="50%, a",river_ip_bet="a",river_oop_raise="a")'
     )
-    assert game.evaluator._same_is_identity == (True, True)
+    for same in game.strengths.same:
+        np.testing.assert_array_equal(same, np.arange(game.n_hands[0]))
     terminals = [game.nodes[int(t)] for t in game.terminal_ids]
     _check_all_terminals(game, rng, terminals)
+
+
+FLOP_ALLIN = (
+    'nlhe(board="Qs Jh 2h",pot=100,stack=100,oop_range="AA, KQs, 87s",'
+    'ip_range="QQ, AKs, T9s, AA:0.5",flop_oop_bet="a",flop_ip_bet="a")'
+)
+"""Flop all-ins: showdowns valued over every 2-card runout (1,081 boards)."""
+
+
+@pytest.mark.parametrize("dense_from", [1, 10_000])
+@pytest.mark.parametrize(
+    "spot", [str(ROOT / "spots" / "river.toml"), str(ROOT / "spots" / "turn.toml"), FLOP_ALLIN]
+)
+def test_the_compiled_terminals_equal_the_numpy_oracle_on_every_terminal(
+    monkeypatch, spot, dense_from
+):
+    """Every terminal of the shipped river and turn spots and of flop all-ins (many boards,
+    runouts, both fold paths of the numpy oracle), in float64 and float32: the compiled loops
+    against the vectorised numpy sweep."""
+    from tests import showdown_oracle  # noqa: PLC0415
+
+    monkeypatch.setattr(showdown_oracle, "DENSE_FOLD_ROWS", dense_from)
+    game = load_game(spot)
+    rng = np.random.default_rng(3)
+    for player in (0, 1):
+        reach = rng.uniform(0, 1, size=(len(game.terminal_ids), game.n_hands[1 - player]))
+        expected = showdown_oracle.terminal_values_batch(game, player, reach)
+        values = game.terminal_values_batch(player, reach)
+        assert np.abs(expected).max() > 0.1
+        np.testing.assert_allclose(values, expected, rtol=0, atol=1e-11)
+        single = game.terminal_values_batch(player, reach.astype(np.float32))
+        assert single.dtype == np.float32
+        np.testing.assert_allclose(single, expected, rtol=1e-5, atol=1e-6 * np.abs(expected).max())

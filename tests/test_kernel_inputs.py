@@ -18,18 +18,21 @@ from solvers.errors import InputError
 from solvers.exact import kernel_inputs
 from solvers.exact.executor import evaluation_walk, uses_compiled
 from solvers.games import load_game
-from solvers.games.combo_terminals import ComboHands
+from solvers.games.combo_terminals import ComboHands, TerminalTables
 from solvers.games.derived import DerivedCache
 from tests.conftest import ROOT
 
 SOLVERS = ROOT / "solvers"
-KERNELS = SOLVERS / "exact" / "compiled_kernels.py"
+KERNELS = (
+    SOLVERS / "exact" / "compiled_kernels.py",
+    SOLVERS / "games" / "holdem" / "terminal_kernels.py",
+)
 RIVER = str(ROOT / "spots" / "river.toml")
 
 RECORDS = {
     "PlanArrays": kernel_inputs.PlanArrays,
     "StrategySource": kernel_inputs.StrategySource,
-    "TerminalTables": kernel_inputs.TerminalTables,
+    "TerminalTables": TerminalTables,
     "FusedUpdate": kernel_inputs.FusedUpdate,
     "ComboHands": ComboHands,
 }
@@ -52,9 +55,10 @@ PARAMETERS = {
 
 def _reads() -> dict[str, set[str]]:
     """Per record, the fields the kernels read (``param.field`` of a record parameter)."""
-    tree = ast.parse(KERNELS.read_text())
     reads: dict[str, set[str]] = {name: set() for name in RECORDS}
-    for function in (n for n in tree.body if isinstance(n, ast.FunctionDef)):
+    bodies = [ast.parse(path.read_text()).body for path in KERNELS]
+    functions = [n for body in bodies for n in body if isinstance(n, ast.FunctionDef)]
+    for function in functions:
         params = {a.arg for a in function.args.args}
         for node in ast.walk(function):
             if (

@@ -1,7 +1,9 @@
 """numba kernels of ``compiled_walk.py`` (imported only there, so numba loads only for spots).
 
 Their inputs are the named records of ``kernel_inputs.py`` (the plan's arrays, a strategy
-source, the terminal tables, the fused update), read field by field, never by position.
+source, the fused update) and of ``games/combo_terminals.py`` (the terminal tables, each
+player's hands), read field by field, never by position. A terminal is valued by
+``games/holdem/terminal_kernels.py``, the same loops the numpy walk's hold'em terminals use.
 
 Each level's rows are split into interleaved chunks run on all cores (``prange``); a chunk
 allocates its scratch once. Inner loops run over hands on contiguous rows, so LLVM vectorises
@@ -14,116 +16,16 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from solvers.games.holdem.terminal_kernels import N_CARDS, terminal_value
+
 set_threads = numba.set_num_threads
 """Threads of the next parallel regions of the calling thread (``compiled_walk`` picks)."""
 ALL_THREADS: int = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # set at import by numba
 
-_N_CARDS = 52
 _CHANCE = 2
 _TERMINAL = 3
 _RESPOND = 1
 _CFR = 2
-
-
-@njit(cache=True, nogil=True)
-def _card_totals(r, opp_cards, totals):
-    """Sum of ``r`` and, per card, of ``r`` over the opponent hands holding it."""
-    totals[:] = 0.0
-    total = 0.0
-    for h in range(r.shape[0]):
-        v = r[h]
-        total += v
-        totals[opp_cards[h, 0]] += v
-        totals[opp_cards[h, 1]] += v
-    return total
-
-
-@njit(cache=True, nogil=True)
-def _fold_value(r, own_cards, own_same, opp_cards, pay, out, totals):
-    total = _card_totals(r, opp_cards, totals)
-    for h in range(out.shape[0]):
-        s = own_same[h]
-        back = r[s] if s >= 0 else 0.0
-        out[h] = pay * (total - totals[own_cards[h, 0]] - totals[own_cards[h, 1]] + back)
-
-
-@njit(cache=True, nogil=True)
-def _showdown_add(
-    r, scale, out, own_sorted, own_strength, own_cards, n_own,
-    opp_sorted, opp_strength, opp_cards, n_opp, weaker,
-):  # fmt: skip
-    """``out[h] += scale * (compatible weaker - compatible stronger)`` on one board.
-
-    One sweep in strength order keeps the running sum of the opponent's weaker hands, overall
-    and per card (``weaker[c]``: the part holding card c). An own hand's compatible weaker
-    weight is ``below - weaker[a] - weaker[b]`` for its cards a, b; taken before and after its
-    tie group joins, the two add up to ``weaker + weaker-or-equal``, and minus the compatible
-    total (the same sum once every hand has joined) that is weaker minus stronger, ties and
-    the identical combo counting neither way. ``*_cards`` are the hands' cards in sorted order.
-    """
-    weaker[:] = 0.0
-    below = 0.0
-    j = 0
-    i = 0
-    while i < n_own:
-        s = own_strength[i]
-        while j < n_opp and opp_strength[j] < s:
-            v = r[opp_sorted[j]]
-            below += v
-            weaker[opp_cards[j, 0]] += v
-            weaker[opp_cards[j, 1]] += v
-            j += 1
-        stop = i
-        while stop < n_own and own_strength[stop] == s:
-            out[own_sorted[stop]] += scale * (
-                below - weaker[own_cards[stop, 0]] - weaker[own_cards[stop, 1]]
-            )
-            stop += 1
-        while j < n_opp and opp_strength[j] == s:
-            v = r[opp_sorted[j]]
-            below += v
-            weaker[opp_cards[j, 0]] += v
-            weaker[opp_cards[j, 1]] += v
-            j += 1
-        for k in range(i, stop):
-            out[own_sorted[k]] += scale * (
-                below - weaker[own_cards[k, 0]] - weaker[own_cards[k, 1]]
-            )
-        i = stop
-    while j < n_opp:  # stronger than every own hand: they only join the total
-        v = r[opp_sorted[j]]
-        below += v
-        weaker[opp_cards[j, 0]] += v
-        weaker[opp_cards[j, 1]] += v
-        j += 1
-    for k in range(n_own):  # minus the compatible total
-        out[own_sorted[k]] -= scale * (below - weaker[own_cards[k, 0]] - weaker[own_cards[k, 1]])
-
-
-@njit(cache=True, nogil=True)
-def _terminal(terminal, opp_weight, out, tables, own, opp, totals, weaker):
-    """The walking player's value of ``terminal`` for every hand, given opponent weight
-    ``opp_weight`` (reach times range weight times chance), into ``out``. ``tables`` is a
-    ``TerminalTables``, ``own`` and ``opp`` the two players' ``ComboHands``; ``totals`` and
-    ``weaker`` are per-card scratch."""
-    if tables.is_fold[terminal]:
-        _fold_value(
-            opp_weight, own.cards, own.same, opp.cards, tables.fold_pay[terminal], out, totals
-        )
-    else:
-        out[:] = 0.0
-        for job in range(tables.job_start[terminal], tables.job_start[terminal + 1]):
-            board = tables.job_board[job]
-            _showdown_add(
-                opp_weight, tables.job_scale[job], out, own.sorted_hands[board],
-                own.sorted_strength[board], own.sorted_cards[board], own.n_live[board],
-                opp.sorted_hands[board], opp.sorted_strength[board], opp.sorted_cards[board],
-                opp.n_live[board], weaker,
-            )  # fmt: skip
-    scale = tables.scale
-    own_weights = own.weights
-    for h in range(out.shape[0]):
-        out[h] *= own_weights[h] * scale
 
 
 @njit(cache=True, nogil=True)
@@ -267,8 +169,8 @@ def values_up(
             sigma = np.empty((max_children + 1, max(n_own, n_opp)))
             opp_weight = np.empty(n_opp)
             out = np.empty(n_own)
-            totals = np.empty(_N_CARDS)
-            weaker = np.empty(_N_CARDS)
+            totals = np.empty(N_CARDS)
+            weaker = np.empty(N_CARDS)
             for row in range(lo + chunk, hi, n_chunks):
                 inner = inner_index[row]
                 if inner < 0:
@@ -309,7 +211,7 @@ def values_up(
                         for h in range(n_opp):
                             opp_weight[h] = opp_reach[inner, h] * opp_weights[h] * chance
                         shared = True
-                    _terminal(
+                    terminal_value(
                         terminal, opp_weight, child_values[j], tables, own_hands, opp_hands,
                         totals, weaker,
                     )  # fmt: skip

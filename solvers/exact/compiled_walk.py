@@ -12,10 +12,9 @@ over ``[rows, hands]`` blocks, and that nothing of size ``rows x hands`` is kept
   inclusion-exclusion over the 52 cards (the opponent's total, minus the hands holding either
   card, plus the identical combo), a showdown by one sweep over the opponent's hands in strength
   order per board, with running per-card sums so that hands sharing a card drop out and ties
-  count neither way. ``games/holdem/showdown.py`` does the same sweep with a gather, a cumsum
-  and a sparse sum: that is the reference executor's (the numpy walk's) terminal valuation,
-  which node locking, Bayes ranges and the dense matrices of small spots run on, and the
-  oracle the compiled sweep is tested against.
+  count neither way. These loops are the game's (``games/holdem/terminal_kernels.py``): the
+  numpy walk values a spot's terminals with them too, so there is one definition; the
+  vectorised numpy sweep survives as the tests' oracle (``tests/showdown_oracle.py``).
 - **Strategies** are formed where a decision is reached, from per-edge weights (``Source``):
   regret matching of regrets, or normalised strategy sums or probabilities. No per-edge strategy
   array is kept.
@@ -45,15 +44,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.exact.compiled_plan import CompiledPlan, compiled_plan
-from solvers.exact.kernel_inputs import (
-    FusedUpdate,
-    PlanArrays,
-    StrategySource,
-    TerminalTables,
-    no_update,
-    terminal_tables,
-)
+from solvers.exact.kernel_inputs import FusedUpdate, PlanArrays, StrategySource, no_update
 from solvers.games.base import TreeGame
+from solvers.games.combo_terminals import TerminalTables, terminal_tables
 
 MODE_VALUES = 0
 MODE_RESPOND = 1

@@ -8,9 +8,8 @@ import it without paying for the compiler.
 
 - ``PlanArrays``: the tree as per-row index arrays, in one storage dtype (``CompiledWalk``).
 - ``StrategySource``: where one player's strategy comes from (regrets, sums or probabilities).
-- ``TerminalTables``: the terminal tables a game with two-card hands gives
-  (``games/combo_terminals.py``), seen from the player whose values are computed; each
-  player's hands are that module's ``ComboHands`` record.
+- The terminal tables (``TerminalTables`` and a ``ComboHands`` per player) are records of
+  ``games/combo_terminals.py``: the game's terminal kernels read them too.
 - ``FusedUpdate``: the arithmetic of one CFR-family update, applied at the walking player's
   decisions inside the value pass. Its numbers (discounts, average weight, floor) are decided
   by the algorithm (``solvers/algorithms/cfr_update.py``); this layer only executes them.
@@ -21,8 +20,6 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-
-from solvers.games.combo_terminals import ComboTerminals
 
 
 class PlanArrays(NamedTuple):
@@ -66,22 +63,6 @@ class StrategySource(NamedTuple):
     matching: bool
 
 
-class TerminalTables(NamedTuple):
-    """The terminals' part of a game's ``ComboTerminals`` seen from the player whose values are
-    computed; each player's hands are a ``ComboHands`` record, passed beside it (numba's
-    parallel loops take records of arrays and scalars, not records of records)."""
-
-    is_fold: np.ndarray
-    fold_pay: np.ndarray
-    """Chips the fold pays to the player whose values are computed (the sign applied)."""
-    job_start: np.ndarray
-    """Showdown jobs of terminal ``t`` are ``job_start[t]:job_start[t + 1]``."""
-    job_board: np.ndarray
-    job_scale: np.ndarray
-    scale: float
-    """1 / the prior's normaliser: values are chips per deal."""
-
-
 class FusedUpdate(NamedTuple):
     """One update of the walking player's regrets (its ``StrategySource``'s weights and
     predictions) and ``strategy_sums``, at every decision of the value pass:
@@ -105,17 +86,4 @@ def no_update(dtype: np.dtype) -> FusedUpdate:
         discount=False,
         positive=1.0,
         negative=1.0,
-    )
-
-
-def terminal_tables(tables: ComboTerminals, player: int) -> TerminalTables:
-    """A game's ``ComboTerminals`` seen from ``player``."""
-    sign = 1.0 if player == 0 else -1.0
-    return TerminalTables(
-        is_fold=tables.is_fold,
-        fold_pay=tables.fold_pay0 * sign,
-        job_start=tables.job_ptr,
-        job_board=tables.job_board,
-        job_scale=tables.job_scale,
-        scale=1.0 / tables.normaliser,
     )

@@ -1,5 +1,6 @@
 """The terminal tables a game with two-card hands gives the compiled walk
-(``solvers/exact/compiled_walk.py``): folds by card removal, showdowns as sorted sweeps."""
+(``solvers/exact/compiled_walk.py``) and its own terminal kernels
+(``holdem/terminal_kernels.py``): folds by card removal, showdowns as sorted sweeps."""
 
 from __future__ import annotations
 
@@ -43,3 +44,32 @@ class ComboTerminals(NamedTuple):
     normaliser: float
     hands: tuple[ComboHands, ComboHands]
     """Per player."""
+
+
+class TerminalTables(NamedTuple):
+    """The terminals' part of ``ComboTerminals`` seen from the player whose values are computed,
+    as the compiled kernels read it; each player's hands are a ``ComboHands`` record, passed
+    beside it (numba's parallel loops take records of arrays and scalars, not of records)."""
+
+    is_fold: np.ndarray
+    fold_pay: np.ndarray
+    """Chips the fold pays to the player whose values are computed (the sign applied)."""
+    job_start: np.ndarray
+    """Showdown jobs of terminal ``t`` are ``job_start[t]:job_start[t + 1]``."""
+    job_board: np.ndarray
+    job_scale: np.ndarray
+    scale: float
+    """1 / the prior's normaliser: values are chips per deal."""
+
+
+def terminal_tables(tables: ComboTerminals, player: int) -> TerminalTables:
+    """A game's ``ComboTerminals`` seen from ``player``."""
+    sign = 1.0 if player == 0 else -1.0
+    return TerminalTables(
+        is_fold=tables.is_fold,
+        fold_pay=tables.fold_pay0 * sign,
+        job_start=tables.job_ptr,
+        job_board=tables.job_board,
+        job_scale=tables.job_scale,
+        scale=1.0 / tables.normaliser,
+    )

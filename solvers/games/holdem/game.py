@@ -2,8 +2,9 @@
 
 Hands are the combos of each range that the board does not block, weighted by the range; the
 joint prior is ``w0(h) * w1(h') / Z`` where the hands share no card (zero elsewhere), so values
-are chips per deal. Terminal values come from ``TerminalEvaluator`` (no dense ``n x n`` per
-terminal); ``terminal_matrix`` still gives the dense matrix for small spots (the exact LP).
+are chips per deal. Terminal values come from compiled card-removal and sorted-showdown loops
+(``terminal_kernels.py``, no dense ``n x n`` per terminal); ``terminal_matrix`` still gives the
+dense matrix for small spots (the exact LP).
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ import numpy as np
 
 from solvers.cards.deck import COMBO_CARDS, COMBO_LABELS, dead_mask
 from solvers.games.base import GameParamError, Node, TreeGame
-from solvers.games.combo_terminals import ComboHands, ComboTerminals
+from solvers.games.combo_terminals import ComboHands, ComboTerminals, terminal_tables
 from solvers.games.holdem.memory import check_memory
-from solvers.games.holdem.showdown import JOB_CHUNK_CELLS, TerminalEvaluator
+from solvers.games.holdem.showdown import BoardStrengths
 from solvers.games.holdem.spot import (
     SpotParams,
     board_cards,
@@ -70,7 +71,7 @@ class HoldemGame(TreeGame):
         game.normaliser = float(total)
         game.memory_estimate_mb = need / 2**20
         game._suit_swap = swap
-        game.evaluator  # noqa: B018 - strengths and sweep tables belong to building the spot
+        game.strengths  # noqa: B018 - hand strengths per board belong to building the spot
         return game
 
     solver_precision = "float32"
@@ -134,45 +135,27 @@ class HoldemGame(TreeGame):
         )
 
     @functools.cached_property
-    def _board_groups(self) -> list[tuple[int, int, int]]:
-        """``(board id, first job, stop)`` runs: jobs are sorted by board in ``_layout``."""
-        boards = self._layout[3]
-        if not len(boards):
-            return []
-        starts = np.flatnonzero(np.diff(boards, prepend=-1))
-        stops = np.append(starts[1:], len(boards))
-        return [(int(boards[a]), int(a), int(b)) for a, b in zip(starts, stops, strict=True)]
-
-    @functools.cached_property
-    def evaluator(self) -> TerminalEvaluator:
+    def strengths(self) -> BoardStrengths:
+        """Hand strengths on every board a showdown can end on (``showdown.py``)."""
         boards = self._layout[5]
-        return TerminalEvaluator(self.hand_combos, self.range_weights, boards)
+        return BoardStrengths(self.hand_combos, self.range_weights, boards)
 
     def terminal_values_batch(self, player: int, opp_reach: np.ndarray) -> np.ndarray:
-        fold_rows, fold_pay, job_rows, job_boards, job_scale, _ = self._layout
-        ev = self.evaluator
-        q = 1 - player
-        # float32 reaches (a float32 solve) keep the whole evaluation in float32.
-        dtype = np.float32 if opp_reach.dtype == np.float32 else np.float64
-        weights = ev.cast("hand_weights", dtype)
-        r = opp_reach * weights[q]
-        values = np.zeros((len(r), self.n_hands[player]), dtype=dtype)
-        sign = 1.0 if player == 0 else -1.0
-        if len(fold_rows):
-            sums = ev.fold_sums(player, r[fold_rows])
-            sums *= (sign * fold_pay).astype(dtype)[:, None]
-            values[fold_rows] = sums
-        chunk = max(1, JOB_CHUNK_CELLS // max(1, r.shape[1]))
-        scale = job_scale.astype(dtype)
-        for board, first, stop in self._board_groups:
-            for start in range(first, stop, chunk):
-                end = min(stop, start + chunk)
-                rows = job_rows[start:end]  # distinct: a terminal has one job per board
-                net = ev.showdown_net(player, r[rows], board)
-                net *= scale[start:end, None]
-                values[rows] += net
-        values *= weights[player] / dtype(self.normaliser)
-        return values
+        """Every terminal's values at once on the compiled terminal loops
+        (``terminal_kernels.py``, the compiled walk's own); float32 reaches give float32
+        values (sums accumulate in float64)."""
+        from solvers.games.holdem import terminal_kernels  # noqa: PLC0415 - numba on use
+
+        tables = self.combo_terminals()
+        out = np.empty((len(opp_reach), self.n_hands[player]))
+        terminal_kernels.terminal_values(
+            np.ascontiguousarray(opp_reach, dtype=np.float64),
+            out,
+            terminal_tables(tables, player),
+            tables.hands[player],
+            tables.hands[1 - player],
+        )
+        return out.astype(np.float32) if opp_reach.dtype == np.float32 else out
 
     def suit_swap(self) -> SuitSwap | None:
         """Two suits the board and both ranges cannot tell apart (``symmetry.py``), or None."""
@@ -185,7 +168,7 @@ class HoldemGame(TreeGame):
     @functools.cached_property
     def _combo_terminals(self) -> ComboTerminals:
         fold_rows, fold_pay, job_rows, job_boards, job_scale, _ = self._layout
-        ev = self.evaluator
+        ev = self.strengths
         n_terminals = len(self.terminal_ids)
         is_fold = np.zeros(n_terminals, dtype=np.bool_)
         is_fold[fold_rows] = True
@@ -199,7 +182,7 @@ class HoldemGame(TreeGame):
             strength = ev.strength[x]  # [boards, hands], -1 where the board blocks the hand
             key = np.where(strength < 0, np.iinfo(np.int64).max, strength)
             order = np.argsort(key, axis=1, kind="stable")
-            same = ev._same[x]
+            same = ev.same[x]
             hands.append(
                 ComboHands(
                     cards=ev.cards[x].astype(np.int64),

@@ -1,0 +1,142 @@
+"""The terminal values of a hold'em spot as compiled loops: card-removal folds and the sorted
+showdown sweep, the one definition both executors use.
+
+The compiled walk (``solvers/exact/compiled_kernels.py``) calls ``terminal_value`` for each
+terminal child as it values the parent; the numpy walk asks the game's
+``terminal_values_batch``, which runs ``terminal_values`` over all terminals at once. Inputs
+are the named records of ``games/combo_terminals.py`` (``TerminalTables`` seen from the player
+whose values are computed, a ``ComboHands`` per player). The vectorised numpy sweep these loops
+replaced is kept as the tests' independent oracle (``tests/showdown_oracle.py``).
+
+Imported only on use (numba loads only for spots). Accumulators are float64.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+N_CARDS = 52
+
+
+@njit(cache=True, nogil=True)
+def _card_totals(opp_weight, opp_cards, totals):
+    """Sum of ``opp_weight`` and, per card, of ``opp_weight`` over the hands holding it."""
+    totals[:] = 0.0
+    total = 0.0
+    for h in range(opp_weight.shape[0]):
+        weight = opp_weight[h]
+        total += weight
+        totals[opp_cards[h, 0]] += weight
+        totals[opp_cards[h, 1]] += weight
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _fold_value(opp_weight, own_cards, own_same, opp_cards, pay, out, totals):
+    """``pay`` times the opponent weight compatible with each own hand: the total, minus the
+    hands holding either card, plus the identical combo (taken away twice)."""
+    total = _card_totals(opp_weight, opp_cards, totals)
+    for h in range(out.shape[0]):
+        same = own_same[h]
+        back = opp_weight[same] if same >= 0 else 0.0
+        out[h] = pay * (total - totals[own_cards[h, 0]] - totals[own_cards[h, 1]] + back)
+
+
+@njit(cache=True, nogil=True)
+def _showdown_add(
+    opp_weight, scale, out, own_sorted, own_strength, own_cards, n_own,
+    opp_sorted, opp_strength, opp_cards, n_opp, weaker,
+):  # fmt: skip
+    """``out[h] += scale * (compatible weaker - compatible stronger)`` on one board.
+
+    One sweep in strength order keeps the running sum of the opponent's weaker hands, overall
+    and per card (``weaker[c]``: the part holding card c). An own hand's compatible weaker
+    weight is ``below - weaker[a] - weaker[b]`` for its cards a, b; taken before and after its
+    tie group joins, the two add up to ``weaker + weaker-or-equal``, and minus the compatible
+    total (the same sum once every hand has joined) that is weaker minus stronger, ties and
+    the identical combo counting neither way. ``*_cards`` are the hands' cards in sorted order.
+    """
+    weaker[:] = 0.0
+    below = 0.0
+    j = 0  # the opponent's next hand in strength order
+    i = 0  # the first own hand of the current tie group
+    while i < n_own:
+        strength = own_strength[i]
+        while j < n_opp and opp_strength[j] < strength:
+            weight = opp_weight[opp_sorted[j]]
+            below += weight
+            weaker[opp_cards[j, 0]] += weight
+            weaker[opp_cards[j, 1]] += weight
+            j += 1
+        stop = i
+        while stop < n_own and own_strength[stop] == strength:
+            out[own_sorted[stop]] += scale * (
+                below - weaker[own_cards[stop, 0]] - weaker[own_cards[stop, 1]]
+            )
+            stop += 1
+        while j < n_opp and opp_strength[j] == strength:
+            weight = opp_weight[opp_sorted[j]]
+            below += weight
+            weaker[opp_cards[j, 0]] += weight
+            weaker[opp_cards[j, 1]] += weight
+            j += 1
+        for k in range(i, stop):
+            out[own_sorted[k]] += scale * (
+                below - weaker[own_cards[k, 0]] - weaker[own_cards[k, 1]]
+            )
+        i = stop
+    while j < n_opp:  # stronger than every own hand: they only join the total
+        weight = opp_weight[opp_sorted[j]]
+        below += weight
+        weaker[opp_cards[j, 0]] += weight
+        weaker[opp_cards[j, 1]] += weight
+        j += 1
+    for k in range(n_own):  # minus the compatible total
+        out[own_sorted[k]] -= scale * (below - weaker[own_cards[k, 0]] - weaker[own_cards[k, 1]])
+
+
+@njit(cache=True, nogil=True)
+def terminal_value(terminal, opp_weight, out, tables, own, opp, totals, weaker):
+    """The walking player's value of ``terminal`` for every hand, given opponent weight
+    ``opp_weight`` (reach times range weight times chance), into ``out``. ``tables`` is a
+    ``TerminalTables``, ``own`` and ``opp`` the two players' ``ComboHands``; ``totals`` and
+    ``weaker`` are per-card scratch."""
+    if tables.is_fold[terminal]:
+        _fold_value(
+            opp_weight, own.cards, own.same, opp.cards, tables.fold_pay[terminal], out, totals
+        )
+    else:
+        out[:] = 0.0
+        for job in range(tables.job_start[terminal], tables.job_start[terminal + 1]):
+            board = tables.job_board[job]
+            _showdown_add(
+                opp_weight, tables.job_scale[job], out, own.sorted_hands[board],
+                own.sorted_strength[board], own.sorted_cards[board], own.n_live[board],
+                opp.sorted_hands[board], opp.sorted_strength[board], opp.sorted_cards[board],
+                opp.n_live[board], weaker,
+            )  # fmt: skip
+    scale = tables.scale
+    own_weights = own.weights
+    for h in range(out.shape[0]):
+        out[h] *= own_weights[h] * scale
+
+
+@njit(cache=True, parallel=True)
+def terminal_values(opp_reach, out, tables, own, opp):
+    """``out[t]``: every own hand's value at terminal ``t`` given the opponent's reach
+    ``opp_reach[t]`` (chance included, range weight not), for all terminals at once."""
+    n_terminals = opp_reach.shape[0]
+    n_chunks = min(n_terminals, 64)
+    opp_weights = opp.weights
+    for chunk in prange(n_chunks):
+        opp_weight = np.empty(opp_reach.shape[1])
+        row = np.empty(out.shape[1])
+        totals = np.empty(N_CARDS)
+        weaker = np.empty(N_CARDS)
+        for terminal in range(chunk, n_terminals, n_chunks):
+            for h in range(opp_weight.shape[0]):
+                opp_weight[h] = opp_reach[terminal, h] * opp_weights[h]
+            terminal_value(terminal, opp_weight, row, tables, own, opp, totals, weaker)
+            for h in range(row.shape[0]):
+                out[terminal, h] = row[h]
