@@ -3,7 +3,7 @@
 The kernels read every field by name (numba passes named tuples of arrays and scalars as typed
 records), so adding, removing or reordering a field cannot shift an argument: a kernel that reads
 a missing field fails to compile. The records are built only with keywords
-(``tests/test_compiled_walk.py`` checks both). This module loads no numba: the app and the CLI
+(``tests/test_kernel_inputs.py`` checks both). This module loads no numba: the app and the CLI
 import it without paying for the compiler.
 
 - ``PlanArrays``: the tree as per-row index arrays, in one storage dtype (``CompiledWalk``).
