@@ -151,17 +151,17 @@ class FullWidthCFR(Solver):
         plan = self.plan
         dtype = np.dtype(self.config.precision)
         self._compiled: CompiledWalk | None = None
-        config = self.config
+        settings = self.config
         self.rule = UpdateRule(
-            floor=config.regret_floor,
-            alpha=config.alpha,
-            beta=config.beta,
-            gamma=config.gamma,
-            delay=config.delay,
-            predictive=config.predictive,
+            floor=settings.regret_floor,
+            alpha=settings.alpha,
+            beta=settings.beta,
+            gamma=settings.gamma,
+            delay=settings.delay,
+            predictive=settings.predictive,
         )
         try:
-            compiled = uses_compiled(game, config.walk, config.alternating)
+            compiled = uses_compiled(game, settings.walk, settings.alternating)
         except InputError as exc:
             raise SolverError(str(exc)) from None
         n_edges = [e.n_edges for e in plan.edges]
