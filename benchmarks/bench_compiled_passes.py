@@ -64,7 +64,7 @@ def run_round(spot: str, block: int, blocks: int, root: str) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--spots", nargs="+", default=["river"], choices=["river", "turn"])
+    parser.add_argument("--spots", nargs="+", default=["river"], choices=["river", "turn", "flop"])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--blocks", type=int, default=5)
     parser.add_argument("--block", type=int, default=20, help="iterations per timed block")
