@@ -23,8 +23,8 @@ __all__ = ["ALGORITHM_NAMES", "RunRequest", "SolveRun", "command", "start_run"]
 
 def command(request: RunRequest, resume: bool = False) -> list[str]:
     """The child process's command line: ``pokertui solve`` with the request, as JSON lines."""
-    args = [sys.executable, "-m", "pokertui", "solve", *request.to_argv(), "--json"]
-    return [*args, "--resume"] if resume else args
+    flags = ["--json", "--resume"] if resume else ["--json"]
+    return [sys.executable, "-m", "pokertui", "solve", *flags, *request.to_argv()]
 
 
 class SolveRun:

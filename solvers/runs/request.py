@@ -122,6 +122,9 @@ class RunRequest:
                 object.__setattr__(self, name, Path(value))
         if not isinstance(self.game, str) or not self.game.strip():
             raise InputError("give a game spec, such as kuhn or leduc(ante=1)")
+        for name in ("game", "out", "checkpoint", "lock"):
+            if "\x00" in str(getattr(self, name)):  # no process argument can carry one
+                raise InputError(f"--{name} holds a NUL character")
         algorithm = get_algorithm(self.algo)  # unknown names: a clear message
         if self.algo not in NON_ITERATIVE and (
             self.iterations is None and self.seconds is None and self.target is None
@@ -161,28 +164,31 @@ class RunRequest:
 
     # --- the child's argv -----------------------------------------------------------------
     def to_argv(self) -> list[str]:
-        """The arguments of ``pokertui solve`` for this request; ``from_argv`` reads them back."""
-        args = [self.game, "--algo", self.algo, "--out", str(self.out)]
+        """The arguments of ``pokertui solve`` for this request; ``from_argv`` reads them back.
+
+        Flags are written ``--flag=value`` and the game comes last after ``--``, so no value is
+        ever taken for a flag, whatever it starts with."""
+        pairs = [("algo", self.algo), ("out", self.out)]
         algorithm = get_algorithm(self.algo)
         for key, value in self.options.items():
             option = algorithm.option(key)
             assert option is not None  # checked when the request was made
-            args += ["--opt", f"{key}={_option_text(option.kind, value)}"]
+            pairs.append(("opt", f"{key}={_option_text(option.kind, value)}"))
         for flag, value in (
-            ("--iterations", self.iterations),
-            ("--seconds", None if self.seconds is None else repr(float(self.seconds))),
-            ("--target", None if self.target is None else self.target.text()),
-            ("--checkpoint", self.checkpoint),
-            ("--lock", self.lock),
-            ("--max-memory", None if self.max_memory_mb is None else repr(self.max_memory_mb)),
+            ("iterations", self.iterations),
+            ("seconds", None if self.seconds is None else repr(float(self.seconds))),
+            ("target", None if self.target is None else self.target.text()),
+            ("checkpoint", self.checkpoint),
+            ("lock", self.lock),
+            ("max-memory", None if self.max_memory_mb is None else repr(self.max_memory_mb)),
         ):
             if value is not None:
-                args += [flag, str(value)]
+                pairs.append((flag, value))
         if self.report_seconds != DEFAULT_REPORT_SECONDS:
-            args += ["--every", repr(float(self.report_seconds))]
+            pairs.append(("every", repr(float(self.report_seconds))))
         if self.checkpoint_seconds != DEFAULT_CHECKPOINT_SECONDS:
-            args += ["--checkpoint-every", repr(float(self.checkpoint_seconds))]
-        return args
+            pairs.append(("checkpoint-every", repr(float(self.checkpoint_seconds))))
+        return [f"--{flag}={value}" for flag, value in pairs] + ["--", self.game]
 
     @classmethod
     def from_argv(cls, argv: Sequence[str]) -> RunRequest:
