@@ -95,6 +95,8 @@ the Spots screen's Solve preset."""
 
 @dataclass(frozen=True)
 class RunRequest:
+    """What one ``pokertui solve`` run is asked to do; a request that exists is well formed."""
+
     game: str
     """A game spec or a spot file's path."""
     algo: str
@@ -131,6 +133,8 @@ class RunRequest:
         ):
             raise InputError("give a stopping rule: --iterations, --seconds or --target")
         _check_number("iterations", self.iterations, 1, MAX_ITERATIONS, whole=True)
+        if self.iterations is not None:
+            object.__setattr__(self, "iterations", int(self.iterations))
         _check_number("seconds", self.seconds, 0, MAX_SECONDS, open_low=True)
         if self.target is not None and not isinstance(self.target, Target):
             raise InputError(f"--target must be a Target, not {self.target!r}")
