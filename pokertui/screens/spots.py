@@ -24,7 +24,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from solvers.errors import InputError
-from solvers.games.holdem.spot import load_spot_params, spot_meta, spot_spec
+from solvers.games.holdem.spot import SpotParams, load_spot_params, spot_meta, spot_spec
 from solvers.games.spec import parse_spec
 from solvers.runs.request import SPOT_TARGET
 from solvers.strategy_file import read_strategy_text
@@ -80,7 +80,7 @@ def _same_spot(game: object, spec: str) -> bool:
         _, params = parse_spec(game)
     except InputError:
         return False
-    return spot_spec(params) == spec  # type: ignore[arg-type]
+    return isinstance(params, SpotParams) and spot_spec(params) == spec
 
 
 def find_solution(row: SpotRow, strategies_dir: Path, runs_dir: Path) -> None:

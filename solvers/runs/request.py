@@ -221,11 +221,9 @@ class RunRequest:
             seconds=_number("seconds", args.seconds),
             target=None if args.target is None else Target.parse(args.target),
             checkpoint=Path(args.checkpoint) if args.checkpoint else None,
-            report_seconds=DEFAULT_REPORT_SECONDS if every is None else _number("every", every),
-            checkpoint_seconds=(
-                DEFAULT_CHECKPOINT_SECONDS
-                if checkpoint_every is None
-                else _number("checkpoint-every", checkpoint_every)
+            report_seconds=_number_or("every", every, DEFAULT_REPORT_SECONDS),
+            checkpoint_seconds=_number_or(
+                "checkpoint-every", checkpoint_every, DEFAULT_CHECKPOINT_SECONDS
             ),
             lock=Path(args.lock) if args.lock else None,
             max_memory_mb=_number("max-memory", args.max_memory),
@@ -303,6 +301,11 @@ def _number(name: str, text: str | None) -> float | None:
     if not math.isfinite(value):
         raise InputError(f"--{name} must be a finite number, not {text[:40]!r}")
     return value
+
+
+def _number_or(name: str, text: str | None, default: float) -> float:
+    value = _number(name, text)
+    return default if value is None else value
 
 
 def _whole(name: str, text: str) -> int:
