@@ -32,7 +32,7 @@ def game_rows() -> list[dict[str, Any]]:
                 "name": name,
                 "spec": game.spec_string(),
                 "description": GAMES[name].description,
-                "params": game.params.model_dump(),
+                "params": game.params.spec_values(),
                 "sizes": game.sizes(),
             }
         )

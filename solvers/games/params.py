@@ -30,6 +30,10 @@ class GameParams(BaseModel):
     positional: ClassVar[tuple[str, ...]] = ()
     """Field names that a spec string may give without ``name=``, in order."""
 
+    def spec_values(self) -> dict[str, Any]:
+        """Every parameter as a spec string names it (a game with typed fields spells them)."""
+        return self.model_dump()
+
 
 def format_value(value: Any) -> str:
     if isinstance(value, list | tuple):
@@ -45,7 +49,7 @@ def format_value(value: Any) -> str:
 
 def format_spec(name: str, params: GameParams) -> str:
     """The canonical spec string: every parameter named, so it round-trips through parsing."""
-    parts = [f"{k}={format_value(v)}" for k, v in params.model_dump().items()]
+    parts = [f"{k}={format_value(v)}" for k, v in params.spec_values().items()]
     return f"{name}({','.join(parts)})"
 
 
