@@ -1,6 +1,6 @@
 """Strategies in the common format: ``dict[node_id, array[hands, actions]]`` (see ``base.py``).
 
-Helpers to build (uniform, random), check and re-key strategies for any game, including matrix
+Helpers to build (uniform, random) and check strategies for any game, including matrix
 games, whose two pseudo decision nodes use the same format.
 """
 
