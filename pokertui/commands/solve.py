@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pokertui.commands.arguments import bounded_float, bounded_int, seed
+from pokertui.commands.output import gap_text, is_noise
 from solvers.algorithms.registry import ALGORITHM_NAMES, describe_algorithms, get_algorithm
 from solvers.errors import InputError
 
@@ -213,14 +214,16 @@ def _run_for_people(spec, flag: _StopFlag, resume: bool, prepared) -> dict[str, 
 
         final = execute(spec, emit, lambda: flag.stop, resume, prepared)
     if final["event"] == "done":
+        percent = final.get("exploitability_pot_percent")
+        noise = is_noise(final["exploitability"]) if percent is None else is_noise(percent, 100)
         console.print(
             f"wrote {final['out']}: {final['iterations']:,} iterations in {final['seconds']:.2f} s "
             f"({final['ms_per_iteration']:.3f} ms/it), exploitability "
-            f"{final['exploitability']:.3g}, game value {final['game_value']:+.6f}"
+            f"{gap_text(final['exploitability'], noise)}, game value {final['game_value']:+.6f}"
         )
         if "ev_oop" in final:
             console.print(
-                f"exploitability {final['exploitability_pot_percent']:.3g}% of the pot; "
+                f"exploitability {gap_text(percent, noise)}% of the pot; "
                 f"EV OOP {final['ev_oop']:.3f}, EV IP {final['ev_ip']:.3f}; "
                 f"file {final['file_bytes'] / 1e6:.2f} MB"
             )
