@@ -129,7 +129,7 @@ def test_a_check_down_solve_prints_zero_exploitability(tmp_path, capsys):
     argv = ["solve", str(spot), "--algo", "dcfr", "--iterations", "1", "--out", str(out)]
     assert main([*argv, "--json"]) == 0
     done = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert done["exploitability"] != 0 and is_noise(done["exploitability_pot_percent"], 100)
+    assert is_noise(done["exploitability_pot_percent"], 100)  # measured -4.4e-16 when written
     assert main(argv) == 0
     text = " ".join(capsys.readouterr().err.split())
     assert "exploitability 0% of the pot" in text and "exploitability 0, game value" in text
