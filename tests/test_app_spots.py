@@ -13,7 +13,10 @@ from pokertui.screens.play import PlayScreen
 from pokertui.screens.solve import SolveScreen, parse_stop
 from pokertui.screens.spot_edit import SpotEditDialog
 from pokertui.screens.spots import SpotsScreen
+from solvers.exact.evaluation import exploitability
+from solvers.exact.lp import solve_lp
 from solvers.runs.request import Target
+from solvers.strategy_file import load_strategy
 from tests.conftest import plain_text
 
 SPOT = """name = "Tiny river"
@@ -71,7 +74,15 @@ async def test_spots_table_and_practice_with_an_off_tree_bet(folders, size):
         tiny, unsolved = screen.rows
         assert tiny.name == "Tiny river" and tiny.street == "river" and tiny.pot == 100
         assert tiny.solved is not None and tiny.solved_text.endswith("%")
-        assert 0 <= tiny.pot_percent <= 0.3
+        # the figure shown is the file's own exploitability, measured afresh here, and the
+        # file's value lies within its nash conv of the LP's game value (the independent one)
+        loaded = load_strategy(strategies / "tiny_river.json.gz")
+        measured = exploitability(loaded.game, loaded.strategy)
+        assert tiny.pot_percent == pytest.approx(measured.pot_percent, rel=1e-6)
+        assert 0 < measured.pot_percent <= 0.3
+        lp_value = solve_lp(loaded.game).value
+        assert lp_value == pytest.approx(14.0332, abs=1e-3)
+        assert abs(measured.game_value - lp_value) <= measured.nash_conv + 1e-9
         assert unsolved.solved is None and unsolved.solved_text == "no"
         await pilot.press("down", "p")  # the unsolved one: nothing opens
         await settle(pilot)

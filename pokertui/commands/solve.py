@@ -14,6 +14,7 @@ import signal
 import sys
 from typing import Any
 
+from pokertui.commands.output import gap_text, is_noise
 from solvers.algorithms.registry import describe_algorithms
 from solvers.runs.request import RunRequest, add_arguments
 
@@ -118,14 +119,16 @@ def _run_for_people(spec, flag: _StopFlag, resume: bool, prepared) -> dict[str, 
 
         final = execute(spec, emit, lambda: flag.stop, resume, prepared)
     if final["event"] == "done":
+        percent = final.get("exploitability_pot_percent")
+        noise = is_noise(final["exploitability"]) if percent is None else is_noise(percent, 100)
         console.print(
             f"wrote {final['out']}: {final['iterations']:,} iterations in {final['seconds']:.2f} s "
             f"({final['ms_per_iteration']:.3f} ms/it), exploitability "
-            f"{final['exploitability']:.3g}, game value {final['game_value']:+.6f}"
+            f"{gap_text(final['exploitability'], noise)}, game value {final['game_value']:+.6f}"
         )
         if "ev_oop" in final:
             console.print(
-                f"exploitability {final['exploitability_pot_percent']:.3g}% of the pot; "
+                f"exploitability {gap_text(percent, noise)}% of the pot; "
                 f"EV OOP {final['ev_oop']:.3f}, EV IP {final['ev_ip']:.3f}; "
                 f"file {final['file_bytes'] / 1e6:.2f} MB"
             )

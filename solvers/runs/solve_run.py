@@ -361,6 +361,7 @@ def _execute_lp(spec: RunRequest, game, emit: Emit, started: float):
         **pot_fields(game, saved.measured.exploitability, saved.measured.game_value),
         "wall_seconds": time.perf_counter() - started,
         "stopped_by": "exact",
+        "file_bytes": spec.out.stat().st_size,
         "out": str(spec.out),
     }
     emit(event)

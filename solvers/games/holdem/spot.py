@@ -208,6 +208,12 @@ def spot_values(text: str, source: str = "spot") -> dict[str, Any]:
             at = f" (line {line})" if line else ""
             known = ", ".join((*TOP_KEYS, *META_KEYS, *(f"[{s}]" for s in STREETS)))
             raise GameParamError(f"{source}: unknown key {key!r}{at}; known: {known}")
+    missing = [key for key in CORE_KEYS if key not in values]
+    if missing:  # the model's defaults are for spec strings, never a file's silent answer
+        raise GameParamError(
+            f"{source}: missing {', '.join(missing)}; a spot file names all of "
+            f"{', '.join(CORE_KEYS)}"
+        )
     return values
 
 
