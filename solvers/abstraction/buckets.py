@@ -98,12 +98,12 @@ class CardAbstraction:
         out = np.empty((n, 2, 4), dtype=np.int16)
         combos = COMBO_INDEX[holes[:, :, 0], holes[:, :, 1]]
         out[:, :, 0] = COMBO_CLASS[combos]
-        for street, k in hf.STREET_CARDS.items():
+        for k, rows, perm in board_sets.street_indices(boards):
+            street = k - 2
             table = self._table(street)
             if table is None:
                 out[:, :, street] = combos
                 continue
-            rows, perm = board_sets.board_index(boards[:, :k])
             seen = board_sets.relabel(holes.reshape(n, 4), perm).reshape(n, 2, 2)
             out[:, :, street] = table[rows[:, None], COMBO_INDEX[seen[:, :, 0], seen[:, :, 1]]]
         return out
