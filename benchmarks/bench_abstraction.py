@@ -57,9 +57,9 @@ def build_rows(n: int) -> list[dict]:
             for street, name in ((1, "flop"), (2, "turn"), (3, "river")):
                 started = time.perf_counter()
                 bucket_tables.bucket_table(street, n)
-                rows.append({"table": name, "build s": time.perf_counter() - started})
+                rows.append({"table": name, "build s": time.perf_counter() - started, "MB": ""})
             for path in sorted(bucket_tables.cache_dir().iterdir()):
-                rows.append({"table": path.name, "MB": path.stat().st_size / 1e6})
+                rows.append({"table": path.name, "build s": "", "MB": path.stat().st_size / 1e6})
         finally:
             if saved is None:
                 del os.environ["POKERTUI_CACHE"]

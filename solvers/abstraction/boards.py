@@ -102,20 +102,6 @@ def board_index(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return _rows(suit_masks(boards), boards.shape[1])
 
 
-def street_indices(boards: np.ndarray):
-    """``(k, rows, perm)`` of ``board_index`` for the flop, turn and river of 5-card boards,
-    the suit masks grown card by card."""
-    boards = np.asarray(boards)
-    masks = suit_masks(boards[:, :3])
-    for k in (3, 4, 5):
-        if k > 3:
-            masks = masks + suit_masks(boards[:, k - 1 : k])
-        yield (k, *_rows(masks, k))
-
-
 def _rows(masks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
     keys, perm = _keys_of_masks(masks)
-    order = np.argsort(keys)  # sorted queries let searchsorted walk the table once
-    rows = np.empty_like(order)
-    rows[order] = np.searchsorted(canonical_boards(k)[0], keys[order])
-    return rows, perm
+    return np.searchsorted(canonical_boards(k)[0], keys), perm

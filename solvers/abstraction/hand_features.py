@@ -47,6 +47,13 @@ def kernels():
     return strength_kernels
 
 
+def lookup_kernels():
+    """The numba kernel of ``deal_buckets``, imported on first use like ``kernels``."""
+    from solvers.abstraction import lookup_kernels
+
+    return lookup_kernels
+
+
 def _tables() -> tuple:
     evaluator.warm_up()
     return (
