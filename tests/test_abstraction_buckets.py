@@ -222,3 +222,29 @@ def test_deal_buckets_match_combo_buckets_and_ignore_suit_names(tmp_path, monkey
     for street, n in ((1, 30), (2, 40), (3, 50)):
         share = np.bincount(got[:, :, street].ravel(), minlength=n) / got[:, :, street].size
         assert share.max() < 2.2 / n and share.min() > 0.3 / n
+
+
+@pytest.mark.slow
+def test_a_corrupt_cached_table_is_rebuilt(tmp_path, monkeypatch):
+    from solvers.abstraction import bucket_tables
+
+    monkeypatch.setenv("POKERTUI_CACHE", str(tmp_path))
+    path = bucket_tables.cache_dir() / f"{bucket_tables.FORMAT}_buckets_river_3.npy"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a table")
+    assert not bucket_tables.cached(3, 3)
+    table = bucket_tables.bucket_table(3, 3)
+    assert table.shape == (134459, 1326) and bucket_tables.cached(3, 3)
+    # a table of the wrong shape, put in place by rename as the cache writes (rewriting the
+    # file in place would pull the pages from under ``table``, which maps it)
+    np.save(tmp_path / "wrong.npy", np.zeros((5, 1326), dtype=np.uint8))
+    (tmp_path / "wrong.npy").replace(path)
+    assert not bucket_tables.cached(3, 3)
+    again = bucket_tables.bucket_table(3, 3)
+    assert np.array_equal(again, table)
+    _, boards, _ = board_sets.canonical_boards(5)
+    rows = [0, 777, 134458]
+    lookup = hf.percentile_buckets(hf.shipped_histograms()["river"], 3)
+    for row in rows:
+        w = hf.features(boards[row][None, :].astype(np.int64), 3)[0]
+        assert np.array_equal(table[row][w >= 0], lookup[w[w >= 0]])

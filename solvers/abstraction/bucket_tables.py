@@ -5,6 +5,8 @@ flop and turn feature tables (uint16, 4.7 and 44 MB) from which any bucket count
 streets is derived in a fraction of a second. A river table is built per bucket count from the
 river strengths (a few seconds). Files are written atomically and read memory-mapped, so two
 solver processes share one copy in the page cache; a file of the wrong shape or type is rebuilt.
+Replacing a file by rename (as the writes here do) is safe while a process maps it; truncating
+and rewriting it in place is not (the mapping loses its pages: a bus error).
 
 The folder is ``$POKERTUI_CACHE/abstraction`` (default ``~/.cache/pokertui/abstraction``).
 """
