@@ -53,14 +53,21 @@ def _n_boards(street: int) -> int:
     return len(board_sets.canonical_boards(hf.STREET_CARDS[street])[0])
 
 
+def _feature_path(street: int) -> Path:
+    return cache_dir() / f"{FORMAT}_features_{hf.STREET_NAMES[street]}.npy"
+
+
 def feature_table(street: int, progress: Progress = None) -> np.ndarray:
-    """Flop or turn features of every canonical board (uint16 ``[boards, 1326]``), cached."""
-    path = cache_dir() / f"{FORMAT}_features_{hf.STREET_NAMES[street]}.npy"
-    shape = (_n_boards(street), 1326)
-    table = _load(path, shape, np.uint16)
+    """Flop or turn features of every canonical board (uint16 ``[boards, 1326]``), cached;
+    the flop's and the turn's are built together (the flop's come from the turn's sums)."""
+    table = _load(_feature_path(street), (_n_boards(street), 1326), np.uint16)
     if table is None:
-        table = np.maximum(hf.canonical_features(street, progress), 0).astype(np.uint16)
-        _save(path, table)
+        built = dict(zip((1, 2), hf.canonical_features(progress), strict=True))
+        for s, features in built.items():
+            _save(_feature_path(s), np.maximum(features, 0).astype(np.uint16))
+        table = _load(_feature_path(street), (_n_boards(street), 1326), np.uint16)
+        if table is None:  # pragma: no cover - the file system lost what was just written
+            table = np.maximum(built[street], 0).astype(np.uint16)
     return table
 
 
@@ -91,7 +98,6 @@ def bucket_table(street: int, n_buckets: int, progress: Progress = None) -> np.n
 def cached(street: int, n_buckets: int) -> bool:
     """Is the table of this street and bucket count on disk already (no build needed)?"""
     if street in (1, 2):
-        name = f"{FORMAT}_features_{hf.STREET_NAMES[street]}.npy"
-        return _load(cache_dir() / name, (_n_boards(street), 1326), np.uint16) is not None
+        return _load(_feature_path(street), (_n_boards(street), 1326), np.uint16) is not None
     path = cache_dir() / f"{FORMAT}_buckets_river_{n_buckets}.npy"
     return _load(path, (_n_boards(3), 1326), bucket_dtype(n_buckets)) is not None
