@@ -100,6 +100,22 @@ def test_flop_e_hs2_is_exact_against_brute_force():
     assert hf.features(board[None, :], 1)[0, COMBO_INDEX[hole[0], hole[1]]] == expected
 
 
+def test_flop_sums_from_the_turns_equal_the_direct_sweep():
+    """The table build reads a flop's sums off its turns; it must equal 1,176 river sweeps."""
+    flops = np.array([parse_cards("AhKhQh"), parse_cards("7c7d2s"), parse_cards("9s8s2d")])
+    turns = np.array([[*f, t] for f in flops for t in range(52) if t not in f])
+    keys, _ = board_sets.canonical_keys(turns)
+    keys = np.unique(keys)
+    canon = board_sets.boards_from_keys(keys, 4).astype(np.int64)
+    tables = hf._tables()
+    turn_sums = hf.kernels().runout_w2_sums(canon, *tables)
+    derived = hf.lookup_kernels().flop_sums_from_turns(
+        flops.astype(np.int64), keys, turn_sums, COMBO_INDEX.astype(np.int64), tables[0]
+    )
+    direct = hf.kernels().runout_w2_sums(flops.astype(np.int64), *tables)
+    assert np.array_equal(derived, direct)
+
+
 def test_shipped_histograms_count_every_dealt_hand():
     hists = hf.shipped_histograms()
     assert hists["flop"].sum() == comb(52, 3) * comb(49, 2)
