@@ -241,7 +241,7 @@ def test_deal_buckets_match_combo_buckets_and_ignore_suit_names(tmp_path, monkey
 
 
 @pytest.mark.slow
-def test_a_corrupt_cached_table_is_rebuilt(tmp_path, monkeypatch):
+def test_a_corrupt_or_unwritable_cache_costs_only_a_rebuild(tmp_path, monkeypatch):
     from solvers.abstraction import bucket_tables
 
     monkeypatch.setenv("POKERTUI_CACHE", str(tmp_path))
@@ -264,3 +264,11 @@ def test_a_corrupt_cached_table_is_rebuilt(tmp_path, monkeypatch):
     for row in rows:
         w = hf.features(boards[row][None, :].astype(np.int64), 3)[0]
         assert np.array_equal(table[row][w >= 0], lookup[w[w >= 0]])
+    # a cache folder that cannot be made: the table is built, said so, and kept in memory
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setenv("POKERTUI_CACHE", str(blocker))
+    said: list[str] = []
+    kept = bucket_tables.bucket_table(3, 3, said.append)
+    assert np.array_equal(kept, table) and any("could not cache" in m for m in said)
+    assert bucket_tables.bucket_table(3, 3) is kept

@@ -34,7 +34,13 @@ def cache_dir() -> Path:
     return Path(root) / "abstraction"
 
 
+_UNSAVED: dict[Path, np.ndarray] = {}
+"""Tables that could not be cached, kept for the life of the process."""
+
+
 def _load(path: Path, shape: tuple[int, ...], dtype) -> np.ndarray | None:
+    if path in _UNSAVED:
+        return _UNSAVED[path]
     try:
         table = np.load(path, mmap_mode="r", allow_pickle=False)
     except (OSError, ValueError):
@@ -44,9 +50,15 @@ def _load(path: Path, shape: tuple[int, ...], dtype) -> np.ndarray | None:
     return table
 
 
-def _save(path: Path, table: np.ndarray) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, lambda f: np.save(f, table, allow_pickle=False))
+def _save(path: Path, table: np.ndarray, progress: Progress = None) -> None:
+    """Cache a table; a folder that cannot be written only costs the cache (said, not raised)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, lambda f: np.save(f, table, allow_pickle=False))
+    except OSError as exc:
+        _UNSAVED[path] = table
+        if progress:
+            progress(f"could not cache {path.name} ({exc}); keeping it in memory")
 
 
 def _n_boards(street: int) -> int:
@@ -64,10 +76,9 @@ def feature_table(street: int, progress: Progress = None) -> np.ndarray:
     if table is None:
         built = dict(zip((1, 2), hf.canonical_features(progress), strict=True))
         for s, features in built.items():
-            _save(_feature_path(s), np.maximum(features, 0).astype(np.uint16))
+            _save(_feature_path(s), np.maximum(features, 0).astype(np.uint16), progress)
         table = _load(_feature_path(street), (_n_boards(street), 1326), np.uint16)
-        if table is None:  # pragma: no cover - the file system lost what was just written
-            table = np.maximum(built[street], 0).astype(np.uint16)
+    assert table is not None
     return table
 
 
@@ -88,10 +99,9 @@ def bucket_table(street: int, n_buckets: int, progress: Progress = None) -> np.n
         built = np.empty(shape, dtype=dtype)
         for start, w in hf.river_chunks(progress):
             built[start : start + len(w)] = lookup[np.maximum(w, 0)]
-        _save(path, built)
+        _save(path, built, progress)
         table = _load(path, shape, dtype)
-        if table is None:  # pragma: no cover - the file system lost what was just written
-            table = built
+    assert table is not None
     return table
 
 
