@@ -272,3 +272,13 @@ def test_a_corrupt_or_unwritable_cache_costs_only_a_rebuild(tmp_path, monkeypatc
     kept = bucket_tables.bucket_table(3, 3, said.append)
     assert np.array_equal(kept, table) and any("could not cache" in m for m in said)
     assert bucket_tables.bucket_table(3, 3) is kept
+
+
+@pytest.mark.slow
+def test_shipped_histograms_rebuild_bit_for_bit():
+    from solvers.abstraction import bucket_tables
+
+    flop, turn = bucket_tables.feature_table(1), bucket_tables.feature_table(2)
+    rebuilt = hf.build_histograms(flop, turn)
+    for name, shipped in hf.shipped_histograms().items():
+        assert np.array_equal(rebuilt[name], shipped), name
