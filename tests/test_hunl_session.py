@@ -235,3 +235,46 @@ def test_act_accepts_acpc_tokens_and_actions():
     assert s.state.betting == "r250c/cc/c"
     s.act("R1000")
     assert s.state.betting == "r250c/cc/cr1000c/c"
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    from pokertui.cli import main
+
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_headless_match_and_history(capsys, tmp_path):
+    history = tmp_path / "match.phhs"
+    code, out, err = run_cli(
+        capsys, "play", "--game", "hunl(stack_bb=50)", "--bot", "random", "--opponent", "call",
+        "--hands", 120, "--seed", 4, "--history", history, "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["game"] == "hunl(stack_bb=50,small_blind=50,big_blind=100)"
+    assert report["hands"] == 120 and report["unit"] == "bb/100"
+    from pokerkit import HandHistory
+
+    histories = list(HandHistory.loads_all(history.read_text()))
+    assert len(histories) == 120 and histories[0].starting_stacks == [5_000, 5_000]
+    code, out, _ = run_cli(capsys, "play", "--game", "hunl", "--hands", 10, "--bot", "call")
+    assert code == 0 and "bb/100" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--game", "hunl(stack_bb=5)"], "between 10 and 250"),
+        (["--game", "hunl(stack_bb=100", "--bot", "call"], "game spec"),
+        (["--game", "hunl", "--bot", "slumbot"], "built-in bots"),
+        (["--game", "hunl", "--bot", "call", "--opponent", "nobody"], "built-in bots"),
+        (["--game", "hunl", "--history", "/no/such/folder/h.phhs"], "does not exist"),
+        (["--game", "hunl", "--resume", "x"], "resume"),
+        (["--history", "h.phhs"], "--game"),
+    ],
+)
+def test_cli_mistakes_exit_2(capsys, argv, message):
+    code, out, err = run_cli(capsys, "play", *argv, "--hands", 5)
+    assert code == 2 and message in err and "Traceback" not in err

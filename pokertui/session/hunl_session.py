@@ -19,6 +19,7 @@ the one runout dealt. Its mean is the same as the result's, its variance smaller
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -369,32 +370,33 @@ class HunlSession:
         return max(step.street for step in hand.steps)
 
     # --- live numbers -------------------------------------------------------------------------
-    def bot_reach(self) -> np.ndarray:
-        """The bot's Bayes reach over 1,326 combos from the actions it took this hand."""
-        steps = [
-            (self.agent.policy(state, np.array(board, dtype=np.intp)), action)
-            for state, board, action in self._bot_steps
-        ]
-        return bayes_reach(steps)
-
     def live(self) -> LiveNumbers:
         """The live numbers of the human's current decision (cached per decision)."""
+        key = self.decision_key() if self.human_to_act else None
+        found = self._live.get(key) if key is not None else None
+        if found is None:
+            found = self.live_job()()
+            self._live[key] = found  # type: ignore[index]
+        return found
+
+    def live_job(self) -> Callable[[], LiveNumbers]:
+        """The current decision's live numbers as a job that a worker thread may run while the
+        session moves on: it holds copies of everything it reads."""
         if not self.human_to_act:
             raise InputError("the live numbers are for your decisions")
-        key = self.decision_key()
-        found = self._live.get(key)
-        if found is None:
-            found = live_numbers(
-                self.state,
-                np.array(self.board, dtype=np.intp),
-                self.hand.hole[self.human_seat],
-                self.bot_reach(),
-                self.agent,
-                tuple(option.action for option in self.options()),
-                seed=self.hand.number,
-            )
-            self._live[key] = found
-        return found
+        state, agent = self.state, self.agent
+        board = np.array(self.board, dtype=np.intp)
+        hole = self.hand.hole[self.human_seat]
+        bot_steps = list(self._bot_steps)
+        actions = tuple(option.action for option in self.options())
+        seed = self.hand.number
+
+        def job() -> LiveNumbers:
+            steps = [(agent.policy(st, np.array(b, dtype=np.intp)), a) for st, b, a in bot_steps]
+            reach = bayes_reach(steps)
+            return live_numbers(state, board, hole, reach, agent, actions, seed=seed)
+
+        return job
 
     def store_live(self, key: tuple[int, int], numbers: LiveNumbers) -> None:
         """Keep numbers a worker computed on a snapshot, for the hand review."""
