@@ -221,9 +221,12 @@ class PokerApp(App[int]):
 
     def resume(self, name: str) -> None:
         from pokertui.screens.play import PlayScreen  # noqa: PLC0415
-        from pokertui.session.saves import SaveError, load_session, save_path  # noqa: PLC0415
-
-        from pokertui.session.saves import save_kind  # noqa: PLC0415
+        from pokertui.session.saves import (  # noqa: PLC0415
+            SaveError,
+            load_session,
+            save_kind,
+            save_path,
+        )
 
         try:
             path = save_path(self.saves_dir, name)

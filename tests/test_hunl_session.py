@@ -278,3 +278,25 @@ def test_cli_headless_match_and_history(capsys, tmp_path):
 def test_cli_mistakes_exit_2(capsys, argv, message):
     code, out, err = run_cli(capsys, "play", *argv, "--hands", 5)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_decisions_played_before_their_numbers_are_analysed_for_the_review():
+    s = session(seat=1, seed=4)
+    s.new_hand()
+    s.act("c")  # no live numbers were asked for
+    state_before = s.state
+    s.act("allin")
+    hand = s.hand
+    assert all(step.equity is None for step in hand.steps)
+    assert s.fill_review(hand) and not s.fill_review(hand)
+    check, shove = (st for st in hand.steps if st.seat == 1)
+    assert 0 < check.equity < 1 and 0 < shove.equity < 1
+    # the flop decision's shove against always-call: equity times both stacks, less the risk
+    valued = dict((token, ev) for token, ev in shove.evs)
+    assert state_before.pot == 200
+    assert valued["r10000"] == pytest.approx(shove.equity * 20_000 - 9_900)
+    headless = HunlSession(CONFIG, AlwaysCall(), bot_name="call", seed=1, review=False)
+    headless.new_hand()
+    while headless.human_to_act:
+        headless.act("c")
+    assert not headless._pending

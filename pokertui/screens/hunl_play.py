@@ -283,6 +283,13 @@ class HunlReviewScreen(Screen[None]):
         self.sub_title = f"hand {self.index + 1} of {len(self.finished)}"
         self.query_one("#hunl-review-text", Static).update(review_text(self.session, hand))
         self.query_one("#hunl-review-stats", Static).update(stats_text(self.session))
+        self.fill(hand)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="hunl-review")
+    def fill(self, hand) -> None:
+        """Decisions played before their numbers were shown are analysed here, then redrawn."""
+        if self.session.fill_review(hand):
+            self.app.call_from_thread(self.show)
 
     def action_move(self, step: int) -> None:
         self.index = min(max(self.index + step, 0), len(self.finished) - 1)

@@ -108,6 +108,11 @@ class HunlHand:
         return float(sum(losses)) if losses else None
 
 
+def _fill(step: HunlStep, live: LiveNumbers) -> None:
+    step.evs = [[str(e.action), e.ev] for e in live.evs]
+    step.equity = None if np.isnan(live.equity) else float(live.equity)
+
+
 @dataclass(frozen=True)
 class HunlOption:
     key: str
@@ -128,6 +133,7 @@ class HunlSession:
         bot_name: str,
         human_seat: int | None = None,
         seed: int | None = None,
+        review: bool = True,
     ) -> None:
         if human_seat not in (None, 0, 1):
             raise InputError("the human's seat is 0 (button), 1 (big blind) or alternating")
@@ -143,6 +149,10 @@ class HunlSession:
         self.state = HunlState.initial(config)
         self._bot_steps: list[tuple[HunlState, tuple[int, ...], Action]] = []
         self._live: dict[tuple[int, int], LiveNumbers] = {}
+        self._pending: dict[tuple[int, int], Callable[[], LiveNumbers]] = {}
+        """Live-number jobs of decisions played before their numbers were shown."""
+        self.review = review
+        """Keep each human decision's equity and valued EVs for the hand review."""
 
     # --- the hand in progress -----------------------------------------------------------------
     @property
@@ -310,11 +320,23 @@ class HunlSession:
     def _record(self, seat: int, action: Action, review: bool) -> None:
         state = self.state
         step = HunlStep(seat, str(action), state.street, state.pot, state.to_call(seat))
-        live = self._live.get(self.decision_key()) if review else None
-        if live is not None:
-            step.evs = [[str(e.action), e.ev] for e in live.evs]
-            step.equity = None if np.isnan(live.equity) else float(live.equity)
+        if review and self.review:
+            live = self._live.get(self.decision_key())
+            if live is not None:
+                _fill(step, live)
+            else:  # not shown yet (hints off, or acted quickly): computed for the review
+                self._pending[(self.hand.number, len(self.hand.steps))] = self.live_job()
         self.hand.steps.append(step)
+
+    def fill_review(self, hand: HunlHand) -> bool:
+        """Compute the live numbers of the hand's decisions that were played before they were
+        shown (a second or so each preflop); whether any were missing."""
+        missing = [key for key in list(self._pending) if key[0] == hand.number]
+        for key in missing:
+            job = self._pending.pop(key, None)  # a review worker may run beside another
+            if job is not None:
+                _fill(hand.steps[key[1]], job())
+        return bool(missing)
 
     def _advance(self) -> None:
         """Let the bot act until the human must, or the hand ends."""

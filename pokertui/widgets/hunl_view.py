@@ -134,7 +134,7 @@ def render_live(session: HunlSession, numbers: LiveNumbers, cell: int = 3) -> Te
             text.append(f"  {label:<22} needs later play\n", style="dim")
             continue
         style = "bold green" if best is not None and item.ev == best else ""
-        text.append(f"  {label:<22} {bb(session, round(item.ev, 1)):>10}\n", style=style)
+        text.append(f"  {label:<22} {item.ev / session.config.big_blind:>+9.2f}bb\n", style=style)
     text.append("\nBot's range (Bayes over its policy; how often it holds each hand here)\n",
                 style="bold")  # fmt: skip
     text.append_text(heat_grid(numbers.bot_grid, cell))
@@ -152,23 +152,42 @@ def _action_label(session: HunlSession, token: str) -> str:
 
 def review_text(session: HunlSession, hand: HunlHand) -> Text:
     text = Text("\n".join(hand_lines(session, hand)) + "\n\n")
-    text.append("Your decisions\n", style="bold")
-    for step in hand.steps:
+    text.append("Your decisions (EVs where no later play decides them)\n", style="bold")
+    for index, step in enumerate(hand.steps):
         if step.seat != hand.human_seat:
             continue
         equity = f"equity {pct(step.equity)}" if step.equity is not None else "not analysed"
-        text.append(f"  {STREET_NAMES[step.street]:<8} {step.action:<8} {equity}")
-        if step.evs:
-            valued = {token: ev for token, ev in step.evs if ev is not None}
-            parts = [f"{t} {bb(session, round(v, 1))}" for t, v in valued.items()]
-            if parts:
-                text.append("   EV: " + ", ".join(parts))
+        played = step_text(session, hand, index).removeprefix("You ")
+        text.append(f"  {STREET_NAMES[step.street]:<8} {played:<18} {equity}")
+        valued = {token: ev for token, ev in (step.evs or []) if ev is not None}
+        if valued:
+            parts = [f"{_token_text(session, hand, index, t)} {_bb_ev(session, v)}"
+                     for t, v in valued.items()]  # fmt: skip
+            text.append("\n      EV: " + ", ".join(parts))
             if step.action in valued:
                 lost = max(valued.values()) - valued[step.action]
-                if lost > 0.5:
-                    text.append(f"   lost {bb(session, round(lost, 1))}", style="bold red")
+                big_blind = session.config.big_blind
+                if lost > 0.005 * big_blind:
+                    text.append(f"   gave up {lost / big_blind:.2f}bb", style="bold red")
         text.append("\n")
     return text
+
+
+def _bb_ev(session: HunlSession, chips: float) -> str:
+    return f"{chips / session.config.big_blind:+.2f}bb"
+
+
+def _token_text(session: HunlSession, hand: HunlHand, index: int, token: str) -> str:
+    step = hand.steps[index]
+    action = parse_action(token)
+    if action.kind == "f":
+        return "fold"
+    if action.kind == "c":
+        return "call" if step.to_call else "check"
+    if action.to == session.config.stack:
+        return "all-in"
+    start = 0 if step.street == 0 else _street_start(hand, index)
+    return f"to {bb(session, action.to - start)}"
 
 
 def stats_text(session: HunlSession) -> Text:
@@ -184,8 +203,9 @@ def stats_text(session: HunlSession) -> Text:
         " bb/100\n"
     )
     text.append(
-        "  (all-in adjusted: hands whose chips went in before the river are scored by your\n"
-        "   equity against the bot's cards; same mean, less luck)\n",
+        "  all-in adjusted: a hand all-in before the river\n"
+        "  scores your equity against the bot's cards\n"
+        "  (same mean as the result, less luck)\n",
         style="dim",
     )
     return text
