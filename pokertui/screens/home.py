@@ -31,7 +31,7 @@ DISABLED: set[str] = set()
 class HomeScreen(Screen[None]):
     BINDINGS = [
         Binding("p", "choose('play')", "Play"),
-        Binding("u", "choose('hunl')", "Hold'em"),
+        Binding("u", "choose('hunl')", "Hold'em", show=False),
         Binding("r", "choose('resume')", "Resume"),
         Binding("s", "choose('strategies')", "Strategies"),
         Binding("t", "choose('study')", "Study"),
