@@ -300,3 +300,16 @@ def test_decisions_played_before_their_numbers_are_analysed_for_the_review():
     while headless.human_to_act:
         headless.act("c")
     assert not headless._pending
+
+
+def test_shipped_bot_names_resolve_and_the_default_follows_the_depth(tmp_path):
+    from pokertui.paths import resolve_hunl_bot
+
+    assert resolve_hunl_bot(None, tmp_path, 100) == "call"  # nothing shipped yet
+    assert resolve_hunl_bot("random", tmp_path, 100) == "random"
+    shipped = tmp_path / "hunl_100bb.bp"
+    shipped.write_bytes(b"x")
+    assert resolve_hunl_bot(None, tmp_path, 100) == str(shipped)
+    assert resolve_hunl_bot("hunl_100bb", tmp_path, 200) == str(shipped)
+    assert resolve_hunl_bot(None, tmp_path, 200) == "call"
+    assert resolve_hunl_bot("nothing_here", tmp_path, 100) == "nothing_here"

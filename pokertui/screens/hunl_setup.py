@@ -17,6 +17,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
+from pokertui.paths import shipped_hunl_bots
+
 CHUMPS = (("always call", "call"), ("random actions", "random"), ("call or raise", "call-raise"))
 SEATS = (("alternate each hand", "alternate"), ("button", "button"), ("big blind", "bb"))
 SEAT_OF = {"alternate": None, "button": 0, "bb": 1}
@@ -35,8 +37,7 @@ class HunlSetup:
 
 def shipped_bots(strategies_dir: Path) -> list[tuple[str, str]]:
     """``(label, path)`` of the shipped full-game bots (``hunl_*`` files)."""
-    found = sorted(p for p in Path(strategies_dir).glob("hunl_*") if p.is_file())
-    return [(f"{p.name} (shipped)", str(p)) for p in found]
+    return [(f"{p.name} (shipped)", str(p)) for p in shipped_hunl_bots(strategies_dir)]
 
 
 class HunlSetupDialog(ModalScreen[HunlSetup | None]):
