@@ -313,3 +313,17 @@ def test_shipped_bot_names_resolve_and_the_default_follows_the_depth(tmp_path):
     assert resolve_hunl_bot("hunl_100bb", tmp_path, 200) == str(shipped)
     assert resolve_hunl_bot(None, tmp_path, 200) == "call"
     assert resolve_hunl_bot("nothing_here", tmp_path, 100) == "nothing_here"
+
+
+def test_warm_up_asks_every_street_once():
+    from pokertui.session.hunl_session import warm_up
+
+    seen = []
+
+    class Recording(AlwaysCall):
+        def policy(self, state, board):
+            seen.append((state.street, len(board), state.to_act))
+            return super().policy(state, board)
+
+    warm_up(Recording(), CONFIG)
+    assert seen == [(0, 0, 0), (1, 3, 1), (2, 4, 1), (3, 5, 1)]

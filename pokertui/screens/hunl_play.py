@@ -20,7 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, Static
 
 from pokertui.session.hunl_saves import save_hunl_session
-from pokertui.session.hunl_session import HunlActionError, HunlSession
+from pokertui.session.hunl_session import HunlActionError, HunlSession, warm_up
 from pokertui.session.phh import session_phhs
 from pokertui.session.saves import SaveError, save_path
 from pokertui.widgets.hunl_view import (
@@ -114,6 +114,7 @@ class HunlPlayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#hunl-live").display = self.hints
+        self.warm_up_bot()
         if self.session.hand_over:
             self.session.new_hand()
         self.refresh_all()
@@ -139,6 +140,11 @@ class HunlPlayScreen(Screen[None]):
         else:
             live.update("Hand over: n for the next hand, s to review.")
             self.autosave()
+
+    @work(thread=True, exit_on_error=False, group="hunl-warm-up")
+    def warm_up_bot(self) -> None:
+        """The bot's first answer on each street, asked off the event loop (see ``warm_up``)."""
+        warm_up(self.session.agent, self.session.config)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="hunl-live")
     def compute_live(self, job, key) -> None:

@@ -42,6 +42,7 @@ from solvers.games.hunl.rules import (
     HunlState,
     IllegalAction,
     parse_action,
+    replay,
 )
 from solvers.reports.hunl_live import LiveNumbers, bayes_reach, live_numbers
 from solvers.reports.spot_equity import equity_on_boards, runouts, sampled_runouts
@@ -122,6 +123,14 @@ class HunlOption:
 
 def fresh_seed() -> int:
     return secrets.randbits(32)
+
+
+def warm_up(agent: Agent, config: HunlConfig) -> None:
+    """Ask the agent for its policy once on every street (a bot may compile or load tables on
+    first use), so that its first real answer at the table is as quick as the rest."""
+    board = np.arange(0, 20, 4, dtype=np.intp)  # 2c 3c 4c 5c 6c
+    for street, betting in enumerate(("", "cc/", "cc/cc/", "cc/cc/cc/")):
+        agent.policy(replay(betting, config), board[: BOARD_CARDS[street]])
 
 
 class HunlSession:
