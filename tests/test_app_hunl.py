@@ -6,7 +6,8 @@ from __future__ import annotations
 from textual.widgets import Input, Static
 
 from pokertui.app import make_app
-from pokertui.screens.hunl_play import HunlPlayScreen, HunlReviewScreen
+from pokertui.screens.hunl_play import HunlPlayScreen
+from pokertui.screens.hunl_review import HunlReviewScreen
 from pokertui.screens.hunl_setup import HunlSetupDialog
 from pokertui.widgets.format import pct
 from tests.conftest import STRATEGIES, plain_text

@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from phevaluator import evaluate_cards
 
+from pokertui.session.hunl_hand import HunlActionError
 from pokertui.session.hunl_headless import play_hunl_match
 from pokertui.session.hunl_saves import load_hunl_session, save_hunl_session
-from pokertui.session.hunl_session import HunlActionError, HunlSession
+from pokertui.session.hunl_session import HunlSession
 from pokertui.session.phh import session_phhs
 from pokertui.session.saves import SaveError, save_kind
 from solvers.agents.chumps import AlwaysCall, RandomAgent

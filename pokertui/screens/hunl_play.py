@@ -19,8 +19,9 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, Static
 
+from pokertui.session.hunl_hand import HunlActionError
 from pokertui.session.hunl_saves import save_hunl_session
-from pokertui.session.hunl_session import HunlActionError, HunlSession, warm_up
+from pokertui.session.hunl_session import HunlSession, warm_up
 from pokertui.session.phh import session_phhs
 from pokertui.session.saves import SaveError, save_path
 from pokertui.widgets.hunl_view import (
@@ -29,8 +30,6 @@ from pokertui.widgets.hunl_view import (
     render_live,
     render_options,
     render_table,
-    review_text,
-    stats_text,
 )
 from solvers.atomic import atomic_write_text
 
@@ -228,6 +227,8 @@ class HunlPlayScreen(Screen[None]):
         if not any(h.result is not None for h in self.session.hands):
             self.notify("No finished hand to review yet.", timeout=2)
             return
+        from pokertui.screens.hunl_review import HunlReviewScreen  # noqa: PLC0415
+
         self.app.push_screen(HunlReviewScreen(self.session))
 
     def action_export(self) -> None:
@@ -255,48 +256,3 @@ class HunlPlayScreen(Screen[None]):
             self.notify(f"Not saved: {exc}", severity="error", timeout=8)
             return
         self.saved_hands = finished
-
-
-class HunlReviewScreen(Screen[None]):
-    """Finished hands one at a time, with your decisions' equities and EVs, and the session's
-    statistics."""
-
-    BINDINGS = [
-        Binding("left,left_square_bracket", "move(-1)", "Previous hand"),
-        Binding("right,right_square_bracket", "move(1)", "Next hand"),
-        Binding("escape", "app.pop_screen", "Back"),
-    ]
-
-    def __init__(self, session: HunlSession) -> None:
-        super().__init__()
-        self.session = session
-        self.finished = [h for h in session.hands if h.result is not None]
-        self.index = len(self.finished) - 1
-
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Horizontal(id="hunl-review-main"):
-            with VerticalScroll(id="hunl-review-hand"):
-                yield Static(id="hunl-review-text")
-            yield Static(id="hunl-review-stats")
-        yield Footer()
-
-    def on_mount(self) -> None:
-        self.show()
-
-    def show(self) -> None:
-        hand = self.finished[self.index]
-        self.sub_title = f"hand {self.index + 1} of {len(self.finished)}"
-        self.query_one("#hunl-review-text", Static).update(review_text(self.session, hand))
-        self.query_one("#hunl-review-stats", Static).update(stats_text(self.session))
-        self.fill(hand)
-
-    @work(thread=True, exclusive=True, exit_on_error=False, group="hunl-review")
-    def fill(self, hand) -> None:
-        """Decisions played before their numbers were shown are analysed here, then redrawn."""
-        if self.session.fill_review(hand):
-            self.app.call_from_thread(self.show)
-
-    def action_move(self, step: int) -> None:
-        self.index = min(max(self.index + step, 0), len(self.finished) - 1)
-        self.show()
