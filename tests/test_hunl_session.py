@@ -328,3 +328,19 @@ def test_warm_up_asks_every_street_once():
 
     warm_up(Recording(), CONFIG)
     assert seen == [(0, 0, 0), (1, 3, 1), (2, 4, 1), (3, 5, 1)]
+
+
+def test_a_bot_breaking_the_rules_is_a_clear_error():
+    from pokertui.session.hunl_session import BotError
+    from solvers.errors import InputError
+
+    class Cheater(AlwaysCall):
+        name = "cheater"
+
+        def act(self, state, board, combo, rng):
+            return Action("r", 50)  # below any raise
+
+    s = HunlSession(CONFIG, Cheater(), bot_name="cheater", human_seat=1, seed=1)
+    with pytest.raises(BotError, match="cheater chose r50") as caught:
+        s.new_hand()
+    assert isinstance(caught.value, InputError)

@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, Static
 
+from pokertui.screens.message import MessageDialog
 from pokertui.session.hunl_hand import HunlActionError
 from pokertui.session.hunl_saves import save_hunl_session
 from pokertui.session.hunl_session import HunlSession, warm_up
@@ -32,6 +33,7 @@ from pokertui.widgets.hunl_view import (
     render_table,
 )
 from solvers.atomic import atomic_write_text
+from solvers.errors import InputError
 
 
 class LiveReady(Message):
@@ -115,8 +117,9 @@ class HunlPlayScreen(Screen[None]):
         self.query_one("#hunl-live").display = self.hints
         self.warm_up_bot()
         if self.session.hand_over:
-            self.session.new_hand()
-        self.refresh_all()
+            self.action_next_hand()
+        else:
+            self.refresh_all()
 
     # --- rendering --------------------------------------------------------------------------
     def refresh_all(self) -> None:
@@ -184,6 +187,9 @@ class HunlPlayScreen(Screen[None]):
         except HunlActionError as exc:
             self.notify(f"'{key}' is not available here: {exc}", severity="warning", timeout=3)
             return
+        except InputError as exc:  # the bot broke the rules: say so, keep the app running
+            self.app.push_screen(MessageDialog("The bot failed", str(exc)))
+            return
         self.refresh_all()
 
     def action_custom_amount(self) -> None:
@@ -207,13 +213,20 @@ class HunlPlayScreen(Screen[None]):
         except HunlActionError as exc:
             self.notify(str(exc), severity="error", timeout=6)
             return
+        except InputError as exc:
+            self.app.push_screen(MessageDialog("The bot failed", str(exc)))
+            return
         self.refresh_all()
 
     def action_next_hand(self) -> None:
         if not self.session.hand_over:
             self.notify("Finish this hand first.", timeout=2)
             return
-        self.session.new_hand()
+        try:
+            self.session.new_hand()
+        except InputError as exc:
+            self.app.push_screen(MessageDialog("The bot failed", str(exc)))
+            return
         self.refresh_all()
 
     def action_toggle_hints(self) -> None:
