@@ -128,7 +128,8 @@ class HunlPlayScreen(Screen[None]):
         score = "no hands yet"
         if summary["hands"]:
             score = f"{summary['hands']} hands · {summary['mean']:+.0f} bb/100"
-        self.sub_title = f"{session.bot_name} · {session.config.stack_bb:g}bb · {score}"
+        bot = Path(session.bot_name).name  # a bot file by its name, a chump as it is
+        self.sub_title = f"{bot} · {session.config.stack_bb:g}bb · {score}"
         self.query_one("#hunl-table", Static).update(render_table(session))
         self.query_one("#hunl-actions", Static).update(render_options(session))
         log = "\n".join(hand_lines(session, session.hand)) if session.hands else ""
