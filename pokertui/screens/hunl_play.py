@@ -134,7 +134,8 @@ class HunlPlayScreen(Screen[None]):
         self.query_one("#hunl-actions", Static).update(render_options(session))
         log = "\n".join(hand_lines(session, session.hand)) if session.hands else ""
         self.query_one("#hunl-log-text", Static).update(log)
-        self.query_one("#hunl-log", VerticalScroll).scroll_end(animate=False)
+        log_view = self.query_one("#hunl-log", VerticalScroll)
+        self.call_after_refresh(log_view.scroll_end, animate=False)  # after the new lines
         live = self.query_one("#hunl-live-text", Static)
         if session.human_to_act:
             live.update("computing…")
