@@ -344,3 +344,21 @@ def test_a_bot_breaking_the_rules_is_a_clear_error():
     with pytest.raises(BotError, match="cheater chose r50") as caught:
         s.new_hand()
     assert isinstance(caught.value, InputError)
+
+
+def test_preflop_all_in_is_scored_by_sampled_equity_against_the_bots_cards():
+    import eval7
+
+    s = session(seed=8, seat=0)
+    checked = 0
+    while checked < 6:
+        s.new_hand()
+        s.act("allin")  # always-call calls: all-in before the flop
+        hand = s.hand
+        me = [eval7.Card(cards_str([card])) for card in hand.hole[0]]
+        reference = eval7.py_hand_vs_range_monte_carlo(
+            me, eval7.HandRange(cards_str(hand.hole[1])), [], 1_000_000
+        )
+        # 20,000 sampled boards: a standard error of at most 0.35% of equity (70 chips)
+        assert hand.adjusted == pytest.approx(reference * 20_000 - 10_000, abs=300)
+        checked += 1
