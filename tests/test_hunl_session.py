@@ -362,3 +362,12 @@ def test_preflop_all_in_is_scored_by_sampled_equity_against_the_bots_cards():
         # 20,000 sampled boards: a standard error of at most 0.35% of equity (70 chips)
         assert hand.adjusted == pytest.approx(reference * 20_000 - 10_000, abs=300)
         checked += 1
+
+
+def test_cli_table_needs_a_terminal_and_a_readable_bot(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "play", "--game", "hunl(stack_bb=100)", "--bot", "call")
+    assert code == 2 and "terminal" in err
+    junk = tmp_path / "bot.npz"
+    junk.write_bytes(b"PK\x03\x04 not really a zip")
+    code, _, err = run_cli(capsys, "play", "--game", "hunl", "--bot", junk, "--hands", 3)
+    assert code == 2 and "Traceback" not in err and str(junk) in err

@@ -289,11 +289,11 @@ class HunlSession:
     # --- live numbers -------------------------------------------------------------------------
     def live(self) -> LiveNumbers:
         """The live numbers of the human's current decision (cached per decision)."""
-        key = self.decision_key() if self.human_to_act else None
-        found = self._live.get(key) if key is not None else None
+        job = self.live_job()  # refuses when it is not the human's decision
+        key = self.decision_key()
+        found = self._live.get(key)
         if found is None:
-            found = self.live_job()()
-            self._live[key] = found  # type: ignore[index]
+            found = self._live[key] = job()
         return found
 
     def live_job(self) -> Callable[[], LiveNumbers]:
