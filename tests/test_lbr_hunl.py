@@ -9,6 +9,7 @@ exactly when the equity is above one half); the sampled figures are Lisý and Bo
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -26,10 +27,11 @@ from solvers.cards.deck import (
     parse_card,
     parse_cards,
 )
+from solvers.cards.evaluator import evaluate
 from solvers.games.hunl.agent import Policy
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, Action, HunlConfig, replay
 from solvers.reports.lbr_hunl import HunlLocalBestResponse, action_column
-from solvers.reports.lbr_hunl_cards import deal
+from solvers.reports.lbr_hunl_cards import board_strengths, deal
 from solvers.reports.lbr_hunl_run import evaluate_hunl
 from tests.conftest import STRATEGIES
 
@@ -224,3 +226,16 @@ def test_bad_input_exits_2_with_a_message(capsys, argv, message):
     assert code == 2
     assert message in err and "Traceback" not in err
     assert out == ""
+
+
+@pytest.mark.parametrize("board", [(0, 17, 33), (5, 9, 13, 50), (4, 8, 12, 16, 20), (44, 45, 49)])
+def test_compiled_completion_strengths_match_the_evaluator(board):
+    extra, strength = board_strengths(board)
+    assert len(extra) == math.comb(52 - len(board), 5 - len(board))
+    full = np.concatenate([np.tile(board, (len(extra), 1)), extra], axis=1)
+    cards = np.concatenate(
+        [np.repeat(full[:, None, :], N_COMBOS, 1), np.tile(COMBO_CARDS, (len(full), 1, 1))], 2
+    )
+    blocked = (full[:, None, :, None] == COMBO_CARDS[None, :, None, :]).any(axis=(2, 3))
+    assert ((strength < 0) == blocked).all()
+    assert (strength[~blocked] == evaluate(cards[~blocked])).all()

@@ -3,9 +3,10 @@
 ``WpRollout`` in Lisý and Bowling deals every remaining board card exhaustively. Here:
 
 - **postflop** (3 or 4 board cards, or 5): every completion of the board is enumerated once per
-  board (1,176 on a flop, 48 on a turn) and all 1,326 combos are evaluated on each, from the
-  evaluator's additive keys (about 70 ms for a flop, shared by both seats of a duplicate deal);
-  LBR's equity against each bot combo averages the completions that neither hand blocks.
+  board (1,176 on a flop, 48 on a turn) and all 1,326 combos are evaluated on each by a numba
+  loop over the evaluator's tables (``lbr_hunl_kernels``; a flop's 1.56 M hands are shared by
+  both seats of a duplicate deal); LBR's equity against each bot combo averages the completions
+  that neither hand blocks.
 - **preflop**: the exact class-against-class all-in table (``cards/preflop_tables``, every
   compatible combo pair and every five-card board). For a fixed combo ``h`` the average of its
   equity over the combos of a class that do not clash with it is the same for every ``h`` of
@@ -25,15 +26,12 @@ from itertools import combinations
 
 import numpy as np
 
-from solvers.cards import evaluator
 from solvers.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX, N_COMBOS
 from solvers.cards.preflop_tables import preflop_allin_table
+from solvers.reports.lbr_hunl_kernels import combo_equity, completion_strengths
 
 BOARDS_KEPT = 8
 """Boards whose completions stay evaluated (a chunk plays each board from both seats in turn)."""
-
-_COMBO_KEYS = evaluator.key_sum(COMBO_CARDS)
-_COMBO_MASKS = evaluator.bit_mask(COMBO_CARDS)
 
 
 @cache
@@ -61,21 +59,9 @@ def board_strengths(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Every completion of ``board`` to five cards (``[n, 5 - len(board)]``) and the strength of
     each combo on each (``int16 [n, 1326]``, -1 where the combo touches the full board)."""
     left = [c for c in range(52) if c not in board]
-    extra = np.array(list(combinations(left, 5 - len(board))), dtype=np.intp)
+    extra = np.array(list(combinations(left, 5 - len(board))), dtype=np.int64)
     extra = extra.reshape(len(extra), 5 - len(board))
-    full = np.concatenate([np.tile(np.asarray(board, dtype=np.intp), (len(extra), 1)), extra], 1)
-    board_keys = evaluator.key_sum(full)
-    board_masks = evaluator.bit_mask(full)
-    keys = board_keys[:, None] + _COMBO_KEYS[None, :]
-    clash = (board_masks[:, None] & _COMBO_MASKS[None, :]) != 0
-    keys[clash] = 0
-
-    def masks_of(rows: np.ndarray) -> np.ndarray:
-        return board_masks[rows // N_COMBOS] | _COMBO_MASKS[rows % N_COMBOS]
-
-    strength = evaluator.evaluate_keys(keys, 7, masks_of).astype(np.int16)
-    strength[clash] = -1
-    return extra, strength
+    return extra, completion_strengths(board, extra)
 
 
 class HunlEquity:
@@ -103,16 +89,8 @@ class HunlEquity:
             eq = _preflop_equity()[COMBO_CLASS[combo], COMBO_CLASS].astype(np.float64)
             return np.where(dead, 0.0, eq)
         extra, strength = self._completions(board)
-        own_cards = COMBO_CARDS[combo]
-        open_rows = ~np.isin(extra, own_cards).any(axis=1)
-        mine = strength[open_rows, combo].astype(np.int32)
-        theirs = strength[open_rows].astype(np.int32)
-        live = theirs >= 0
-        score = (mine[:, None] > theirs).astype(np.float64)
-        score += 0.5 * (mine[:, None] == theirs)
-        count = live.sum(axis=0)
-        eq = np.where(live, score, 0.0).sum(axis=0) / np.maximum(count, 1)
-        return np.where(dead | (count == 0), 0.0, eq)
+        eq = combo_equity(strength, extra, combo)
+        return np.where(dead, 0.0, eq)
 
 
 def deal(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
