@@ -8,8 +8,9 @@ of boards preflop (every runout would be 1.7 million boards).
 
 An action's EV (chips won from now on, folding = 0) is given only where no later decision
 matters: a call or check that ends the betting (a river call, a call of an all-in, the
-closing river check) is the equity times the final pot less the call; an all-in shove is the
-bot's fold mass times the pot plus, when it calls, the equity against its calling range. Every
+closing river check) is the equity times the final pot less the call; an all-in, or a river
+bet that the bot's policy never re-raises, is the bot's fold mass times the pot plus, when it
+calls, the equity against its calling range times the final pot less the chips risked. Every
 other action would need a solve of the rest of the hand, and is left out rather than guessed.
 """
 
@@ -160,17 +161,19 @@ def _value(state, board, hole, weights, equity, agent, action, seed) -> float | 
         if after.street == SHOWDOWN or after.all_in:
             return equity * after.pot - state.to_call(seat)
         return None
-    legal = state.legal()
-    if action.to != legal.max_raise_to or agent is None:
-        return None
+    closing = after.apply(Action(CALL))
+    if agent is None or closing.street != SHOWDOWN:
+        return None  # a call of this raise would lead to more betting
     answer = agent.policy(after, board)
-    fold_col = [i for i, a in enumerate(answer.actions) if a.kind == FOLD]
-    folds = answer.probabilities[:, fold_col].sum(axis=1) if fold_col else np.zeros(N_COMBOS)
+    columns = {kind: [i for i, a in enumerate(answer.actions) if a.kind == kind] for kind in "fr"}
+    folds = answer.probabilities[:, columns[FOLD]].sum(axis=1)
+    raises = answer.probabilities[:, columns[RAISE]].sum(axis=1)
+    if float((weights * raises).sum()) > 1e-12:
+        return None  # the bot may re-raise: later play decides
     fold_mass = float((weights * folds).sum())
     calling = weights * (1.0 - folds)
     risked = action.to - state.committed[seat]
     if calling.sum() <= 0:
         return fold_mass * state.pot
     called_equity, _ = equity_against(board, hole, calling / calling.sum(), seed)
-    final_pot = 2 * action.to
-    return fold_mass * state.pot + (1 - fold_mass) * (called_equity * final_pot - risked)
+    return fold_mass * state.pot + (1 - fold_mass) * (called_equity * closing.pot - risked)
