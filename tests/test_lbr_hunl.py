@@ -16,7 +16,7 @@ import pytest
 from phevaluator import evaluate_cards
 
 from pokertui.cli import main
-from solvers.agents.chumps import AlwaysCall, RandomAgent
+from solvers.agents.chumps import AlwaysCall, RandomActionAgent, RandomAgent
 from solvers.agents.registry import make_agent
 from solvers.cards.deck import (
     COMBO_CARDS,
@@ -168,11 +168,44 @@ def test_table_2_always_call_fcpa_on_every_street():
     assert abs(value - 34.0) <= ci + 0.5
 
 
+def test_table_2_random_action_fcpa_on_turn_and_river():
+    value, ci = bb_per_hand("fcpa", ("turn", "river"), 1000, bot="random-action", seed=2)
+    assert ci < 6.0
+    assert abs(value - 80.7) <= ci + 0.7
+
+
+def test_table_2_random_action_fcpa_on_every_street():
+    value, ci = bb_per_hand("fcpa", None, 800, bot="random-action", seed=2)
+    assert ci < 4.0
+    assert abs(value - 39.1) <= ci + 0.6
+
+
 @pytest.mark.slow
-def test_table_2_random_fc_on_every_street():
-    value, ci = bb_per_hand("fc", None, 500, bot="random", seed=2)
-    assert ci < 5.0
+def test_table_2_random_action_fc_rows():
+    value, ci = bb_per_hand("fc", None, 800, bot="random-action", seed=3)
+    assert ci < 4.0
     assert abs(value - 15.7) <= ci + 0.4
+    value, ci = bb_per_hand("fc", ("turn", "river"), 1500, bot="random-action", seed=3)
+    assert ci < 4.5
+    assert abs(value - 2.2) <= ci + 0.7
+
+
+def test_the_random_action_chump_counts_every_raise_total_as_one_action():
+    agent = RandomActionAgent()
+    facing = replay("r300", HunlConfig(100))  # 9,501 raise totals (500 to 10,000), fold, call
+    policy = agent.policy(facing, np.zeros(0, dtype=int))
+    kinds = [a.kind for a in policy.actions]
+    fold = policy.probabilities[0, kinds.index(FOLD)]
+    assert fold == pytest.approx(1 / 9_503)
+    rng = np.random.default_rng(0)
+    totals = [agent.act(facing, np.zeros(0, dtype=int), 0, rng) for _ in range(3_000)]
+    raised = np.array([a.to for a in totals if a.kind == RAISE])
+    assert len(raised) >= 2_990 and raised.min() >= 500 and raised.max() <= 10_000
+    assert abs(raised.mean() - 5_250) < 4 * 2_743 / np.sqrt(len(raised))  # uniform 500..10,000
+    all_in = replay("r10000", HunlConfig(100))
+    policy = agent.policy(all_in, np.zeros(0, dtype=int))
+    assert [str(a) for a in policy.actions] == ["f", "c"]
+    assert np.allclose(policy.probabilities, 0.5)
 
 
 def test_fc_against_always_call_is_zero():
