@@ -30,7 +30,7 @@ from solvers.cards.deck import (
 from solvers.cards.evaluator import evaluate
 from solvers.games.hunl.agent import Policy
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, Action, HunlConfig, replay
-from solvers.reports.lbr_hunl import HunlLocalBestResponse, action_column
+from solvers.reports.lbr_hunl import HunlLbrError, HunlLocalBestResponse, action_column
 from solvers.reports.lbr_hunl_cards import board_strengths, deal
 from solvers.reports.lbr_hunl_run import evaluate_hunl
 from tests.conftest import STRATEGIES
@@ -272,3 +272,26 @@ def test_compiled_completion_strengths_match_the_evaluator(board):
     blocked = (full[:, None, :, None] == COMBO_CARDS[None, :, None, :]).any(axis=(2, 3))
     assert ((strength < 0) == blocked).all()
     assert (strength[~blocked] == evaluate(cards[~blocked])).all()
+
+
+class Contrary:
+    """A broken bot: its policy says it always calls, yet it folds or raises."""
+
+    name = "contrary"
+
+    def policy(self, state, board) -> Policy:
+        legal = state.legal()
+        actions = (Action(FOLD), Action(CALL)) if legal.can_fold else (Action(CALL),)
+        row = np.zeros(len(actions))
+        row[-1] = 1.0
+        return Policy(actions, np.tile(row, (N_COMBOS, 1)))
+
+    def act(self, state, board, combo, rng) -> Action:
+        return Action(FOLD) if state.legal().can_fold else Action(RAISE, 20_000)
+
+
+def test_a_bot_that_contradicts_its_policy_is_reported():
+    engine = HunlLocalBestResponse(ACPC, Contrary(), "fc")
+    c0, c1, boards = deal(np.random.default_rng(0), 1)
+    with pytest.raises(HunlLbrError, match="does not list|no combo"):
+        engine.play(1, int(c1[0]), int(c0[0]), boards[0], np.random.default_rng(0))

@@ -176,8 +176,10 @@ class HunlLocalBestResponse:
                 policy = self.agent.policy(state, visible)
                 action = self.agent.act(state, visible, bot_combo, rng)
                 weights = weights * policy.probabilities[:, action_column(policy, action)]
-                if not weights.sum() > 0:
+                top = weights.max()
+                if not top > 0:
                     raise HunlLbrError(f"the bot played {action} with no combo of its range")
+                weights /= top  # a long hand of unlikely actions must not underflow
             state = state.apply(action)
         return self.value(state, seat, combo, board[: BOARD_CARDS[street]], weights)
 
