@@ -5,9 +5,9 @@ winnings per seat and overall with 95% confidence intervals: mbb per hand for pu
 full game, % of the pot for a spot. ``--exact`` computes the value over every deal instead of
 sampling; ``--record`` stores the figure in the strategy file's header.
 
-``pokertui lbr 'hunl(stack_bb=200)' --bot call|random|FILE`` runs LBR on the full game against a
-bot (any name or file ``make_agent`` knows). ``--streets`` takes names or the paper's street
-numbers (``3-4`` is turn and river).
+``pokertui lbr 'hunl(stack_bb=200)' --bot call|random-action|FILE`` runs LBR on the full game
+against a bot (any name or file ``make_agent`` knows). ``--streets`` takes names or the paper's
+street numbers (``3-4`` is turn and river).
 """
 
 from __future__ import annotations
@@ -32,7 +32,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "file", help="push/fold or nlhe spot strategy file, or a full game such as 'hunl(200)'"
     )
-    parser.add_argument("--bot", help="full game only: call, random, or a bot file")
+    parser.add_argument(
+        "--bot",
+        help="full game only: a bot file or a chump: call, random-action (the paper's random "
+        "agent), random (even kinds), call-raise",
+    )
     parser.add_argument(
         "--action-set",
         default="fcpa",
@@ -128,7 +132,7 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     if args.exact or args.record:
         raise InputError("--exact and --record are for strategy files, not the full game")
     if not args.bot:
-        raise InputError("the full game needs a bot: --bot call, --bot random or --bot FILE")
+        raise InputError("the full game needs a bot: --bot call, --bot random-action or --bot FILE")
 
     def evaluate(_file, action_set, deals, seed, streets, workers, progress=None):
         return evaluate_hunl(
