@@ -67,8 +67,8 @@ def action_column(policy: Policy, action: Action) -> int:
         if listed == action:
             return i
     if action.kind == RAISE:
-        listed = enumerate(policy.actions)
-        raises = [(abs(a.to - action.to), i) for i, a in listed if a.kind == RAISE]
+        indexed = enumerate(policy.actions)
+        raises = [(abs(a.to - action.to), i) for i, a in indexed if a.kind == RAISE]
         if raises:
             return min(raises)[1]
     raise HunlLbrError(f"the bot played {action}, which its policy does not list")

@@ -46,13 +46,14 @@ def clash_matrix() -> np.ndarray:
     cards = COMBO_CARDS.astype(np.intp)
     hits = np.zeros((N_COMBOS, 52), dtype=bool)
     hits[np.arange(N_COMBOS)[:, None], cards] = True
-    return (hits.astype(np.int16) @ hits.T.astype(np.int16)) > 0
+    shared = hits.astype(np.int16) @ hits.T.astype(np.int16)
+    return np.asarray(shared > 0, dtype=bool)
 
 
 def combos_touching(cards: np.ndarray) -> np.ndarray:
     """``[1326]`` True for combos holding any of ``cards``."""
     cards = np.asarray(cards, dtype=np.intp)
-    return np.isin(COMBO_CARDS, cards).any(axis=1)
+    return np.asarray(np.isin(COMBO_CARDS, cards).any(axis=1), dtype=bool)
 
 
 def board_strengths(board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
