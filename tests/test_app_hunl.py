@@ -138,3 +138,19 @@ async def test_resume_a_full_game_save(tmp_path):
         screen = app.screen
         assert isinstance(screen, HunlPlayScreen)
         assert len(screen.session.hands) == 4 and screen.session.config.stack_bb == 40
+
+
+async def test_the_new_game_dialog_leads_to_the_full_game(tmp_path):
+    from textual.widgets import Button
+
+    from pokertui.screens.setup import SetupDialog
+
+    app = make_app(STRATEGIES, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupDialog)
+        app.screen.query_one("#setup-hunl", Button).press()
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, HunlSetupDialog)

@@ -328,3 +328,46 @@ def test_warm_up_asks_every_street_once():
 
     warm_up(Recording(), CONFIG)
     assert seen == [(0, 0, 0), (1, 3, 1), (2, 4, 1), (3, 5, 1)]
+
+
+def test_a_bot_breaking_the_rules_is_a_clear_error():
+    from pokertui.session.hunl_session import BotError
+    from solvers.errors import InputError
+
+    class Cheater(AlwaysCall):
+        name = "cheater"
+
+        def act(self, state, board, combo, rng):
+            return Action("r", 50)  # below any raise
+
+    s = HunlSession(CONFIG, Cheater(), bot_name="cheater", human_seat=1, seed=1)
+    with pytest.raises(BotError, match="cheater chose r50") as caught:
+        s.new_hand()
+    assert isinstance(caught.value, InputError)
+
+
+def test_preflop_all_in_is_scored_by_sampled_equity_against_the_bots_cards():
+    import eval7
+
+    s = session(seed=8, seat=0)
+    checked = 0
+    while checked < 6:
+        s.new_hand()
+        s.act("allin")  # always-call calls: all-in before the flop
+        hand = s.hand
+        me = [eval7.Card(cards_str([card])) for card in hand.hole[0]]
+        reference = eval7.py_hand_vs_range_monte_carlo(
+            me, eval7.HandRange(cards_str(hand.hole[1])), [], 1_000_000
+        )
+        # 20,000 sampled boards: a standard error of at most 0.35% of equity (70 chips)
+        assert hand.adjusted == pytest.approx(reference * 20_000 - 10_000, abs=300)
+        checked += 1
+
+
+def test_cli_table_needs_a_terminal_and_a_readable_bot(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "play", "--game", "hunl(stack_bb=100)", "--bot", "call")
+    assert code == 2 and "terminal" in err
+    junk = tmp_path / "bot.npz"
+    junk.write_bytes(b"PK\x03\x04 not really a zip")
+    code, _, err = run_cli(capsys, "play", "--game", "hunl", "--bot", junk, "--hands", 3)
+    assert code == 2 and "Traceback" not in err and str(junk) in err

@@ -19,6 +19,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, Static
 
+from pokertui.screens.message import MessageDialog
 from pokertui.session.hunl_hand import HunlActionError
 from pokertui.session.hunl_saves import save_hunl_session
 from pokertui.session.hunl_session import HunlSession, warm_up
@@ -32,6 +33,7 @@ from pokertui.widgets.hunl_view import (
     render_table,
 )
 from solvers.atomic import atomic_write_text
+from solvers.errors import InputError
 
 
 class LiveReady(Message):
@@ -115,8 +117,9 @@ class HunlPlayScreen(Screen[None]):
         self.query_one("#hunl-live").display = self.hints
         self.warm_up_bot()
         if self.session.hand_over:
-            self.session.new_hand()
-        self.refresh_all()
+            self.action_next_hand()
+        else:
+            self.refresh_all()
 
     # --- rendering --------------------------------------------------------------------------
     def refresh_all(self) -> None:
@@ -125,12 +128,14 @@ class HunlPlayScreen(Screen[None]):
         score = "no hands yet"
         if summary["hands"]:
             score = f"{summary['hands']} hands · {summary['mean']:+.0f} bb/100"
-        self.sub_title = f"{session.bot_name} · {session.config.stack_bb:g}bb · {score}"
+        bot = Path(session.bot_name).name  # a bot file by its name, a chump as it is
+        self.sub_title = f"{bot} · {session.config.stack_bb:g}bb · {score}"
         self.query_one("#hunl-table", Static).update(render_table(session))
         self.query_one("#hunl-actions", Static).update(render_options(session))
         log = "\n".join(hand_lines(session, session.hand)) if session.hands else ""
         self.query_one("#hunl-log-text", Static).update(log)
-        self.query_one("#hunl-log", VerticalScroll).scroll_end(animate=False)
+        log_view = self.query_one("#hunl-log", VerticalScroll)
+        self.call_after_refresh(log_view.scroll_end, animate=False)  # after the new lines
         live = self.query_one("#hunl-live-text", Static)
         if session.human_to_act:
             live.update("computing…")
@@ -184,6 +189,9 @@ class HunlPlayScreen(Screen[None]):
         except HunlActionError as exc:
             self.notify(f"'{key}' is not available here: {exc}", severity="warning", timeout=3)
             return
+        except InputError as exc:  # the bot broke the rules: say so, keep the app running
+            self.app.push_screen(MessageDialog("The bot failed", str(exc)))
+            return
         self.refresh_all()
 
     def action_custom_amount(self) -> None:
@@ -207,13 +215,20 @@ class HunlPlayScreen(Screen[None]):
         except HunlActionError as exc:
             self.notify(str(exc), severity="error", timeout=6)
             return
+        except InputError as exc:
+            self.app.push_screen(MessageDialog("The bot failed", str(exc)))
+            return
         self.refresh_all()
 
     def action_next_hand(self) -> None:
         if not self.session.hand_over:
             self.notify("Finish this hand first.", timeout=2)
             return
-        self.session.new_hand()
+        try:
+            self.session.new_hand()
+        except InputError as exc:
+            self.app.push_screen(MessageDialog("The bot failed", str(exc)))
+            return
         self.refresh_all()
 
     def action_toggle_hints(self) -> None:

@@ -125,6 +125,9 @@ class HunlSetupDialog(ModalScreen[HunlSetup | None]):
         except OSError as exc:
             self.problem(f"cannot read {bot}: {exc.strerror or exc}")
             return
+        except Exception as exc:  # noqa: BLE001 - a foreign file must not take the app down
+            self.problem(f"{bot} cannot be loaded as a bot ({type(exc).__name__}: {exc})")
+            return
         seat = SEAT_OF[str(self.query_one("#hunl-seat", Select).value)]
         seed = int(seed_text) if seed_text else None
         self.dismiss(HunlSetup(config, agent, bot, seat, seed, name))

@@ -58,6 +58,10 @@ from solvers.games.hunl.rules import (
 from solvers.reports.hunl_live import LiveNumbers, bayes_reach, live_numbers
 
 
+class BotError(InputError):
+    """The bot answered with an action the rules do not allow (a broken bot file)."""
+
+
 def fresh_seed() -> int:
     return secrets.randbits(32)
 
@@ -252,9 +256,16 @@ class HunlSession:
             board = self.board
             combo = int(COMBO_INDEX[hand.hole[self.bot_seat]])
             action = self.agent.act(self.state, np.array(board, dtype=np.intp), combo, self.rng)
+            try:
+                after = self.state.apply(action)
+            except IllegalAction as exc:
+                raise BotError(
+                    f"the bot {self.bot_name} chose {action}, which the rules refuse ({exc}); "
+                    "start a new session or pick another bot"
+                ) from None
             self._bot_steps.append((self.state, board, action))
             self._record(self.bot_seat, action, review=False)
-            self.state = self.state.apply(action)
+            self.state = after
         if self.state.is_over:
             self._settle()
 
@@ -278,11 +289,11 @@ class HunlSession:
     # --- live numbers -------------------------------------------------------------------------
     def live(self) -> LiveNumbers:
         """The live numbers of the human's current decision (cached per decision)."""
-        key = self.decision_key() if self.human_to_act else None
-        found = self._live.get(key) if key is not None else None
+        job = self.live_job()  # refuses when it is not the human's decision
+        key = self.decision_key()
+        found = self._live.get(key)
         if found is None:
-            found = self.live_job()()
-            self._live[key] = found  # type: ignore[index]
+            found = self._live[key] = job()
         return found
 
     def live_job(self) -> Callable[[], LiveNumbers]:

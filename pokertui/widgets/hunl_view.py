@@ -39,12 +39,12 @@ def render_table(session: HunlSession) -> Text:
     shown = hand.result is not None and hand.showdown
     for seat in (1 - hand.human_seat, hand.human_seat):
         name = seat_name(hand, seat)
-        button = " (button)" if seat == 0 else " (big blind)"
+        role = "(button)" if seat == 0 else "(big blind)"
         hidden = seat != hand.human_seat and not shown
-        text.append(f"{name:<4}{button:<13}")
+        text.append(f"{name} {role:<12}", style="bold")
         text.append_text(card_text(cards_str(sorted(hand.hole[seat], reverse=True)), hidden=hidden))
-        left = state.stack_left(seat)
-        text.append(f"   stack {bb(session, left)}   in {bb(session, state.committed[seat])}\n")
+        left, put = bb(session, state.stack_left(seat)), bb(session, state.committed[seat])
+        text.append(f"\n    {left} behind · {put} in\n", style="dim")
     board = session.board
     text.append(f"\nBoard ({STREET_NAMES[min(state.street, 4)]}): ")
     text.append_text(card_text(cards_str(board)) if board else Text("—"))
@@ -124,19 +124,19 @@ def render_live(session: HunlSession, numbers: LiveNumbers, cell: int = 3) -> Te
         row("MDF", pct(numbers.mdf))
     else:
         row("To call", "nothing (check is free)")
-    row("Your equity", f"{pct(numbers.equity)} vs the bot's range ({numbers.equity_method})")
-    text.append("\nAction EVs (chips won from here, fold = 0)\n", style="bold")
+    row("Your equity", f"{pct(numbers.equity)} vs the bot's range")
+    row("", f"({numbers.equity_method})")
+    text.append("\nAction EVs from here (fold = 0)\n", style="bold")
     values = [e.ev for e in numbers.evs if e.ev is not None]
     best = max(values) if values else None
     for item in numbers.evs:
         label = _action_label(session, str(item.action))
         if item.ev is None:
-            text.append(f"  {label:<22} needs later play\n", style="dim")
+            text.append(f"  {label:<18} later play\n", style="dim")
             continue
         style = "bold green" if best is not None and item.ev == best else ""
-        text.append(f"  {label:<22} {item.ev / session.config.big_blind:>+9.2f}bb\n", style=style)
-    text.append("\nBot's range (Bayes over its policy; how often it holds each hand here)\n",
-                style="bold")  # fmt: skip
+        text.append(f"  {label:<18} {item.ev / session.config.big_blind:>+8.2f}bb\n", style=style)
+    text.append("\nThe bot's range here (Bayes over its policy)\n", style="bold")
     text.append_text(heat_grid(numbers.bot_grid, cell))
     return text
 
