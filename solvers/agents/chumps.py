@@ -6,7 +6,12 @@
   uniformly from the legal range (min-raise to all-in), as the ACPC example player does. Facing
   an all-in it folds half of the time, which is why LBR beats it by so much;
 - ``call-raise`` calls half of the time and otherwise makes a random raise (the paper's
-  "Call 1/2 Raise 1/2"; it calls when no raise is possible).
+  "Call 1/2 Raise 1/2"; it calls when no raise is possible);
+- ``random-action`` is the paper's "Random" column of Table 2: every legal action equally
+  likely, each raise total counting as one action, so it raises almost always (a fold or a call
+  is one action among thousands) until someone is all-in, and then folds or calls half and half.
+  This reading, not ``random``'s equal kinds, reproduces all four of the paper's figures against
+  it (fc 1-4 15.7, fc 3-4 2.2, fcpa 1-4 39.1, fcpa 3-4 80.7 BB/hand; docs/lbr.md).
 
 The policy over all 1,326 combos is the same row for every combo (the cards are ignored). A
 random raise has thousands of possible totals; the policy lists the kinds with the raise
@@ -65,10 +70,15 @@ class _KindsThenAmount:
     def kind_weights(self, can_fold: bool, can_raise: bool) -> dict[str, float]:
         raise NotImplementedError
 
-    def policy(self, state: HunlState, board: np.ndarray) -> Policy:
+    def weights_for(self, state: HunlState) -> dict[str, float]:
+        """The odds of each legal kind in ``state`` (by default they depend only on which kinds
+        are legal)."""
         legal = state.legal()
+        return self.kind_weights(legal.can_fold, legal.min_raise_to is not None)
+
+    def policy(self, state: HunlState, board: np.ndarray) -> Policy:
         totals = raise_totals(state)
-        weights = self.kind_weights(legal.can_fold, bool(totals))
+        weights = self.weights_for(state)
         actions: list[Action] = []
         row: list[float] = []
         if FOLD in weights:
@@ -85,8 +95,7 @@ class _KindsThenAmount:
         self, state: HunlState, board: np.ndarray, combo: int, rng: np.random.Generator
     ) -> Action:
         legal = state.legal()
-        can_raise = legal.min_raise_to is not None and legal.max_raise_to is not None
-        weights = self.kind_weights(legal.can_fold, can_raise)
+        weights = self.weights_for(state)
         kinds = list(weights)
         odds = np.array([weights[k] for k in kinds])
         kind = kinds[int(rng.choice(len(kinds), p=odds / odds.sum()))]
@@ -116,3 +125,18 @@ class CallRaiseHalf(_KindsThenAmount):
 
     def kind_weights(self, can_fold: bool, can_raise: bool) -> dict[str, float]:
         return {CALL: 1.0, RAISE: 1.0} if can_raise else {CALL: 1.0}
+
+
+class RandomActionAgent(_KindsThenAmount):
+    """The paper's random agent: each legal action equally likely, every raise total being one
+    action (a fold, a call and ``max - min + 1`` raises), so a raise total is uniform too."""
+
+    name = "random-action"
+
+    def weights_for(self, state: HunlState) -> dict[str, float]:
+        legal = state.legal()
+        weights = {FOLD: 1.0} if legal.can_fold else {}
+        weights[CALL] = 1.0
+        if legal.min_raise_to is not None and legal.max_raise_to is not None:
+            weights[RAISE] = float(legal.max_raise_to - legal.min_raise_to + 1)
+        return weights

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from solvers.agents.chumps import AlwaysCall, CallRaiseHalf, RandomAgent
+from solvers.agents.chumps import AlwaysCall, CallRaiseHalf, RandomActionAgent, RandomAgent
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import HunlConfig
@@ -19,6 +19,7 @@ CHUMPS: dict[str, Callable[[], Agent]] = {
     "always-call": AlwaysCall,
     "random": RandomAgent,
     "call-raise": CallRaiseHalf,
+    "random-action": RandomActionAgent,
 }
 """Bots that ignore their cards, by the names the command line and the app accept."""
 
