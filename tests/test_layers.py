@@ -16,12 +16,20 @@ BASE = {"errors", "atomic", "user_files", "__init__", "__version__"}
 ALLOWED: dict[str, set[str]] = {
     "cards": {"cards"},
     "games": {"cards", "games"},
+    "abstraction": {"cards", "games", "abstraction"},
     "exact": {"cards", "games", "exact"},
     "theory": {"cards", "games", "exact", "theory"},
-    "algorithms": {"cards", "games", "exact", "algorithms"},
-    "strategy_file": {"cards", "games", "exact", "strategy_file"},
-    "reports": {"cards", "games", "exact", "theory", "strategy_file", "reports"},
-    "runs": {"cards", "games", "exact", "algorithms", "strategy_file", "reports", "runs"},
+    "algorithms": {"cards", "games", "abstraction", "exact", "algorithms"},
+    "strategy_file": {"cards", "games", "abstraction", "exact", "strategy_file"},
+    "reports": {"cards", "games", "abstraction", "exact", "theory", "strategy_file", "reports"},
+    "agents": {
+        "cards", "games", "abstraction", "exact", "theory", "algorithms", "strategy_file",
+        "reports", "agents",
+    },
+    "runs": {
+        "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "reports",
+        "agents", "runs",
+    },
 }
 """Which packages each layer may import from (besides ``BASE``)."""
 
