@@ -14,14 +14,17 @@ BASE = {"errors", "atomic", "user_files", "__init__", "__version__"}
 """Top-level helper modules that every layer may use."""
 
 ALLOWED: dict[str, set[str]] = {
+    "parallel": {"parallel"},
     "cards": {"cards"},
     "games": {"cards", "games"},
     "exact": {"cards", "games", "exact"},
     "theory": {"cards", "games", "exact", "theory"},
     "algorithms": {"cards", "games", "exact", "algorithms"},
     "strategy_file": {"cards", "games", "exact", "strategy_file"},
-    "reports": {"cards", "games", "exact", "theory", "strategy_file", "reports"},
+    "reports": {"cards", "games", "exact", "theory", "strategy_file", "parallel", "reports"},
     "runs": {"cards", "games", "exact", "algorithms", "strategy_file", "reports", "runs"},
+    "batch": {"cards", "games", "exact", "algorithms", "strategy_file", "parallel", "reports",
+              "runs", "batch"},
 }
 """Which packages each layer may import from (besides ``BASE``)."""
 

@@ -1,4 +1,4 @@
-"""Running LBR on a strategy file: seeded chunks of duplicate deals over a process pool.
+"""Running LBR on a strategy file: seeded chunks of duplicate deals over a process pool or Ray.
 
 Deals come in chunks of ``CHUNK_DEALS``; chunk ``i`` draws everything from the stream
 ``(seed, i)``, and the results are put back in chunk order, so the figures do not depend on the
@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from solvers.errors import InputError
+from solvers.parallel.backends import check_backend, run_tasks
 from solvers.reports.lbr import LocalBestResponse, summarise
 from solvers.strategy_file import load_strategy
 
@@ -60,37 +60,40 @@ def evaluate(
     streets: tuple[str, ...] | None = None,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict:
     """LBR on the strategy file at ``path`` over ``deals`` duplicate deals; ``progress`` is
-    called with the number of deals finished so far."""
+    called with the number of deals finished so far. The chunks run on ``backend`` (``local``
+    or ``ray``, see ``solvers.parallel.backends``); the figures are the same on both."""
     if deals <= 0:
         raise InputError(f"--hands must be a positive number of deals, not {deals}")
     if workers is not None and workers <= 0:
         raise InputError(f"--workers must be positive, not {workers}")
-    job = LbrJob(str(path), action_set, streets)
+    check_backend(backend, workers, address)
+    job = LbrJob(str(Path(path).resolve()), action_set, streets)  # workers may start elsewhere
     engine = build(job)  # validates the file and the options before any worker starts
     sizes = chunk_sizes(deals)
     workers = min(workers or os.cpu_count() or 1, len(sizes))
     results: list[np.ndarray | None] = [None] * len(sizes)
     done = 0
-    if workers == 1:
+    if workers == 1 and backend == "local":
         for index, size in enumerate(sizes):
             results[index] = engine.run_chunk(seed, index, size)
             done += size
             if progress:
                 progress(done)
     else:
-        pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(job,))
-        try:
-            futures = [pool.submit(_run_chunk, seed, i, n) for i, n in enumerate(sizes)]
-            for future in as_completed(futures):
-                index, values = future.result()
-                results[index] = values
-                done += sizes[index]
-                if progress:
-                    progress(done)
-        finally:  # Ctrl-C or a failed chunk: drop the chunks not started rather than wait
-            pool.shutdown(wait=True, cancel_futures=True)
+        items = [(seed, i, n) for i, n in enumerate(sizes)]
+        for index, outcome in run_tasks(_run_chunk, items, backend=backend, workers=workers,
+                                        address=address, setup=_init_worker,
+                                        setup_args=(job,)):  # fmt: skip
+            if not outcome.ok:
+                raise RuntimeError(f"LBR chunk {index} failed: {outcome.error}")
+            results[index] = outcome.value[1]
+            done += sizes[index]
+            if progress:
+                progress(done)
     finished = [chunk for chunk in results if chunk is not None]
     assert len(finished) == len(results), "every chunk returns its values"
     values = np.concatenate(finished)
