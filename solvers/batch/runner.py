@@ -23,11 +23,11 @@ from typing import Any
 from solvers.atomic import atomic_write_text
 from solvers.batch.jobs import Job
 from solvers.errors import InputError
-from solvers.games.spec import forget_built_games
+from solvers.games.spec import forget_built_games, load_game
 from solvers.parallel.backends import Outcome, check_backend, run_tasks
-from solvers.reports.batch_summary import spot_summary
+from solvers.reports.batch_summary import spot_summary, summary_nodes
 from solvers.runs.solve_run import RunSpec, execute
-from solvers.strategy_file import load_strategy
+from solvers.strategy_file.node_subset import load_nodes
 
 MANIFEST = "batch.json"
 SUMMARY_SUFFIX = ".summary.json"
@@ -98,8 +98,7 @@ def solve_job(job: Job, folder: str) -> dict[str, Any]:
         final = execute(spec, lambda event: None, lambda: False)  # a stale checkpoint
     solved = time.perf_counter() - started
     spec.checkpoint.unlink(missing_ok=True)
-    loaded = load_strategy(spec.out)
-    figures = spot_summary(loaded.game, loaded.strategy) if loaded.game.name == "nlhe" else {}
+    figures = _report_figures(job, spec.out)
     forget_built_games()  # a worker solves one big spot after another
     summary = {
         "name": job.name,
@@ -115,6 +114,17 @@ def solve_job(job: Job, folder: str) -> dict[str, Any]:
     }
     atomic_write_text(summary_path(job, where), json.dumps(summary) + "\n")
     return summary
+
+
+def _report_figures(job: Job, out: Path) -> dict[str, Any]:
+    """The aggregate report's figures of a solved spot, from two nodes of its file (a flop
+    file loads whole in tens of seconds); checks the file's head and those nodes as it goes."""
+    game = load_game(job.game)  # the solve just built it: cached
+    if game.name != "nlhe":
+        return {}
+    nodes = summary_nodes(game)
+    rows = load_nodes(out, game, [node.key for node in nodes])
+    return spot_summary(game, {node.id: rows[node.key] for node in nodes})
 
 
 def _prepare_folder(folder: Path) -> Path:

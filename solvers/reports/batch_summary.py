@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from solvers.cards.deck import card_str
-from solvers.games.base import TreeGame
+from solvers.games.base import Node, TreeGame
 from solvers.reports.spot_equity import equity_vs_range
 
 CHECK = "check"
@@ -38,8 +38,20 @@ def range_equity(game: TreeGame) -> float:
     return float((share[known] * per_combo[known]).sum() / share[known].sum())
 
 
+def summary_nodes(game: TreeGame) -> list[Node]:
+    """The decision nodes ``spot_summary`` reads: the root and the node after a check."""
+    root = game.root
+    nodes = [root]
+    if CHECK in root.actions:
+        after = game.child(root, CHECK)
+        if after.is_decision and after.player != root.player:
+            nodes.append(after)
+    return nodes
+
+
 def spot_summary(game: TreeGame, strategy) -> dict[str, Any]:
-    """Root and after-check frequencies and OOP's equity of a solved hold'em spot."""
+    """Root and after-check frequencies and OOP's equity of a solved hold'em spot; ``strategy``
+    needs only the ``summary_nodes`` (by node id)."""
     prior = np.asarray(game.prior, dtype=float)
     root = game.root
     rows = np.asarray(strategy[root.id], dtype=float)
@@ -50,13 +62,11 @@ def spot_summary(game: TreeGame, strategy) -> dict[str, Any]:
         "equity_oop": range_equity(game),
         "board": " ".join(card_str(int(c)) for c in root.board),
     }
-    if CHECK in root.actions:
-        after = game.child(root, CHECK)
-        if after.is_decision and after.player != root.player:
-            checks = rows[:, root.actions.index(CHECK)]
-            reach = (prior * checks[:, None]).sum(axis=0)
-            summary["after_check"] = _frequencies(
-                reach, np.asarray(strategy[after.id], dtype=float), after.actions
-            )
+    for after in summary_nodes(game)[1:]:
+        checks = rows[:, root.actions.index(CHECK)]
+        reach = (prior * checks[:, None]).sum(axis=0)
+        summary["after_check"] = _frequencies(
+            reach, np.asarray(strategy[after.id], dtype=float), after.actions
+        )
     return summary
 
