@@ -189,6 +189,8 @@ def test_bad_options_exit_2(tmp_path, capsys):
         ("batch", "report", tmp_path),
         ("batch", "report", tmp_path / "afile"),
         ("batch", tmp_path / "missing.toml", "--out", tmp_path / "o"),
+        ("lbr", ROOT / "strategies/push_fold_10bb.json", "--backend", "spark"),
+        ("lbr", ROOT / "strategies/push_fold_10bb.json", "--address", "127.0.0.1:1"),
     ]
     for argv in cases:
         code, _, err = run_cli(capsys, *argv)
