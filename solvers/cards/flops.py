@@ -117,8 +117,8 @@ def canonical_flop(cards) -> Flop:
     if cards.shape != (1, 3) or len(set(cards[0].tolist())) != 3:
         raise InputError("a flop is three different cards")
     images = _permuted(cards)[:, 0]
-    best = tuple(int(c) for c in max(map(tuple, images.tolist())))
-    return _by_cards()[best]
+    a, b, c = (int(x) for x in max(map(tuple, images.tolist())))
+    return _by_cards()[(a, b, c)]
 
 
 @cache

@@ -94,6 +94,7 @@ def run_tasks(
 def _local(fn, items, workers, setup, setup_args) -> Iterator[tuple[int, Outcome]]:
     # spawn, not fork: a parent that already ran numba's OpenMP threads cannot fork safely
     pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    finished = False
     try:
         futures = {
             pool.submit(_call, setup, setup_args, fn, args): i for i, args in enumerate(items)
@@ -104,8 +105,19 @@ def _local(fn, items, workers, setup, setup_args) -> Iterator[tuple[int, Outcome
             except Exception as exc:  # noqa: BLE001 - a worker killed (out of memory, a signal)
                 outcome = Outcome(False, error=f"worker process died ({type(exc).__name__})")
             yield futures[future], outcome
-    finally:  # Ctrl-C or an abandoned generator: drop the tasks not started rather than wait
+        finished = True
+    finally:  # Ctrl-C, SIGTERM or an abandoned generator: stop the tasks running too
+        if not finished:
+            for pid in list(getattr(pool, "_processes", None) or {}):
+                _terminate(pool, pid)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _terminate(pool: ProcessPoolExecutor, pid: int) -> None:
+    """End one of the pool's workers (the executor has no public way to stop running tasks)."""
+    process = (getattr(pool, "_processes", None) or {}).get(pid)
+    if process is not None and process.is_alive():
+        process.terminate()
 
 
 def _ray(fn, items, workers, address, setup, setup_args) -> Iterator[tuple[int, Outcome]]:

@@ -16,6 +16,7 @@ import numpy as np
 
 from solvers.cards.deck import card_str
 from solvers.games.base import Node, TreeGame
+from solvers.games.holdem.game import HoldemGame
 from solvers.reports.spot_equity import equity_vs_range
 
 CHECK = "check"
@@ -28,7 +29,7 @@ def _frequencies(weights: np.ndarray, rows: np.ndarray, actions) -> dict[str, fl
     return {a: float(f) for a, f in zip(actions, weights @ rows / total, strict=True)}
 
 
-def range_equity(game: TreeGame) -> float:
+def range_equity(game: HoldemGame) -> float:
     """OOP's equity against IP's range on the spot's board, over every runout."""
     board = tuple(int(c) for c in game.root.board)
     combos0, combos1 = game.hand_combos
@@ -52,6 +53,8 @@ def summary_nodes(game: TreeGame) -> list[Node]:
 def spot_summary(game: TreeGame, strategy) -> dict[str, Any]:
     """Root and after-check frequencies and OOP's equity of a solved hold'em spot; ``strategy``
     needs only the ``summary_nodes`` (by node id)."""
+    if not isinstance(game, HoldemGame):
+        raise TypeError(f"a spot summary is of a hold'em spot, not {game.name}")
     prior = np.asarray(game.prior, dtype=float)
     root = game.root
     rows = np.asarray(strategy[root.id], dtype=float)
