@@ -224,3 +224,38 @@ def test_a_batch_killed_mid_job_resumes_with_every_output_valid(tmp_path):
         assert read_summary(job, folder) is not None
         load_strategy(folder / job.output_name)
     assert not list(folder.glob(".*.tmp")) and not list(folder.glob("*.ckpt.npz"))
+
+
+def _marked_processes(marker: str) -> list[int]:
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if f"POKERTUI_TEST_MARK={marker}".encode() in (proc / "environ").read_bytes():
+                found.append(int(proc.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_sigterm_stops_the_workers_too(tmp_path):
+    (tmp_path / "big.toml").write_text((ROOT / "spots/river.toml").read_text())
+    path = tmp_path / "jobs.toml"
+    path.write_text('algo = "dcfr"\niterations = 3000\nout = "out"\nspot = "big.toml"\n'
+                    'vary = "stack"\nvalues = [100, 150, 200, 250, 300, 350, 400, 450]\n')  # fmt: skip
+    marker = f"{os.getpid()}-{time.monotonic_ns()}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "POKERTUI_TEST_MARK": marker}
+    command = [sys.executable, "-m", "pokertui", "batch", str(path), "--workers", "2"]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)  # fmt: skip
+    deadline = time.monotonic() + 240
+    while time.monotonic() < deadline and not list((tmp_path / "out").glob("*.summary.json")):
+        assert process.poll() is None, process.stderr.read().decode()
+        time.sleep(0.05)
+    assert len(_marked_processes(marker)) >= 3  # the command and its two workers
+    process.send_signal(signal.SIGTERM)
+    assert process.wait(timeout=60) == 130
+    deadline = time.monotonic() + 30
+    while _marked_processes(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _marked_processes(marker) == []
