@@ -241,8 +241,10 @@ def _marked_processes(marker: str) -> list[int]:
 def test_sigterm_stops_the_workers_too(tmp_path):
     (tmp_path / "big.toml").write_text((ROOT / "spots/river.toml").read_text())
     path = tmp_path / "jobs.toml"
-    path.write_text('algo = "dcfr"\niterations = 3000\nout = "out"\nspot = "big.toml"\n'
-                    'vary = "stack"\nvalues = [100, 150, 200, 250, 300, 350, 400, 450]\n')  # fmt: skip
+    path.write_text(
+        'algo = "dcfr"\niterations = 3000\nout = "out"\nspot = "big.toml"\nvary = "stack"\n'
+        "values = [100, 150, 200, 250, 300, 350, 400, 450]\n"
+    )
     marker = f"{os.getpid()}-{time.monotonic_ns()}"
     env = {**os.environ, "PYTHONPATH": str(ROOT), "POKERTUI_TEST_MARK": marker}
     command = [sys.executable, "-m", "pokertui", "batch", str(path), "--workers", "2"]
