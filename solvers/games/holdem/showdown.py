@@ -43,6 +43,15 @@ def combo_strengths(boards: np.ndarray) -> np.ndarray:
     cards[:, :, :5] = boards[:, None, :]
     cards[:, :, 5:] = COMBO_CARDS[None, :, :]
     blocked = (boards[:, None, :, None] == COMBO_CARDS[None, :, None, :]).any(axis=(2, 3))
+    # a blocked combo repeats a board card, and such "hands" (five aces...) lie outside the
+    # evaluator's tables: give them the board's two lowest free cards, then mask them out
+    free = np.ones((n_boards, 7), dtype=bool)
+    for j in range(5):
+        low = boards[:, j] < 7
+        free[np.flatnonzero(low), boards[low, j]] = False
+    spare = np.argsort(~free, axis=1, kind="stable")[:, :2]
+    rows, combos = np.nonzero(blocked)
+    cards[rows, combos, 5:] = spare[rows]
     strength = evaluate(cards).astype(np.int64)
     return np.where(blocked, -1, strength)
 
