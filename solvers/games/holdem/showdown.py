@@ -26,8 +26,8 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.sparse as sp
 
+from solvers.cards.board_strengths import board_strengths
 from solvers.cards.deck import COMBO_CARDS, N_CARDS, N_COMBOS
-from solvers.cards.evaluator import evaluate
 
 JOB_CHUNK_CELLS = 1 << 22
 _DENSE_FOLD_ROWS = 256
@@ -37,23 +37,7 @@ _DENSE_FOLD_ROWS = 256
 
 def combo_strengths(boards: np.ndarray) -> np.ndarray:
     """``[n_boards, 1326]`` hand strength on each 5-card board; -1 where a combo hits the board."""
-    boards = np.asarray(boards, dtype=np.intp)
-    n_boards = len(boards)
-    cards = np.empty((n_boards, N_COMBOS, 7), dtype=np.intp)
-    cards[:, :, :5] = boards[:, None, :]
-    cards[:, :, 5:] = COMBO_CARDS[None, :, :]
-    blocked = (boards[:, None, :, None] == COMBO_CARDS[None, :, None, :]).any(axis=(2, 3))
-    # a blocked combo repeats a board card, and such "hands" (five aces...) lie outside the
-    # evaluator's tables: give them the board's two lowest free cards, then mask them out
-    free = np.ones((n_boards, 7), dtype=bool)
-    for j in range(5):
-        low = boards[:, j] < 7
-        free[np.flatnonzero(low), boards[low, j]] = False
-    spare = np.argsort(~free, axis=1, kind="stable")[:, :2]
-    rows, combos = np.nonzero(blocked)
-    cards[rows, combos, 5:] = spare[rows]
-    strength = evaluate(cards).astype(np.int64)
-    return np.where(blocked, -1, strength)
+    return board_strengths(boards, COMBO_CARDS)
 
 
 @dataclass(frozen=True)
