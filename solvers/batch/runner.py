@@ -85,7 +85,7 @@ def read_summary(job: Job, folder: Path) -> dict[str, Any] | None:
 
 def solve_job(job: Job, folder: str) -> dict[str, Any]:
     """In a worker: solve the job (resuming a checkpoint a killed run left), write the summary."""
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     where = Path(folder)
     spec = run_spec(job, where)
     assert spec.checkpoint is not None
@@ -111,6 +111,7 @@ def solve_job(job: Job, folder: str) -> dict[str, Any]:
         "report": figures,
         "solve_seconds": solved,
         "job_seconds": time.perf_counter() - started,
+        "cpu_seconds": time.process_time() - cpu,  # all the worker's threads
     }
     atomic_write_text(summary_path(job, where), json.dumps(summary) + "\n")
     return summary
