@@ -17,14 +17,27 @@ ALLOWED: dict[str, set[str]] = {
     "parallel": {"parallel"},
     "cards": {"cards"},
     "games": {"cards", "games"},
+    "abstraction": {"cards", "games", "abstraction"},
     "exact": {"cards", "games", "exact"},
     "theory": {"cards", "games", "exact", "theory"},
-    "algorithms": {"cards", "games", "exact", "algorithms"},
-    "strategy_file": {"cards", "games", "exact", "strategy_file"},
-    "reports": {"cards", "games", "exact", "theory", "strategy_file", "parallel", "reports"},
-    "runs": {"cards", "games", "exact", "algorithms", "strategy_file", "reports", "runs"},
-    "batch": {"cards", "games", "exact", "algorithms", "strategy_file", "parallel", "reports",
-              "runs", "batch"},
+    "algorithms": {"cards", "games", "abstraction", "exact", "algorithms"},
+    "strategy_file": {"cards", "games", "abstraction", "exact", "strategy_file"},
+    "reports": {
+        "cards", "games", "abstraction", "exact", "theory", "strategy_file", "parallel",
+        "reports",
+    },
+    "agents": {
+        "cards", "games", "abstraction", "exact", "theory", "algorithms", "strategy_file",
+        "reports", "agents",
+    },
+    "runs": {
+        "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "reports",
+        "agents", "runs",
+    },
+    "batch": {
+        "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "parallel",
+        "reports", "agents", "runs", "batch",
+    },
 }
 """Which packages each layer may import from (besides ``BASE``)."""
 

@@ -61,9 +61,9 @@ def run_command(args: argparse.Namespace) -> int:
     from solvers.batch.jobs import load_job_file, stop_rule  # noqa: PLC0415
 
     if args.what == "flops":
+        from solvers.algorithms.registry import parse_cli_options  # noqa: PLC0415
         from solvers.batch.flop_jobs import flop_jobs  # noqa: PLC0415
         from solvers.cards.flops import parse_flop_choice  # noqa: PLC0415
-        from solvers.runs.solve_run import parse_options  # noqa: PLC0415
 
         if not args.path:
             raise InputError("batch flops needs a flop spot: pokertui batch flops SPOT.toml")
@@ -71,7 +71,7 @@ def run_command(args: argparse.Namespace) -> int:
             raise InputError("batch flops needs --out DIR, the batch folder")
         flops = parse_flop_choice(args.flops)
         stop = stop_rule(args.iterations, args.seconds, args.target)
-        jobs = flop_jobs(args.path, flops, args.algo, stop, parse_options(args.opt, args.algo))
+        jobs = flop_jobs(args.path, flops, args.algo, stop, parse_cli_options(args.algo, args.opt))
         folder = Path(args.out)
         about = {"kind": "flops", "spot": str(Path(args.path).resolve()), "flops": args.flops,
                  "algo": args.algo, **stop.identity()}  # fmt: skip

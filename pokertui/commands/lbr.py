@@ -1,9 +1,13 @@
 """``pokertui lbr F.json``: local best response, a lower bound on a hold'em bot's exploitability.
 
 Plays ``--hands`` duplicate deals on a process pool (a progress bar on stderr) and prints LBR's
-winnings per seat and overall with 95% confidence intervals: mbb per hand for push/fold, % of
-the pot for a spot. ``--exact`` computes the value over every deal instead of sampling;
-``--record`` stores the figure in the strategy file's header.
+winnings per seat and overall with 95% confidence intervals: mbb per hand for push/fold and the
+full game, % of the pot for a spot. ``--exact`` computes the value over every deal instead of
+sampling; ``--record`` stores the figure in the strategy file's header.
+
+``pokertui lbr 'hunl(stack_bb=200)' --bot call|random-action|FILE`` runs LBR on the full game
+against a bot (any name or file ``make_agent`` knows). ``--streets`` takes names or the paper's
+street numbers (``3-4`` is turn and river).
 """
 
 from __future__ import annotations
@@ -25,7 +29,14 @@ def register(subparsers: Any) -> None:
         help="local best response: how much a greedy opponent wins from a hold'em strategy",
         description="Local best response (Lisý and Bowling) against a hold'em strategy file.",
     )
-    parser.add_argument("file", help="push/fold or nlhe spot strategy file")
+    parser.add_argument(
+        "file", help="push/fold or nlhe spot strategy file, or a full game such as 'hunl(200)'"
+    )
+    parser.add_argument(
+        "--bot",
+        help="full game only: a bot file or a chump: call, random-action (the paper's random "
+        "agent), random (even kinds), call-raise",
+    )
     parser.add_argument(
         "--action-set",
         default="fcpa",
@@ -35,8 +46,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
     parser.add_argument(
         "--streets",
-        help=f"comma-separated streets where LBR plays greedily ({', '.join(STREETS)}); "
-        "it checks or calls elsewhere (default: every street)",
+        help=f"streets where LBR plays greedily: names ({', '.join(STREETS)}) separated by "
+        "commas, or numbers as in the paper (1-4, 3-4, 4); it checks or calls elsewhere "
+        "(default: every street)",
     )
     parser.add_argument("--workers", type=int, help="processes (default: one per core)")
     parser.add_argument(
@@ -53,22 +65,43 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
+def _street_numbers(text: str) -> tuple[str, ...] | None:
+    """``3-4`` or ``4`` (the paper's rounds, preflop = 1) as street names; None if not numbers."""
+    low, _, high = text.partition("-")
+    if not (low.strip().isdigit() and (not high.strip() or high.strip().isdigit())):
+        return None
+    first, last = int(low), int(high) if high.strip() else int(low)
+    if not 1 <= first <= last <= len(STREETS):
+        return ()
+    return STREETS[first - 1 : last]
+
+
 def parse_streets(text: str | None) -> tuple[str, ...] | None:
     if text is None:
         return None
-    streets = tuple(s.strip().lower() for s in text.split(",") if s.strip())
+    numbered = _street_numbers(text.strip()) if len(text) < 20 else None
+    if numbered is not None:
+        streets = numbered
+    else:
+        streets = tuple(s.strip().lower() for s in text.split(",") if s.strip())
     wrong = [s for s in streets if s not in STREETS]
     if wrong or not streets:
         raise InputError(
-            f"--streets {text!r}: name streets from {', '.join(STREETS)}, separated by commas"
+            f"--streets {text!r}: name streets from {', '.join(STREETS)}, separated by commas, "
+            "or give the paper's street numbers such as 1-4 or 3-4"
         )
     return streets
 
 
 def run(args: argparse.Namespace) -> int:
+    from solvers.games.hunl.spec import is_hunl_spec  # noqa: PLC0415
     from solvers.reports.lbr_run import evaluate, evaluate_exact  # noqa: PLC0415
 
     streets = parse_streets(args.streets)
+    if is_hunl_spec(args.file):
+        return _run_full_game(args, streets)
+    if args.bot is not None:
+        raise InputError("--bot is for the full game ('hunl(...)'); a strategy file is the bot")
     if args.exact:
         result = evaluate_exact(args.file, args.action_set, streets)
     elif args.json:
@@ -92,6 +125,32 @@ def run(args: argparse.Namespace) -> int:
             unit = UNIT_LABELS[price["unit"]]
             gap = f"{price['value']:+.4g} ± {price['ci95']:.3g} {unit}"
             print(f"translation price (56 minus tree): {gap}")
+    return 0
+
+
+def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) -> int:
+    from solvers.agents.registry import make_agent  # noqa: PLC0415
+    from solvers.games.hunl.spec import parse_hunl_spec  # noqa: PLC0415
+    from solvers.reports.lbr_hunl_run import evaluate_hunl  # noqa: PLC0415
+
+    config = parse_hunl_spec(args.file)
+    if args.exact or args.record:
+        raise InputError("--exact and --record are for strategy files, not the full game")
+    if not args.bot:
+        raise InputError("the full game needs a bot: --bot call, --bot random-action or --bot FILE")
+
+    def evaluate(_file, action_set, deals, seed, streets, workers, progress=None, **where):
+        return evaluate_hunl(
+            config, args.bot, make_agent, action_set, deals, seed, streets, workers, progress,
+            **where,
+        )
+
+    if args.json:
+        result = evaluate(None, args.action_set, args.hands, args.seed, streets, args.workers,
+                          backend=args.backend, address=args.address)  # fmt: skip
+        print_json(result)
+        return 0
+    _print_table(_with_progress(args, streets, evaluate))
     return 0
 
 
@@ -129,7 +188,8 @@ def _print_table(result: dict[str, Any]) -> None:
     unit = UNIT_LABELS[result["unit"]]
     how = "exact" if result.get("exact") else f"{result['deals']:,} duplicate deals"
     table = Table(
-        title=f"LBR ({result['action_set']}, {'/'.join(result['streets'])}) on {result['file']}",
+        title=f"LBR ({result['action_set']}, {'/'.join(result['streets'])}) on "
+        f"{result.get('bot') or result['file']}",
         caption=how,
     )
     table.add_column("LBR plays")
@@ -138,10 +198,22 @@ def _print_table(result: dict[str, Any]) -> None:
     for seat in (0, 1):
         table.add_row(
             f"seat {seat + 1}",
-            f"{result['seat_values'][seat]:+.4g}",
-            f"{result['seat_ci95'][seat]:.3g}",
+            _number(result["seat_values"][seat], "+"),
+            _number(result["seat_ci95"][seat]),
         )
-    table.add_row("both seats", f"{result['value']:+.4g}", f"{result['ci95']:.3g}", style="bold")
+    table.add_row(
+        "both seats", _number(result["value"], "+"), _number(result["ci95"]), style="bold"
+    )
+    if "hands" in result:
+        table.caption = f"{result['deals']:,} duplicate deals ({result['hands']:,} hands)"
     Console().print(table)
+    if "hands" in result:
+        bb = result["value"] / 1000
+        print(f"LBR wins {bb:+.2f} ± {result['ci95'] / 1000:.2f} BB per hand (the paper's BB/h)")
     print(f"game {result['game']}")
     sys.stdout.flush()
+
+
+def _number(value: float, sign: str = "") -> str:
+    """Four significant digits, or whole units with separators once there are five or more."""
+    return f"{value:{sign},.0f}" if abs(value) >= 10_000 else f"{value:{sign}.4g}"

@@ -29,7 +29,7 @@ from typing import Any
 from solvers.errors import InputError
 from solvers.games.base import GameParams
 from solvers.games.holdem.spot import SpotParams, spot_spec
-from solvers.games.params import format_value, validate_params
+from solvers.games.params import format_spec, validate_params
 from solvers.games.spec import FILE_LOADERS, parse_spec
 
 JOB_KEYS = ("algo", "iterations", "seconds", "target", "out", "game", "spot", "vary", "values",
@@ -98,15 +98,13 @@ def read_game(text: str) -> tuple[str, GameParams]:
 
 def varied(name: str, params: GameParams, key: str, value: Any) -> str:
     """The spec string of ``params`` with ``key`` set to ``value`` (checked)."""
-    if key not in type(params).model_fields:
-        known = ", ".join(type(params).model_fields)
-        raise InputError(f"{name} has no parameter {key!r} to vary; it has: {known}")
-    values = {**params.model_dump(exclude_defaults=True), key: value}
-    checked = validate_params(name, type(params), values)
+    values = params.spec_values()
+    if key not in values:
+        raise InputError(f"{name} has no parameter {key!r} to vary; it has: {', '.join(values)}")
+    checked = validate_params(name, type(params), {**values, key: value})
     if isinstance(checked, SpotParams):
         return spot_spec(checked)
-    return f"{name}(" + ",".join(f"{k}={format_value(v)}" for k, v in
-                                 checked.model_dump(exclude_defaults=True).items()) + ")"
+    return format_spec(name, checked)
 
 
 def load_job_file(path: str | Path) -> tuple[list[Job], Path | None]:

@@ -26,7 +26,8 @@ from solvers.errors import InputError
 from solvers.games.spec import forget_built_games, load_game
 from solvers.parallel.backends import Outcome, check_backend, run_tasks
 from solvers.reports.batch_summary import spot_summary, summary_nodes
-from solvers.runs.solve_run import RunSpec, execute
+from solvers.runs.request import RunRequest, Target
+from solvers.runs.solve_run import execute
 from solvers.strategy_file.node_subset import load_nodes
 
 MANIFEST = "batch.json"
@@ -48,13 +49,20 @@ class BatchResult:
         return dict(self.__dict__)
 
 
-def run_spec(job: Job, folder: Path) -> RunSpec:
-    """The checked ``RunSpec`` of a job (``InputError`` for a bad algorithm, option or rule)."""
-    out = folder / job.output_name
-    return RunSpec(game=job.game, algo=job.algo, out=out, options=dict(job.options),
-                   iterations=job.stop.iterations, seconds=job.stop.seconds,
-                   target=job.stop.target, target_pot_percent=job.stop.target_pot_percent,
-                   report_seconds=2.0)  # fmt: skip
+def run_spec(job: Job, folder: Path) -> RunRequest:
+    """The checked ``RunRequest`` of a job (``InputError`` for a bad algorithm, option, rule
+    or output path)."""
+    stop = job.stop
+    target = None
+    if stop.target is not None:
+        target = Target(stop.target)
+    elif stop.target_pot_percent is not None:
+        target = Target(stop.target_pot_percent, pot_percent=True)
+    request = RunRequest(game=job.game, algo=job.algo, out=folder / job.output_name,
+                         options=dict(job.options), iterations=stop.iterations,
+                         seconds=stop.seconds, target=target, report_seconds=2.0)  # fmt: skip
+    request.check_paths()
+    return request
 
 
 def summary_path(job: Job, folder: Path) -> Path:
@@ -88,8 +96,7 @@ def solve_job(job: Job, folder: str) -> dict[str, Any]:
     started, cpu = time.perf_counter(), time.process_time()
     where = Path(folder)
     spec = run_spec(job, where)
-    assert spec.checkpoint is not None
-    resume = spec.checkpoint.exists()
+    resume = spec.checkpoint_path.exists()
     try:
         final = execute(spec, lambda event: None, lambda: False, resume=resume)
     except InputError:
@@ -97,7 +104,7 @@ def solve_job(job: Job, folder: str) -> dict[str, Any]:
             raise
         final = execute(spec, lambda event: None, lambda: False)  # a stale checkpoint
     solved = time.perf_counter() - started
-    spec.checkpoint.unlink(missing_ok=True)
+    spec.checkpoint_path.unlink(missing_ok=True)
     figures = _report_figures(job, spec.out)
     forget_built_games()  # a worker solves one big spot after another
     summary = {

@@ -2,7 +2,9 @@
 
 Deals come in chunks of ``CHUNK_DEALS``; chunk ``i`` draws everything from the stream
 ``(seed, i)``, and the results are put back in chunk order, so the figures do not depend on the
-number of worker processes. Each worker loads the strategy file once.
+number of worker processes or the backend (``local`` or ``ray``, ``solvers.parallel``). Each
+worker loads the strategy file once. ``run_chunks`` is the same dispatch for any engine with
+``run_chunk`` (the full game's LBR uses it too).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -34,12 +37,16 @@ def build(job: LbrJob) -> LocalBestResponse:
     return LocalBestResponse(loaded.game, loaded.strategy, job.action_set, job.streets)
 
 
-_worker: LocalBestResponse | None = None
+class ChunkEngine(Protocol):
+    def run_chunk(self, seed: int, index: int, deals: int) -> np.ndarray: ...
 
 
-def _init_worker(job: LbrJob) -> None:
+_worker: ChunkEngine | None = None
+
+
+def _init_worker(build_engine: Callable[[Any], ChunkEngine], job: Any) -> None:
     global _worker  # noqa: PLW0603 - one engine per worker process, built once
-    _worker = build(job)
+    _worker = build_engine(job)
 
 
 def _run_chunk(seed: int, index: int, deals: int) -> tuple[int, np.ndarray]:
@@ -50,6 +57,54 @@ def _run_chunk(seed: int, index: int, deals: int) -> tuple[int, np.ndarray]:
 def chunk_sizes(deals: int) -> list[int]:
     full, rest = divmod(deals, CHUNK_DEALS)
     return [CHUNK_DEALS] * full + ([rest] if rest else [])
+
+
+def check_counts(deals: int, workers: int | None) -> None:
+    if deals <= 0:
+        raise InputError(f"--hands must be a positive number of deals, not {deals}")
+    if workers is not None and workers <= 0:
+        raise InputError(f"--workers must be positive, not {workers}")
+
+
+def run_chunks(
+    engine: ChunkEngine,
+    build_engine: Callable[[Any], ChunkEngine],
+    job: Any,
+    deals: int,
+    seed: int,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> np.ndarray:
+    """``[deals, 2]`` LBR chips per deal and seat, chunk by chunk in chunk order: in this process
+    with ``engine`` for one local worker, else on ``backend`` whose workers each run
+    ``build_engine(job)`` once (both must be importable by name, for pickling)."""
+    check_backend(backend, workers, address)
+    sizes = chunk_sizes(deals)
+    workers = min(workers or os.cpu_count() or 1, len(sizes))
+    results: list[np.ndarray | None] = [None] * len(sizes)
+    done = 0
+    if workers == 1 and backend == "local":
+        for index, size in enumerate(sizes):
+            results[index] = engine.run_chunk(seed, index, size)
+            done += size
+            if progress:
+                progress(done)
+    else:
+        items = [(seed, i, n) for i, n in enumerate(sizes)]
+        for index, outcome in run_tasks(_run_chunk, items, backend=backend, workers=workers,
+                                        address=address, setup=_init_worker,
+                                        setup_args=(build_engine, job)):  # fmt: skip
+            if not outcome.ok:
+                raise RuntimeError(f"LBR chunk {index} failed: {outcome.error}")
+            results[index] = outcome.value[1]
+            done += sizes[index]
+            if progress:
+                progress(done)
+    finished = [chunk for chunk in results if chunk is not None]
+    assert len(finished) == len(results), "every chunk returns its values"
+    return np.concatenate(finished)
 
 
 def evaluate(
@@ -65,38 +120,12 @@ def evaluate(
 ) -> dict:
     """LBR on the strategy file at ``path`` over ``deals`` duplicate deals; ``progress`` is
     called with the number of deals finished so far. The chunks run on ``backend`` (``local``
-    or ``ray``, see ``solvers.parallel.backends``); the figures are the same on both."""
-    if deals <= 0:
-        raise InputError(f"--hands must be a positive number of deals, not {deals}")
-    if workers is not None and workers <= 0:
-        raise InputError(f"--workers must be positive, not {workers}")
+    or ``ray``); the figures are the same on both."""
+    check_counts(deals, workers)
     check_backend(backend, workers, address)
     job = LbrJob(str(Path(path).resolve()), action_set, streets)  # workers may start elsewhere
     engine = build(job)  # validates the file and the options before any worker starts
-    sizes = chunk_sizes(deals)
-    workers = min(workers or os.cpu_count() or 1, len(sizes))
-    results: list[np.ndarray | None] = [None] * len(sizes)
-    done = 0
-    if workers == 1 and backend == "local":
-        for index, size in enumerate(sizes):
-            results[index] = engine.run_chunk(seed, index, size)
-            done += size
-            if progress:
-                progress(done)
-    else:
-        items = [(seed, i, n) for i, n in enumerate(sizes)]
-        for index, outcome in run_tasks(_run_chunk, items, backend=backend, workers=workers,
-                                        address=address, setup=_init_worker,
-                                        setup_args=(job,)):  # fmt: skip
-            if not outcome.ok:
-                raise RuntimeError(f"LBR chunk {index} failed: {outcome.error}")
-            results[index] = outcome.value[1]
-            done += sizes[index]
-            if progress:
-                progress(done)
-    finished = [chunk for chunk in results if chunk is not None]
-    assert len(finished) == len(results), "every chunk returns its values"
-    values = np.concatenate(finished)
+    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address)
     unit, scale = engine.unit
     return {
         **_identity(path, engine),

@@ -1,0 +1,1 @@
+"""Card and betting abstractions of the full game: buckets per street, the betting grammar."""

@@ -1,0 +1,54 @@
+"""What every full-game player answers: its action distribution at a public state.
+
+An agent (the blueprint bot, a re-solving bot, a chump such as always-call) is asked for its
+``Policy`` at a public state and board: the actions it considers and, for every one of the 1,326
+combos, the probability of each. The whole-range answer is what Bayes' rule on its range, local
+best response and the app's live panel need; ``act`` samples its own hand's row. Rows of combos
+that the board blocks are still probability rows (uniform), so callers can mask them as they like.
+
+The protocol lives here, below ``reports/``, so that LBR and sessions take any agent; concrete
+agents live in ``solvers/agents/``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from solvers.cards.deck import N_COMBOS
+from solvers.games.hunl.rules import Action, HunlState
+
+
+@dataclass(frozen=True)
+class Policy:
+    """``probabilities[combo, i]`` is the chance of ``actions[i]`` with that combo."""
+
+    actions: tuple[Action, ...]
+    probabilities: np.ndarray
+
+    def __post_init__(self) -> None:
+        shape = (N_COMBOS, len(self.actions))
+        if self.probabilities.shape != shape:
+            raise ValueError(f"policy shape {self.probabilities.shape}, expected {shape}")
+
+    def row(self, combo: int) -> np.ndarray:
+        return self.probabilities[combo]
+
+    def sample(self, combo: int, rng: np.random.Generator) -> Action:
+        row = self.probabilities[combo]
+        index = int(np.searchsorted(np.cumsum(row), rng.random() * row.sum(), side="right"))
+        return self.actions[min(index, len(self.actions) - 1)]
+
+
+class Agent(Protocol):
+    """A full-game player. ``board`` is the int array of board cards dealt so far."""
+
+    name: str
+
+    def policy(self, state: HunlState, board: np.ndarray) -> Policy: ...
+
+    def act(
+        self, state: HunlState, board: np.ndarray, combo: int, rng: np.random.Generator
+    ) -> Action: ...

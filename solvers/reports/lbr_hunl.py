@@ -1,0 +1,209 @@
+"""Local best response on full heads-up no-limit hold'em, against any ``Agent``.
+
+Lisý and Bowling's LBR, as their Figure 1 states it. LBR holds real cards and keeps the bot's
+range over all 1,326 combos: uniform over the combos its own cards and the board leave, multiplied
+by the bot's probability of every action it takes (Bayes' rule on a vector; ``agent.policy``
+answers for every combo at once). At its own decisions on the streets it plays greedily, with
+``wp`` its equity against the range (``WpRollout``: every remaining board card dealt, see
+``lbr_hunl_cards``), ``pot`` the chips in the middle and ``asked`` the chips it must add to call::
+
+    U(call) = wp * pot - (1 - wp) * asked
+    U(a)    = fp * pot + (1 - fp) * (wp' * (pot + a) - (1 - wp') * (asked + a))
+
+for a bet or raise that puts ``a`` chips beyond the call, ``fp`` the range's probability of
+folding to it (the bot's policy in the state after the bet) and ``wp'`` the equity against the
+combos that continue. It plays the best action if its utility is positive and otherwise folds
+(or checks, when checking is free). On the other streets it checks or calls.
+
+Action sets, as in the paper: ``fc`` (fold, check/call), ``fcpa`` (also a pot-sized bet or raise
+and all-in), ``56`` (all-in and the pot fractions ``0.05 * 1.15**k``, k = 0..54). A raise's
+fraction is of the pot after calling; amounts are whole chips and a size below the minimum raise
+becomes the minimum raise, one above the stack becomes all-in.
+
+Each deal is played from both seats (duplicate: the cards stay with the seat and LBR changes
+seat), and every hand is scored by the paper's imaginary observations: a fold pays its chips, a
+showdown pays the expectation over the bot's range on the line played, the board completed
+exhaustively from the street where the betting ended (so an all-in preflop is valued over every
+board). The bot's own actions are drawn from its policy for its real hand, so the score is an
+unbiased estimate of LBR's winnings.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solvers.cards.deck import N_COMBOS
+from solvers.errors import InputError
+from solvers.games.hunl.agent import Agent, Policy
+from solvers.games.hunl.rules import (
+    BOARD_CARDS,
+    CALL,
+    FOLD,
+    RAISE,
+    Action,
+    HunlConfig,
+    HunlState,
+)
+from solvers.reports.lbr_actions import FRACTIONS_56, parse_action_set
+from solvers.reports.lbr_hunl_cards import HunlEquity, clash_matrix, combos_touching, deal
+from solvers.reports.lbr_names import STREETS
+
+
+class HunlLbrError(InputError):
+    """An option LBR cannot use on the full game, or a bot whose answers contradict each other."""
+
+
+def pot_fraction_to(own: int, opp: int, fraction: float) -> int:
+    """The raise-to total of a bet of ``fraction`` of the pot (of the pot after calling, when
+    facing a bet), in whole chips."""
+    extra = fraction * (2 * opp if opp > own else own + opp)
+    return opp + max(int(np.floor(extra + 0.5)), 1)
+
+
+def action_column(policy: Policy, action: Action) -> int:
+    """The policy's column for the action the bot took: the same action, else the listed raise
+    nearest in chips (an agent may list representative raise sizes and draw another)."""
+    for i, listed in enumerate(policy.actions):
+        if listed == action:
+            return i
+    if action.kind == RAISE:
+        indexed = enumerate(policy.actions)
+        raises = [(abs(a.to - action.to), i) for i, a in indexed if a.kind == RAISE]
+        if raises:
+            return min(raises)[1]
+    raise HunlLbrError(f"the bot played {action}, which its policy does not list")
+
+
+class HunlLocalBestResponse:
+    """LBR against one agent in the full game ``config``."""
+
+    def __init__(
+        self,
+        config: HunlConfig,
+        agent: Agent,
+        action_set: str = "fcpa",
+        streets: tuple[str, ...] | None = None,
+    ) -> None:
+        self.config = config
+        self.agent = agent
+        self.action_set = parse_action_set(action_set)
+        if self.action_set == "tree":
+            raise HunlLbrError("the full game has no tree of its own: use fc, fcpa or 56")
+        self.fractions = {"fc": (), "fcpa": (1.0,), "56": FRACTIONS_56}[self.action_set]
+        streets = STREETS if streets is None else tuple(streets)
+        wrong = [s for s in streets if s not in STREETS]
+        if wrong or not streets:
+            raise HunlLbrError(f"streets {', '.join(wrong) or '(none)'}: use {', '.join(STREETS)}")
+        self.streets = tuple(s for s in STREETS if s in streets)
+        self._greedy = {STREETS.index(s) for s in self.streets}
+        self.cards = HunlEquity()
+
+    # --- the greedy decision ----------------------------------------------------------------
+    def bets(self, state: HunlState) -> list[int]:
+        """LBR's candidate raise-to totals in ``state``, ascending and distinct."""
+        legal = state.legal()
+        if self.action_set == "fc" or legal.min_raise_to is None or legal.max_raise_to is None:
+            return []
+        own, opp = state.committed[state.to_act], state.committed[1 - state.to_act]
+        amounts = [pot_fraction_to(own, opp, f) for f in self.fractions] + [legal.max_raise_to]
+        return sorted({min(max(a, legal.min_raise_to), legal.max_raise_to) for a in amounts})
+
+    def utilities(
+        self, state: HunlState, board: np.ndarray, combo: int, weights: np.ndarray
+    ) -> tuple[float, list[int], np.ndarray]:
+        """``U(call)``, the candidate bets and their utilities (chips, relative to folding)."""
+        seat = state.to_act
+        own, opp = state.committed[seat], state.committed[1 - seat]
+        pot, asked = own + opp, opp - own
+        eq = self.cards.equity(combo, tuple(int(c) for c in board))
+        total = weights.sum()
+        wp = float(weights @ eq) / total
+        call = wp * pot - (1 - wp) * asked
+        bets = self.bets(state)
+        if not bets:
+            return call, bets, np.zeros(0)
+        folds = np.zeros((len(bets), N_COMBOS))
+        for row, to in enumerate(bets):
+            policy = self.agent.policy(state.apply(Action(RAISE, to)), board)
+            for i, listed in enumerate(policy.actions):
+                if listed.kind == FOLD:
+                    folds[row] += policy.probabilities[:, i]
+        cont = weights[None, :] * (1.0 - folds)
+        cont_total = cont.sum(axis=1)
+        fp = 1.0 - cont_total / total
+        wp2 = (cont @ eq) / np.maximum(cont_total, 1e-300)
+        a = np.asarray(bets, dtype=np.float64) - opp
+        utility = fp * pot + (1 - fp) * (wp2 * (pot + a) - (1 - wp2) * (asked + a))
+        return call, bets, utility
+
+    def decide(
+        self, state: HunlState, board: np.ndarray, combo: int, weights: np.ndarray
+    ) -> Action:
+        """LBR's action holding ``combo`` with the bot's (unnormalised) range ``weights``."""
+        legal = state.legal()
+        if state.street not in self._greedy:
+            return Action(CALL)
+        call, bets, utility = self.utilities(state, board, combo, weights)
+        best_value, best = call, Action(CALL)
+        if len(bets):
+            top = int(np.argmax(utility))
+            if utility[top] > best_value:
+                best_value, best = float(utility[top]), Action(RAISE, bets[top])
+        if best_value > 0:
+            return best
+        return Action(FOLD) if legal.can_fold else Action(CALL)
+
+    # --- one hand ---------------------------------------------------------------------------
+    def play(
+        self, seat: int, combo: int, bot_combo: int, board: np.ndarray, rng: np.random.Generator
+    ) -> float:
+        """LBR's chips in one hand from ``seat`` holding ``combo``, scored by imaginary
+        observations over the bot's range (``board`` is the whole five-card runout)."""
+        state = HunlState.initial(self.config)
+        weights = np.where(clash_matrix()[combo], 0.0, 1.0)
+        shown = 0
+        street = 0
+        while not state.is_over:
+            needed = state.board_cards_needed
+            if needed != shown:
+                weights[combos_touching(board[shown:needed])] = 0.0
+                shown = needed
+            street = state.street
+            visible = board[:needed]
+            if state.to_act == seat:
+                action = self.decide(state, visible, combo, weights)
+            else:
+                policy = self.agent.policy(state, visible)
+                action = self.agent.act(state, visible, bot_combo, rng)
+                weights = weights * policy.probabilities[:, action_column(policy, action)]
+                top = weights.max()
+                if not top > 0:
+                    raise HunlLbrError(f"the bot played {action} with no combo of its range")
+                weights /= top  # a long hand of unlikely actions must not underflow
+            state = state.apply(action)
+        return self.value(state, seat, combo, board[: BOARD_CARDS[street]], weights)
+
+    def value(
+        self, state: HunlState, seat: int, combo: int, board: np.ndarray, weights: np.ndarray
+    ) -> float:
+        """LBR's chips at the end of a hand: a fold pays its chips, a showdown the expectation
+        over the bot's range with the rest of ``board`` dealt exhaustively."""
+        own, opp = state.committed[seat], state.committed[1 - seat]
+        if state.folded >= 0:
+            return float(-own if state.folded == seat else opp)
+        eq = self.cards.equity(combo, tuple(int(c) for c in board))
+        wp = float(weights @ eq) / weights.sum()
+        stake = min(own, opp)
+        return stake * (2.0 * wp - 1.0)
+
+    # --- chunks of duplicate deals ----------------------------------------------------------
+    def run_chunk(self, seed: int, index: int, deals: int) -> np.ndarray:
+        """``[deals, 2]``: LBR's chips from seat 0 and from seat 1 on each deal of chunk
+        ``index``, whose random stream depends only on ``(seed, index)``."""
+        rng = np.random.default_rng([seed, index])
+        c0, c1, boards = deal(rng, deals)
+        out = np.empty((deals, 2))
+        for i in range(deals):
+            out[i, 0] = self.play(0, int(c0[i]), int(c1[i]), boards[i], rng)
+            out[i, 1] = self.play(1, int(c1[i]), int(c0[i]), boards[i], rng)
+        return out

@@ -1,0 +1,72 @@
+"""Running LBR on the full game against a bot, on the same seeded chunks and pool as spot LBR.
+
+The bot is named (``call``, ``random``) or a file, and turned into an ``Agent`` by a factory the
+caller passes in (``solvers.agents.registry.make_agent``): agents live above this layer. Each
+worker process builds the bot once; chunk ``i`` draws its deals and the bot's random choices
+from the stream ``(seed, i)``, so the figures do not depend on the number of workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from solvers.games.hunl.agent import Agent
+from solvers.games.hunl.rules import HunlConfig
+from solvers.games.hunl.spec import hunl_spec_string
+from solvers.reports.lbr import summarise
+from solvers.reports.lbr_hunl import HunlLocalBestResponse
+from solvers.reports.lbr_run import check_counts, run_chunks
+
+AgentFactory = Callable[[str, HunlConfig], Agent]
+
+
+@dataclass(frozen=True)
+class HunlLbrJob:
+    config: HunlConfig
+    bot: str
+    action_set: str
+    streets: tuple[str, ...] | None
+    make_agent: AgentFactory
+    """Importable by name (it is pickled into the worker processes)."""
+
+
+def build(job: HunlLbrJob) -> HunlLocalBestResponse:
+    agent = job.make_agent(job.bot, job.config)
+    return HunlLocalBestResponse(job.config, agent, job.action_set, job.streets)
+
+
+def evaluate_hunl(
+    config: HunlConfig,
+    bot: str,
+    make_agent: AgentFactory,
+    action_set: str = "fcpa",
+    deals: int = 10_000,
+    seed: int = 0,
+    streets: tuple[str, ...] | None = None,
+    workers: int | None = None,
+    progress: Callable[[int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> dict:
+    """LBR against ``bot`` over ``deals`` duplicate deals (``2 * deals`` hands): mbb per hand
+    per seat and both seats, with 95% intervals; ``progress`` gets the deals finished so far.
+    The chunks run on ``backend`` (``local`` or ``ray``) with the same figures."""
+    check_counts(deals, workers)
+    job = HunlLbrJob(config, str(bot), action_set, streets, make_agent)
+    engine = build(job)  # a bad bot or option fails here, before any worker starts
+    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address)
+    scale = 1000.0 / config.big_blind
+    return {
+        "bot": str(bot),
+        "agent": engine.agent.name,
+        "game": hunl_spec_string(config),
+        "action_set": engine.action_set,
+        "streets": list(engine.streets),
+        "deals": int(deals),
+        "hands": 2 * int(deals),
+        "seed": int(seed),
+        "unit": "mbb_per_hand",
+        **summarise(values, scale),
+        "chips": float(values.mean()),
+    }
