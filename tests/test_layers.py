@@ -14,6 +14,7 @@ BASE = {"errors", "atomic", "user_files", "__init__", "__version__"}
 """Top-level helper modules that every layer may use."""
 
 ALLOWED: dict[str, set[str]] = {
+    "parallel": {"parallel"},
     "cards": {"cards"},
     "games": {"cards", "games"},
     "abstraction": {"cards", "games", "abstraction"},
@@ -21,7 +22,10 @@ ALLOWED: dict[str, set[str]] = {
     "theory": {"cards", "games", "exact", "theory"},
     "algorithms": {"cards", "games", "abstraction", "exact", "algorithms"},
     "strategy_file": {"cards", "games", "abstraction", "exact", "strategy_file"},
-    "reports": {"cards", "games", "abstraction", "exact", "theory", "strategy_file", "reports"},
+    "reports": {
+        "cards", "games", "abstraction", "exact", "theory", "strategy_file", "parallel",
+        "reports",
+    },
     "agents": {
         "cards", "games", "abstraction", "exact", "theory", "algorithms", "strategy_file",
         "reports", "agents",
@@ -29,6 +33,10 @@ ALLOWED: dict[str, set[str]] = {
     "runs": {
         "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "reports",
         "agents", "runs",
+    },
+    "batch": {
+        "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "parallel",
+        "reports", "agents", "runs", "batch",
     },
 }
 """Which packages each layer may import from (besides ``BASE``)."""

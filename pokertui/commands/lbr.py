@@ -52,6 +52,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--workers", type=int, help="processes (default: one per core)")
     parser.add_argument(
+        "--backend", default="local", help="local (process pool, default) or ray: same figures"
+    )
+    parser.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: start one)")
+    parser.add_argument(
         "--exact", action="store_true", help="exact value over every deal instead of sampling"
     )
     parser.add_argument(
@@ -101,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
     if args.exact:
         result = evaluate_exact(args.file, args.action_set, streets)
     elif args.json:
-        result = evaluate(args.file, args.action_set, args.hands, args.seed, streets, args.workers)
+        result = evaluate(args.file, args.action_set, args.hands, args.seed, streets, args.workers,
+                          backend=args.backend, address=args.address)  # fmt: skip
     else:
         result = _with_progress(args, streets, evaluate)
     if args.record:
@@ -134,13 +139,15 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     if not args.bot:
         raise InputError("the full game needs a bot: --bot call, --bot random-action or --bot FILE")
 
-    def evaluate(_file, action_set, deals, seed, streets, workers, progress=None):
+    def evaluate(_file, action_set, deals, seed, streets, workers, progress=None, **where):
         return evaluate_hunl(
-            config, args.bot, make_agent, action_set, deals, seed, streets, workers, progress
+            config, args.bot, make_agent, action_set, deals, seed, streets, workers, progress,
+            **where,
         )
 
     if args.json:
-        result = evaluate(None, args.action_set, args.hands, args.seed, streets, args.workers)
+        result = evaluate(None, args.action_set, args.hands, args.seed, streets, args.workers,
+                          backend=args.backend, address=args.address)  # fmt: skip
         print_json(result)
         return 0
     _print_table(_with_progress(args, streets, evaluate))
@@ -169,6 +176,8 @@ def _with_progress(args: argparse.Namespace, streets, evaluate) -> dict[str, Any
             streets,
             args.workers,
             progress=lambda done: progress.update(task, completed=done),
+            backend=args.backend,
+            address=args.address,
         )
 
 

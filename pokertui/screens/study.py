@@ -1,4 +1,5 @@
-"""The Study menu: the range and equity lab, the strategy explorer and the theory lab."""
+"""The Study menu: the range and equity lab, the strategy explorer, the theory lab and the
+aggregate reports of batch folders."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ STUDY_MENU = (
     ("lab", "Range lab     ranges, combos, equity and hand categories"),
     ("explorer", "Explorer      walk a strategy file: frequencies, EVs, exploitability"),
     ("theory", "Theory lab    toy games with their closed-form answers"),
+    ("reports", "Reports       aggregate reports of a batch folder (pokertui batch)"),
 )
 
 
@@ -26,6 +28,7 @@ class StudyScreen(Screen[None]):
         Binding("l", "open('lab')", "Range lab"),
         Binding("e", "open('explorer')", "Explorer"),
         Binding("t", "open('theory')", "Theory"),
+        Binding("r", "open('reports')", "Reports"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
 
@@ -66,4 +69,8 @@ def study_screen(choice: str, app) -> Screen:
         from pokertui.screens.theory import TheoryScreen  # noqa: PLC0415
 
         return TheoryScreen()
+    if choice == "reports":
+        from pokertui.screens.reports import ReportsScreen  # noqa: PLC0415
+
+        return ReportsScreen()
     raise ValueError(f"unknown study screen {choice!r}")

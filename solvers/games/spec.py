@@ -205,3 +205,8 @@ def load_game(spec: str | Any) -> Any:
             _BUILT.pop(next(iter(_BUILT)))
         _BUILT[canonical] = GAMES[name].from_params(params)
     return _BUILT[canonical]
+
+
+def forget_built_games() -> None:
+    """Drop the games ``load_game`` keeps: a batch worker solves one big spot after another."""
+    _BUILT.clear()

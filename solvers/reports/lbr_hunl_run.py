@@ -46,13 +46,16 @@ def evaluate_hunl(
     streets: tuple[str, ...] | None = None,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict:
     """LBR against ``bot`` over ``deals`` duplicate deals (``2 * deals`` hands): mbb per hand
-    per seat and both seats, with 95% intervals; ``progress`` gets the deals finished so far."""
+    per seat and both seats, with 95% intervals; ``progress`` gets the deals finished so far.
+    The chunks run on ``backend`` (``local`` or ``ray``) with the same figures."""
     check_counts(deals, workers)
     job = HunlLbrJob(config, str(bot), action_set, streets, make_agent)
     engine = build(job)  # a bad bot or option fails here, before any worker starts
-    values = run_chunks(engine, build, job, deals, seed, workers, progress)
+    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address)
     scale = 1000.0 / config.big_blind
     return {
         "bot": str(bot),

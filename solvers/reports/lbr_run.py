@@ -1,16 +1,16 @@
-"""Running LBR on a strategy file: seeded chunks of duplicate deals over a process pool.
+"""Running LBR on a strategy file: seeded chunks of duplicate deals over a process pool or Ray.
 
 Deals come in chunks of ``CHUNK_DEALS``; chunk ``i`` draws everything from the stream
 ``(seed, i)``, and the results are put back in chunk order, so the figures do not depend on the
-number of worker processes. Each worker loads the strategy file once. ``run_chunks`` is the same
-pool for any engine with ``run_chunk`` (the full game's LBR uses it too).
+number of worker processes or the backend (``local`` or ``ray``, ``solvers.parallel``). Each
+worker loads the strategy file once. ``run_chunks`` is the same dispatch for any engine with
+``run_chunk`` (the full game's LBR uses it too).
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -18,6 +18,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from solvers.errors import InputError
+from solvers.parallel.backends import check_backend, run_tasks
 from solvers.reports.lbr import LocalBestResponse, summarise
 from solvers.strategy_file import load_strategy
 
@@ -73,32 +74,34 @@ def run_chunks(
     seed: int,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> np.ndarray:
     """``[deals, 2]`` LBR chips per deal and seat, chunk by chunk in chunk order: in this process
-    with ``engine`` for one worker, else on a pool whose workers each run ``build_engine(job)``
-    once (both must be importable by name, for pickling)."""
+    with ``engine`` for one local worker, else on ``backend`` whose workers each run
+    ``build_engine(job)`` once (both must be importable by name, for pickling)."""
+    check_backend(backend, workers, address)
     sizes = chunk_sizes(deals)
     workers = min(workers or os.cpu_count() or 1, len(sizes))
     results: list[np.ndarray | None] = [None] * len(sizes)
     done = 0
-    if workers == 1:
+    if workers == 1 and backend == "local":
         for index, size in enumerate(sizes):
             results[index] = engine.run_chunk(seed, index, size)
             done += size
             if progress:
                 progress(done)
     else:
-        pool = ProcessPoolExecutor(workers, initializer=_init_worker, initargs=(build_engine, job))
-        try:
-            futures = [pool.submit(_run_chunk, seed, i, n) for i, n in enumerate(sizes)]
-            for future in as_completed(futures):
-                index, values = future.result()
-                results[index] = values
-                done += sizes[index]
-                if progress:
-                    progress(done)
-        finally:  # Ctrl-C or a failed chunk: drop the chunks not started rather than wait
-            pool.shutdown(wait=True, cancel_futures=True)
+        items = [(seed, i, n) for i, n in enumerate(sizes)]
+        for index, outcome in run_tasks(_run_chunk, items, backend=backend, workers=workers,
+                                        address=address, setup=_init_worker,
+                                        setup_args=(build_engine, job)):  # fmt: skip
+            if not outcome.ok:
+                raise RuntimeError(f"LBR chunk {index} failed: {outcome.error}")
+            results[index] = outcome.value[1]
+            done += sizes[index]
+            if progress:
+                progress(done)
     finished = [chunk for chunk in results if chunk is not None]
     assert len(finished) == len(results), "every chunk returns its values"
     return np.concatenate(finished)
@@ -112,13 +115,17 @@ def evaluate(
     streets: tuple[str, ...] | None = None,
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
+    backend: str = "local",
+    address: str | None = None,
 ) -> dict:
     """LBR on the strategy file at ``path`` over ``deals`` duplicate deals; ``progress`` is
-    called with the number of deals finished so far."""
+    called with the number of deals finished so far. The chunks run on ``backend`` (``local``
+    or ``ray``); the figures are the same on both."""
     check_counts(deals, workers)
-    job = LbrJob(str(path), action_set, streets)
+    check_backend(backend, workers, address)
+    job = LbrJob(str(Path(path).resolve()), action_set, streets)  # workers may start elsewhere
     engine = build(job)  # validates the file and the options before any worker starts
-    values = run_chunks(engine, build, job, deals, seed, workers, progress)
+    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address)
     unit, scale = engine.unit
     return {
         **_identity(path, engine),

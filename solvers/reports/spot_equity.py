@@ -15,8 +15,8 @@ from itertools import combinations
 
 import numpy as np
 
+from solvers.cards.board_strengths import board_strengths
 from solvers.cards.deck import COMBO_CARDS
-from solvers.cards.evaluator import evaluate
 
 _BOARD_BATCH = 64
 """Runout boards evaluated per ``evaluate`` call (bounds the temporary memory)."""
@@ -31,15 +31,7 @@ def runouts(board: tuple[int, ...]) -> np.ndarray:
 
 def _strengths(boards: np.ndarray, combos: np.ndarray) -> np.ndarray:
     """``[n_boards, len(combos)]`` strengths; -1 where a combo shares a card with the board."""
-    hole = COMBO_CARDS[combos]
-    cards = np.empty((len(boards), len(combos), 7), dtype=np.intp)
-    cards[:, :, :5] = boards[:, None, :]
-    cards[:, :, 5:] = hole[None, :, :]
-    blocked = (boards[:, None, :, None] == hole[None, :, None, :]).any(axis=(2, 3))
-    strengths = np.full(blocked.shape, -1, dtype=np.int64)
-    # a blocked hand repeats a card, which the evaluator's tables do not cover (five of a rank)
-    strengths[~blocked] = evaluate(cards[~blocked])
-    return strengths
+    return board_strengths(boards, COMBO_CARDS[combos])
 
 
 def _per_card_lists(opp_combos: np.ndarray) -> tuple[np.ndarray, int]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, Literal
@@ -18,6 +19,14 @@ ROW_TOLERANCE = 1e-6
 DEFAULT_PRECISION = 6
 
 
+def _now() -> str:
+    """The time a file is written, or ``SOURCE_DATE_EPOCH`` when set (the reproducible-builds
+    convention): a batch run twice, on any backend, then writes the same bytes."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    when = datetime.fromtimestamp(int(epoch), UTC) if epoch.isdigit() else datetime.now(UTC)
+    return when.isoformat(timespec="seconds")
+
+
 class SolverInfo(BaseModel):
     """Where a strategy came from."""
 
@@ -27,7 +36,7 @@ class SolverInfo(BaseModel):
     iterations: int | None = None
     seed: int | None = None
     package_version: str = __version__
-    created: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    created: str = Field(default_factory=_now)
 
 
 class Measured(BaseModel):
@@ -56,7 +65,7 @@ class LbrFigure(BaseModel):
     deals: int | None = Field(None, description="duplicate deals played (None: exact)")
     seed: int | None = None
     package_version: str = __version__
-    created: str = Field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    created: str = Field(default_factory=_now)
 
 
 class CompactNode(BaseModel):

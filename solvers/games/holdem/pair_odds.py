@@ -18,8 +18,8 @@ from itertools import combinations
 
 import numpy as np
 
+from solvers.cards.board_strengths import board_strengths
 from solvers.cards.deck import COMBO_CARDS
-from solvers.cards.evaluator import evaluate
 
 
 def runouts(board: tuple[int, ...], dead: set[int]) -> np.ndarray:
@@ -34,11 +34,7 @@ def runouts(board: tuple[int, ...], dead: set[int]) -> np.ndarray:
 
 def _strengths(boards: np.ndarray, combos: np.ndarray) -> np.ndarray:
     """``[n_boards, n_combos]`` strength; -1 where a combo holds a board card."""
-    cards = np.empty((len(boards), len(combos), 7), dtype=np.intp)
-    cards[:, :, :5] = boards[:, None, :]
-    cards[:, :, 5:] = COMBO_CARDS[combos][None, :, :]
-    blocked = (boards[:, None, :, None] == COMBO_CARDS[combos][None, :, None, :]).any(axis=(2, 3))
-    return np.where(blocked, -1, evaluate(cards).astype(np.int64))
+    return board_strengths(boards, COMBO_CARDS[combos])
 
 
 def checkdown_odds(

@@ -13,20 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from solvers.cards.board_strengths import board_strengths
 from solvers.cards.deck import COMBO_CARDS, N_COMBOS
-from solvers.cards.evaluator import evaluate
 
 
 def combo_strengths(boards: np.ndarray) -> np.ndarray:
     """``[n_boards, 1326]`` hand strength on each 5-card board; -1 where a combo hits the board."""
-    boards = np.asarray(boards, dtype=np.intp)
-    n_boards = len(boards)
-    cards = np.empty((n_boards, N_COMBOS, 7), dtype=np.intp)
-    cards[:, :, :5] = boards[:, None, :]
-    cards[:, :, 5:] = COMBO_CARDS[None, :, :]
-    blocked = (boards[:, None, :, None] == COMBO_CARDS[None, :, None, :]).any(axis=(2, 3))
-    strength = evaluate(cards).astype(np.int64)
-    return np.where(blocked, -1, strength)
+    return board_strengths(boards, COMBO_CARDS)
 
 
 class BoardStrengths:

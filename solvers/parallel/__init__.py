@@ -1,0 +1,1 @@
+"""Where independent tasks run: a local process pool or a Ray cluster (``backends.py``)."""
