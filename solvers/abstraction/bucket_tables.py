@@ -1,0 +1,95 @@
+"""Bucket tables per canonical board, built once and cached on disk (not shipped: too big).
+
+Sizes with 50 buckets a street (uint8): flop 2.3 MB, turn 22 MB, river 178 MB, plus the
+flop and turn feature tables (uint16, 4.7 and 44 MB) from which any bucket count of those
+streets is derived in a fraction of a second. A river table is built per bucket count from the
+river strengths (a few seconds). Files are written atomically and read memory-mapped, so two
+solver processes share one copy in the page cache; a file of the wrong shape or type is rebuilt.
+
+The folder is ``$POKERTUI_CACHE/abstraction`` (default ``~/.cache/pokertui/abstraction``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from solvers.abstraction import boards as board_sets
+from solvers.abstraction import hand_features as hf
+from solvers.atomic import atomic_write
+
+FORMAT = "v1"
+"""Bumped when a feature's definition changes, so old caches are ignored."""
+
+Progress = Callable[[str], None] | None
+
+
+def cache_dir() -> Path:
+    root = os.environ.get("POKERTUI_CACHE") or Path.home() / ".cache" / "pokertui"
+    return Path(root) / "abstraction"
+
+
+def _load(path: Path, shape: tuple[int, ...], dtype) -> np.ndarray | None:
+    try:
+        table = np.load(path, mmap_mode="r", allow_pickle=False)
+    except (OSError, ValueError):
+        return None
+    if table.shape != shape or table.dtype != np.dtype(dtype):
+        return None
+    return table
+
+
+def _save(path: Path, table: np.ndarray) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, lambda f: np.save(f, table, allow_pickle=False))
+
+
+def _n_boards(street: int) -> int:
+    return len(board_sets.canonical_boards(hf.STREET_CARDS[street])[0])
+
+
+def feature_table(street: int, progress: Progress = None) -> np.ndarray:
+    """Flop or turn features of every canonical board (uint16 ``[boards, 1326]``), cached."""
+    path = cache_dir() / f"{FORMAT}_features_{hf.STREET_NAMES[street]}.npy"
+    shape = (_n_boards(street), 1326)
+    table = _load(path, shape, np.uint16)
+    if table is None:
+        table = np.maximum(hf.canonical_features(street, progress), 0).astype(np.uint16)
+        _save(path, table)
+    return table
+
+
+def bucket_dtype(n_buckets: int):
+    return np.uint8 if n_buckets <= 256 else np.int16
+
+
+def bucket_table(street: int, n_buckets: int, progress: Progress = None) -> np.ndarray:
+    """Bucket of every combo on every canonical board of ``street`` (blocked combos: 0)."""
+    lookup = hf.percentile_buckets(hf.shipped_histograms()[hf.STREET_NAMES[street]], n_buckets)
+    dtype = bucket_dtype(n_buckets)
+    if street in (1, 2):
+        return lookup[feature_table(street, progress)].astype(dtype)
+    path = cache_dir() / f"{FORMAT}_buckets_river_{n_buckets}.npy"
+    shape = (_n_boards(3), 1326)
+    table = _load(path, shape, dtype)
+    if table is None:
+        built = np.empty(shape, dtype=dtype)
+        for start, w in hf.river_chunks(progress):
+            built[start : start + len(w)] = lookup[np.maximum(w, 0)]
+        _save(path, built)
+        table = _load(path, shape, dtype)
+        if table is None:  # pragma: no cover - the file system lost what was just written
+            table = built
+    return table
+
+
+def cached(street: int, n_buckets: int) -> bool:
+    """Is the table of this street and bucket count on disk already (no build needed)?"""
+    if street in (1, 2):
+        name = f"{FORMAT}_features_{hf.STREET_NAMES[street]}.npy"
+        return _load(cache_dir() / name, (_n_boards(street), 1326), np.uint16) is not None
+    path = cache_dir() / f"{FORMAT}_buckets_river_{n_buckets}.npy"
+    return _load(path, (_n_boards(3), 1326), bucket_dtype(n_buckets)) is not None

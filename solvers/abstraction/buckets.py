@@ -1,0 +1,185 @@
+"""The card abstraction of the full game: which bucket a hand is in on each street.
+
+Preflop is lossless (the 169 classes). On the flop, turn and river a hand's bucket is its
+E[HS^2] percentile (``hand_features``): ``n`` buckets of about equal numbers of dealt hands,
+ordered from weakest (0) to strongest (n - 1). Recall is imperfect: each street's bucket is
+computed afresh, so a flop bucket and a turn bucket can pair any way.
+
+A street may instead be ``combo``: the bucket is the hole combo itself (1,326 buckets). That
+is lossless only while the board is fixed, as in a river subgame test; over many boards it
+merges hands that share hole cards.
+
+``spec`` is the text that rebuilds an abstraction (``parse_abstraction``), recorded in
+blueprint file headers: ``hs2(flop=50,turn=50,river=50)``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from solvers.abstraction import boards as board_sets
+from solvers.abstraction import bucket_tables as tables
+from solvers.abstraction import hand_features as hf
+from solvers.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX, N_CLASSES, N_COMBOS
+from solvers.errors import InputError
+
+COMBO = "combo"
+MAX_BUCKETS = 1000
+DEFAULT_BUCKETS = 50
+_FIELD = re.compile(r"^\s*(flop|turn|river)\s*=\s*([A-Za-z0-9_]+)\s*$")
+
+
+class CardAbstraction:
+    """Buckets per street; ``flop``, ``turn``, ``river`` are bucket counts or ``"combo"``."""
+
+    def __init__(
+        self, flop: int | str = DEFAULT_BUCKETS, turn: int | str = DEFAULT_BUCKETS,
+        river: int | str = DEFAULT_BUCKETS,
+    ) -> None:  # fmt: skip
+        given = (("flop", flop), ("turn", turn), ("river", river))
+        self.streets: tuple[int | str, ...] = (N_CLASSES,) + tuple(
+            _check(name, value) for name, value in given
+        )
+        self._tables: dict[int, np.ndarray] = {}
+
+    @property
+    def n_buckets(self) -> tuple[int, int, int, int]:
+        counts = [N_COMBOS if v == COMBO else int(v) for v in self.streets]
+        return counts[0], counts[1], counts[2], counts[3]
+
+    @property
+    def spec(self) -> str:
+        flop, turn, river = self.streets[1:]
+        return f"hs2(flop={flop},turn={turn},river={river})"
+
+    def __repr__(self) -> str:
+        return f"CardAbstraction({self.spec!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CardAbstraction) and other.streets == self.streets
+
+    def __hash__(self) -> int:
+        return hash(self.streets)
+
+    # -- tables -------------------------------------------------------------------------
+    def prepare(self, progress: tables.Progress = None) -> None:
+        """Load (building and caching if needed) every table ``deal_buckets`` reads."""
+        for street in (1, 2, 3):
+            self._table(street, progress)
+
+    def is_cached(self) -> bool:
+        """Can ``prepare`` load every table without building one?"""
+        return all(
+            self.streets[s] == COMBO or s in self._tables or tables.cached(s, int(self.streets[s]))
+            for s in (1, 2, 3)
+        )
+
+    def _table(self, street: int, progress: tables.Progress = None) -> np.ndarray | None:
+        if self.streets[street] == COMBO:
+            return None
+        if street not in self._tables:
+            n = int(self.streets[street])
+            self._tables[street] = tables.bucket_table(street, n, progress)
+        return self._tables[street]
+
+    # -- buckets ------------------------------------------------------------------------
+    def deal_buckets(self, holes: np.ndarray, boards: np.ndarray) -> np.ndarray:
+        """Bucket of each seat on each street of each deal: int16 ``[n, 2, 4]``.
+
+        ``holes[n, 2, 2]`` are the seats' hole cards and ``boards[n, 5]`` the full boards; the
+        deals must be valid (no card twice), which the sampler guarantees. The first call
+        builds the tables if they are not cached (about a minute; ``prepare`` does it early).
+        """
+        holes = np.asarray(holes, dtype=np.int64)
+        boards = np.asarray(boards, dtype=np.int64)
+        n = holes.shape[0]
+        out = np.empty((n, 2, 4), dtype=np.int16)
+        combos = COMBO_INDEX[holes[:, :, 0], holes[:, :, 1]]
+        out[:, :, 0] = COMBO_CLASS[combos]
+        for street, k in hf.STREET_CARDS.items():
+            table = self._table(street)
+            if table is None:
+                out[:, :, street] = combos
+                continue
+            rows, perm = board_sets.board_index(boards[:, :k])
+            seen = board_sets.relabel(holes.reshape(n, 4), perm).reshape(n, 2, 2)
+            out[:, :, street] = table[rows[:, None], COMBO_INDEX[seen[:, :, 0], seen[:, :, 1]]]
+        return out
+
+    def combo_buckets(self, board: np.ndarray, street: int) -> np.ndarray:
+        """Bucket of all 1,326 combos on ``board`` at ``street`` (-1 if the board blocks it).
+
+        ``board`` holds at least the street's cards (extra cards are ignored). Reads the
+        cached tables when they exist; otherwise computes the one board (a flop ~30 ms).
+        """
+        board = _check_board(board, street)
+        if street == 0:
+            return COMBO_CLASS.astype(np.int16)
+        blocked = hf.blocked_mask(board[None, :])[0]
+        if self.streets[street] == COMBO:
+            buckets = np.arange(N_COMBOS, dtype=np.int16)
+        elif street in self._tables or tables.cached(street, int(self.streets[street])):
+            table = self._table(street)
+            assert table is not None
+            rows, perm = board_sets.board_index(board[None, :])
+            seen = board_sets.relabel(COMBO_CARDS[None, :, :].astype(np.int64), perm)[0]
+            buckets = table[rows[0], COMBO_INDEX[seen[:, 0], seen[:, 1]]].astype(np.int16)
+        else:
+            name = hf.STREET_NAMES[street]
+            lookup = hf.percentile_buckets(hf.shipped_histograms()[name], self.n_buckets[street])
+            buckets = lookup[np.maximum(hf.features(board[None, :], street)[0], 0)]
+        return np.where(blocked, np.int16(-1), buckets).astype(np.int16)
+
+
+def _check(name: str, value: int | str) -> int | str:
+    if isinstance(value, str):
+        if value.strip().lower() == COMBO:
+            return COMBO
+        if not value.strip().isdigit():
+            raise InputError(f"{name} buckets must be a whole number or 'combo', not {value!r}")
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise InputError(f"{name} buckets must be a whole number or 'combo', not {value!r}")
+    if not 1 <= value <= MAX_BUCKETS:
+        raise InputError(f"{name} buckets must lie in 1..{MAX_BUCKETS}, not {value}")
+    return int(value)
+
+
+def _check_board(board, street: int) -> np.ndarray:
+    if street not in (0, 1, 2, 3):
+        raise InputError(f"street must be 0 (preflop) to 3 (river), not {street!r}")
+    board = np.asarray(board, dtype=np.int64).ravel()
+    k = hf.STREET_CARDS.get(street, 0)
+    if board.size < k:
+        raise InputError(f"the {hf.STREET_NAMES[street]} needs {k} board cards, got {board.size}")
+    board = board[:k]
+    if board.size and (board.min() < 0 or board.max() > 51 or np.unique(board).size != k):
+        raise InputError(f"board cards must be distinct ids in 0..51, got {board.tolist()}")
+    return board
+
+
+def parse_abstraction(text: str) -> CardAbstraction:
+    """``hs2(flop=50,turn=50,river=50)`` (the ``hs2(...)`` wrapper optional, fields in any
+    order, missing ones at the default) into a ``CardAbstraction``; ``InputError`` if unreadable."""
+    if not isinstance(text, str) or len(text) > 200:
+        raise InputError("a card abstraction is text such as 'hs2(flop=50,turn=50,river=50)'")
+    body = text.strip()
+    match = re.fullmatch(r"hs2\s*\((.*)\)", body, flags=re.S)
+    if match:
+        body = match.group(1)
+    elif "(" in body or ")" in body:
+        raise InputError(f"unknown card abstraction {text!r}; the one kind is hs2(flop=..,..)")
+    fields: dict[str, str] = {}
+    for part in filter(str.strip, body.split(",")):
+        field = _FIELD.match(part)
+        if not field:
+            raise InputError(
+                f"cannot read {part.strip()!r} in card abstraction {text!r}; "
+                "write flop=N, turn=N, river=N (N a bucket count or 'combo')"
+            )
+        if field.group(1) in fields:
+            raise InputError(f"{field.group(1)} is given twice in card abstraction {text!r}")
+        fields[field.group(1)] = field.group(2)
+    return CardAbstraction(**fields)
