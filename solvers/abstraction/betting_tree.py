@@ -60,7 +60,8 @@ class BettingTree:
         start, count = int(self.edge_start[node]), int(self.n_actions[node])
         names = (FOLD, CALL, RAISE)
         return tuple(
-            Action(names[self.edge_kind[e]], int(self.edge_to[e])) for e in range(start, start + count)
+            Action(names[self.edge_kind[e]], int(self.edge_to[e]))
+            for e in range(start, start + count)
         )
 
     def slot_offsets(self, n_buckets: tuple[int, ...]) -> tuple[np.ndarray, int]:

@@ -11,6 +11,10 @@ Pruning (Pluribus): once enabled, an action whose regret is below ``prune_below`
 the traverser with probability ``prune_probability``, except on the river and for actions that
 end the hand. Randomness is a xorshift64 stream per deal, seeded by the caller, so a batch is
 reproducible on one thread.
+
+The walk is recursive, and numba's on-disk cache of a recursive function crashes the next
+process that loads it (a stale address of the recursive call), so these two compile in every
+process (about 5 s) instead of being cached.
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ def _match(regret, base, na, sigma):
             sigma[a] = 1.0 / na
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=False, nogil=True)
 def _walk(
     node, p, buckets, winner, kind, player, street, amount, edge_start, n_actions, edge_child,
     offset, regret, strategy_sum, rng, scratch, depth, prune, prune_below, prune_probability,
@@ -109,7 +113,7 @@ def _walk(
     return value
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=False, nogil=True, parallel=True)
 def run_batch(
     buckets, winners, seeds, root, kind, player, street, amount, edge_start, n_actions,
     edge_child, offset, regret, strategy_sum, max_depth, prune, prune_below, prune_probability,
