@@ -1,7 +1,9 @@
 """The blueprint solver: linear external-sampling MCCFR with pruning over the abstract full game.
 
-Memory is fixed when the solver is built: one float32 regret and one float32 strategy sum per
-(decision node, bucket, action) of the abstract tree (``BettingTree.slot_offsets``). Work runs in
+Memory is fixed when the solver is built: one float32 regret and one float64 strategy sum per
+(decision node, bucket, action) of the abstract tree (``BettingTree.slot_offsets``). The sums
+are float64 because a float32 sum past 2^24 times a small probability drops that probability's
+adds entirely (0.01 vanishes on a sum of 400,000), which would erase rare actions. Work runs in
 batches of sampled deals on all cores (``mccfr_kernels.run_batch``). As in Pluribus, the early
 iterations are discounted linearly: every ``discount_every`` iterations up to ``linear_until``,
 regrets and strategy sums are multiplied by ``k / (k + 1)`` (k intervals so far), which weighs
@@ -29,8 +31,8 @@ from solvers.atomic import atomic_write
 from solvers.errors import InputError
 from solvers.user_files import check_regular_file
 
-MAX_SLOTS = 400_000_000
-"""Two float32 arrays of this many slots are 3.2 GB: refuse bigger abstractions up front."""
+MAX_SLOTS = 300_000_000
+"""The two arrays of this many slots take 3.6 GB: refuse bigger abstractions up front."""
 REGRET_FLOOR = -3.0e8
 CHECKPOINT_FORMAT = "pokertui-blueprint-checkpoint-1"
 
@@ -75,7 +77,7 @@ class BlueprintMCCFR:
         if slots > MAX_SLOTS:
             raise InputError(f"the abstraction needs {slots:,} regret slots; at most {MAX_SLOTS:,}")
         self.regret = np.zeros(slots, dtype=np.float32)
-        self.strategy_sum = np.zeros(slots, dtype=np.float32)
+        self.strategy_sum = np.zeros(slots, dtype=np.float64)
         self.iterations = 0
         self.batches = 0
         self.elapsed_seconds = 0.0
@@ -124,9 +126,8 @@ class BlueprintMCCFR:
         every, until = self.options.discount_every, self.options.linear_until
         k = min(self.iterations, until) // every
         if k > min(before, until) // every and k >= 1:
-            factor = np.float32(k / (k + 1.0))
-            self.regret *= factor
-            self.strategy_sum *= factor
+            self.regret *= np.float32(k / (k + 1.0))
+            self.strategy_sum *= k / (k + 1.0)
 
     # --- strategies ------------------------------------------------------------------------
     def node_rows(self, node: int, source: str = "average") -> np.ndarray:
@@ -187,7 +188,8 @@ class BlueprintMCCFR:
             raise CheckpointError(f"{path} is a checkpoint of another run: {state.get('identity')}")
         for name in ("regret", "strategy_sum"):
             array = state.get(name)
-            if array is None or array.shape != (self.slots,) or array.dtype != np.float32:
+            expected = getattr(self, name).dtype
+            if array is None or array.shape != (self.slots,) or array.dtype != expected:
                 raise CheckpointError(f"{path}: {name} does not fit this abstraction")
             if not np.isfinite(array).all():
                 raise CheckpointError(f"{path}: {name} holds non-finite numbers")

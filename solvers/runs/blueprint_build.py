@@ -72,7 +72,7 @@ def train(
     *,
     iterations: int | None = None,
     seconds: float | None = None,
-    checkpoint_seconds: float = 300.0,
+    checkpoint_seconds: float = 120.0,
     report_seconds: float = 30.0,
     emit: Emit = lambda event: None,
     should_stop: Callable[[], bool] = lambda: False,
@@ -149,3 +149,43 @@ def export(trainer: BlueprintMCCFR, spec: BlueprintSpec, out: Path,
         **(extra or {}),
     }
     return write_blueprint(out, header, strategy)
+
+
+@dataclass(frozen=True)
+class ShippedBlueprint:
+    """A blueprint in ``strategies/``, rebuilt by ``pokertui build-bots --part hunl``."""
+
+    filename: str
+    spec: BlueprintSpec
+    seconds: float
+    """The training budget (the issue allows two hours each on this machine)."""
+    title: str
+
+    @property
+    def checkpoint_name(self) -> str:
+        return self.filename.removesuffix(".npz") + ".ckpt.npz"
+
+
+SHIPPED_BETTING = (
+    "pre=2.5x,a|3x,a|2.2x,a|a; flop=33%,75%,a|100%,a|a; turn=50%,100%,a|100%,a|a; "
+    "river=50%,100%,a|100%,a|a"
+)
+SHIPPED_CARDS = "hs2(flop=200,turn=200,river=200)"
+SHIPPED_OPTIONS = MccfrOptions(
+    batch=8192, seed=1, prune_after=20_000_000, prune_below=-1.0e6, linear_until=40_000_000,
+    discount_every=1_000_000,
+)  # fmt: skip
+SHIPPED_BLUEPRINTS: tuple[ShippedBlueprint, ...] = (
+    ShippedBlueprint(
+        "hunl_100bb.npz",
+        BlueprintSpec(100.0, SHIPPED_BETTING, SHIPPED_CARDS, SHIPPED_OPTIONS),
+        7000.0,
+        "Heads-up no-limit hold'em, 100 bb",
+    ),
+    ShippedBlueprint(
+        "hunl_200bb.npz",
+        BlueprintSpec(200.0, SHIPPED_BETTING, SHIPPED_CARDS, SHIPPED_OPTIONS),
+        7000.0,
+        "Heads-up no-limit hold'em, 200 bb (the ACPC game)",
+    ),
+)
