@@ -24,7 +24,20 @@ def register(subparsers: Any) -> None:
             "seats, and prints the bot's score."
         ),
     )
-    parser.add_argument("--bot", help="the bot's strategy file (default: the shipped Leduc bot)")
+    parser.add_argument(
+        "--game",
+        help="play the full game instead of a strategy file: 'hunl(stack_bb=100)' (10 to 250 bb)",
+    )
+    parser.add_argument(
+        "--bot",
+        help="the bot's strategy file (default: the shipped Leduc bot); with --game hunl(...) a "
+        "bot file or call, random, call-raise",
+    )
+    parser.add_argument(
+        "--history",
+        metavar="FILE",
+        help="with --game hunl(...) --hands N: write the hands in PHH (a .phhs file)",
+    )
     parser.add_argument(
         "--hands",
         type=bounded_int(1, MAX_HANDS),
@@ -98,6 +111,10 @@ def check_before_app(bot: str | None, resume: str | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.game is not None:
+        return run_full_game(args)
+    if args.history:
+        raise InputError("--history writes full-game hands: use it with --game 'hunl(...)'")
     if args.bot:
         from pokertui.paths import resolve_bot, strategies_dir  # noqa: PLC0415
 
@@ -133,4 +150,60 @@ def run(args: argparse.Namespace) -> int:
             f"{report['opponent_ev_lost_mean']:.4f} ± {report['opponent_ev_lost_ci95']:.4f} "
             f"{report['unit']}"
         )
+    return 0
+
+
+def run_full_game(args: argparse.Namespace) -> int:
+    """``--game hunl(...)``: the full-game table, or a headless match with ``--hands``."""
+    from solvers.agents.registry import make_agent  # noqa: PLC0415
+    from solvers.games.hunl.spec import hunl_spec_string, parse_hunl_spec  # noqa: PLC0415
+
+    config = parse_hunl_spec(args.game)
+    bot_name = args.bot or "call"
+    bot = make_agent(bot_name, config)
+    if args.hands is None:
+        if args.resume or args.history:
+            raise InputError("--resume and --history do not combine with --game at the table")
+        require_terminal()
+        from pokertui.app import run_app  # noqa: PLC0415
+
+        return run_app(game=hunl_spec_string(config), bot=bot_name, seed=args.seed)
+    if args.resume:
+        raise InputError("--resume opens the TUI; it does not combine with --hands")
+    history = None
+    if args.history:
+        from pathlib import Path  # noqa: PLC0415
+
+        from solvers.atomic import check_output_path  # noqa: PLC0415
+
+        history = Path(args.history)
+        check_output_path(history, "history")
+    opponent = make_agent(args.opponent, config)
+    seed = 0 if args.seed is None else args.seed
+    from pokertui.session.hunl_headless import play_hunl_match  # noqa: PLC0415
+
+    report, session = play_hunl_match(
+        config, bot, opponent, args.hands, seed, names=(bot_name, args.opponent)
+    )
+    report["game"] = hunl_spec_string(config)
+    if history is not None:
+        from pokertui.session.phh import session_phhs  # noqa: PLC0415
+        from solvers.atomic import atomic_write_text  # noqa: PLC0415
+
+        text = session_phhs(config, session.hands, human=args.opponent, bot=bot_name)
+        try:
+            atomic_write_text(history, text)
+        except OSError as exc:
+            raise InputError(f"cannot write {history}: {exc.strerror or exc}") from None
+        report["history"] = str(history)
+    if args.json:
+        print_json(report)
+        return 0
+    print(
+        f"{report['hands']} hands of {report['game']}, bot {bot_name} vs {args.opponent}: "
+        f"{report['mean']:+.2f} ± {report['ci95']:.2f} bb/100 (95% CI); all-in adjusted "
+        f"{report['ev_adjusted_mean']:+.2f} ± {report['ev_adjusted_ci95']:.2f}"
+    )
+    if history is not None:
+        print(f"hand history (PHH): {history}")
     return 0

@@ -107,8 +107,12 @@ def save_session(session: Session, path: Path) -> Path:
     A save written by a newer pokertui is never overwritten, and a corrupt save never
     replaces a good backup.
     """
-    path = Path(path)
-    text = json.dumps(session_document(session), indent=1) + "\n"
+    return write_document(Path(path), session_document(session))
+
+
+def write_document(path: Path, document: dict[str, Any]) -> Path:
+    """Write a save document atomically; the previous good save becomes ``.bak``."""
+    text = json.dumps(document, indent=1) + "\n"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         check_output_path(path, "save")
@@ -133,21 +137,38 @@ def save_session(session: Session, path: Path) -> Path:
     return path
 
 
+SAVE_KINDS = ("pokertui-session", "pokertui-hunl-session")
+"""A session against a strategy file, and a full-game session against an agent."""
+
+
 def _previous_save(path: Path) -> str:
     """``good``, ``newer`` (from a later pokertui) or ``bad`` for the save at ``path``."""
     try:
-        return "good" if _read(path) else "bad"
+        return "good" if read_document(path, SAVE_KINDS) else "bad"
     except SaveError as exc:
         return "newer" if getattr(exc, "newer", False) else "bad"
 
 
+def save_kind(path: Path) -> str | None:
+    """The kind of session a save holds, or None when it cannot be read as a save."""
+    try:
+        return str(read_document(Path(path), SAVE_KINDS)["kind"])
+    except SaveError:
+        return None
+
+
 def _read(path: Path) -> dict[str, Any]:
+    return read_document(path, ("pokertui-session",))
+
+
+def read_document(path: Path, kinds: tuple[str, ...]) -> dict[str, Any]:
+    """The JSON of a save of one of ``kinds``; ``SaveError`` if it is not one or is newer."""
     try:
         data = load_user_json(path, MAX_SAVE_BYTES, "save")
     except InputError as exc:
         raise SaveError(f"{path} is corrupt or unreadable ({exc})") from None
-    if not isinstance(data, dict) or data.get("kind") != "pokertui-session":
-        raise SaveError(f"{path} is not a pokertui save")
+    if not isinstance(data, dict) or data.get("kind") not in kinds:
+        raise SaveError(f"{path} is not a pokertui save of this kind")
     version = data.get("format_version")
     if isinstance(version, int) and not isinstance(version, bool) and version > SAVE_VERSION:
         error = SaveError(

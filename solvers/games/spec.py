@@ -154,6 +154,14 @@ class _Parser:
         return name, args, kwargs
 
 
+def split_spec(text: str) -> tuple[str, list[Any], dict[str, Any]]:
+    """A spec's name, bare values and ``name=value`` pairs, unvalidated (for games that are not
+    public trees, such as the full game ``hunl``)."""
+    if not isinstance(text, str) or not text.strip():
+        raise GameParamError("empty game spec")
+    return _Parser(text).spec()
+
+
 def parse_spec(text: str) -> tuple[str, GameParams]:
     """Parse and validate a spec string into ``(game name, parameter model)``."""
     if not isinstance(text, str) or not text.strip():

@@ -36,7 +36,10 @@ def _strengths(boards: np.ndarray, combos: np.ndarray) -> np.ndarray:
     cards[:, :, :5] = boards[:, None, :]
     cards[:, :, 5:] = hole[None, :, :]
     blocked = (boards[:, None, :, None] == hole[None, :, None, :]).any(axis=(2, 3))
-    return np.where(blocked, -1, evaluate(cards).astype(np.int64))
+    strengths = np.full(blocked.shape, -1, dtype=np.int64)
+    # a blocked hand repeats a card, which the evaluator's tables do not cover (five of a rank)
+    strengths[~blocked] = evaluate(cards[~blocked])
+    return strengths
 
 
 def _per_card_lists(opp_combos: np.ndarray) -> tuple[np.ndarray, int]:
@@ -57,26 +60,7 @@ def equity_vs_range(
 ) -> np.ndarray:
     """``[len(own_combos)]`` equity of each own combo against ``opp_weights`` (NaN where the
     hand is blocked by the board or no opponent weight is compatible with it)."""
-    own_cards = COMBO_CARDS[own_combos]
-    holders, _ = _per_card_lists(opp_combos)
-    same = np.full(len(own_combos), -1, dtype=np.intp)  # the opponent index of the same combo
-    where = {int(c): i for i, c in enumerate(opp_combos)}
-    for i, combo in enumerate(own_combos):
-        same[i] = where.get(int(combo), -1)
-    union, inverse = np.unique(np.concatenate([own_combos, opp_combos]), return_inverse=True)
-    own_at, opp_at = inverse[: len(own_combos)], inverse[len(own_combos) :]
-    share = np.zeros(len(own_combos))
-    total = np.zeros(len(own_combos))
-    all_boards = runouts(tuple(board))
-    for start in range(0, len(all_boards), _BOARD_BATCH):
-        boards = all_boards[start : start + _BOARD_BATCH]
-        union_s = _strengths(boards, union)  # each combo evaluated once per board
-        own_s, opp_s = union_s[:, own_at], union_s[:, opp_at]
-        won, tied, seen = _boards(own_s, opp_s, opp_weights, own_cards, holders, same)
-        share += won + 0.5 * tied
-        total += seen
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, share / total, np.nan)
+    return equity_on_boards(runouts(tuple(board)), own_combos, opp_combos, opp_weights)
 
 
 def _boards(own, opp, weights, own_cards, holders, same):
@@ -115,3 +99,40 @@ def _boards(own, opp, weights, own_cards, holders, same):
         np.where(keep, upto - below, 0.0).sum(axis=0),
         np.where(keep, everything, 0.0).sum(axis=0),
     )
+
+
+def sampled_runouts(
+    board: tuple[int, ...], dead: tuple[int, ...], count: int, rng: np.random.Generator
+) -> np.ndarray:
+    """``[count, 5]`` completions of ``board`` drawn uniformly from the cards not in ``board``
+    or ``dead`` (for a preflop equity, where every runout would be 1.7 million boards)."""
+    deck = np.array([c for c in range(52) if c not in board and c not in dead], dtype=np.intp)
+    need = 5 - len(board)
+    keys = rng.random((count, len(deck)))
+    extra = deck[np.argpartition(keys, need, axis=1)[:, :need]]
+    fixed = np.broadcast_to(np.asarray(board, dtype=np.intp), (count, len(board)))
+    return np.concatenate([fixed, extra], axis=1)
+
+
+def equity_on_boards(
+    boards: np.ndarray, own_combos: np.ndarray, opp_combos: np.ndarray, opp_weights: np.ndarray
+) -> np.ndarray:
+    """As ``equity_vs_range``, over the given five-card boards (every runout, or a sample of
+    them drawn without the own hand's cards, which estimates the same equity)."""
+    own_cards = COMBO_CARDS[own_combos]
+    holders, _ = _per_card_lists(opp_combos)
+    where = {int(c): i for i, c in enumerate(opp_combos)}
+    same = np.array([where.get(int(c), -1) for c in own_combos], dtype=np.intp)
+    union, inverse = np.unique(np.concatenate([own_combos, opp_combos]), return_inverse=True)
+    own_at, opp_at = inverse[: len(own_combos)], inverse[len(own_combos) :]
+    share = np.zeros(len(own_combos))
+    total = np.zeros(len(own_combos))
+    for start in range(0, len(boards), _BOARD_BATCH):
+        union_s = _strengths(boards[start : start + _BOARD_BATCH], union)
+        won, tied, seen = _boards(
+            union_s[:, own_at], union_s[:, opp_at], opp_weights, own_cards, holders, same
+        )
+        share += won + 0.5 * tied
+        total += seen
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, share / total, np.nan)

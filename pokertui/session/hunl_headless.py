@@ -1,0 +1,59 @@
+"""Full-game matches with no UI: ``pokertui play --game 'hunl(...)' --bot B --opponent O``.
+
+The opponent takes the human's seat of a ``HunlSession`` (seats alternate, so each plays the
+button half of the time) and acts through the same ``act`` a person uses, so a headless match
+exercises exactly the rules and scoring of the app. The score is the bot's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from pokertui.session.hunl_session import HunlSession
+from solvers.cards.deck import COMBO_INDEX
+from solvers.errors import InputError
+from solvers.games.hunl.agent import Agent
+from solvers.games.hunl.rules import HunlConfig
+
+PROGRESS_EVERY = 500
+
+
+def play_hunl_match(
+    config: HunlConfig,
+    bot: Agent,
+    opponent: Agent,
+    hands: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+    names: tuple[str, str] = ("bot", "opponent"),
+) -> tuple[dict, HunlSession]:
+    """Play ``hands`` hands; the report (the bot's score in bb/100) and the session played."""
+    if hands < 1:
+        raise InputError("play at least one hand")
+    session = HunlSession(config, bot, bot_name=names[0], seed=seed)
+    rng = np.random.default_rng([seed, 1])
+    for played in range(1, hands + 1):
+        session.new_hand()
+        while session.human_to_act:
+            hole = session.hand.hole[session.human_seat]
+            board = np.array(session.board, dtype=np.intp)
+            session.act(opponent.act(session.state, board, int(COMBO_INDEX[hole]), rng))
+        if progress is not None and (played % PROGRESS_EVERY == 0 or played == hands):
+            progress(played)
+    summary = session.summary()
+    report = {
+        "game": None,
+        "bot": names[0],
+        "opponent": names[1],
+        "seed": seed,
+        "hands": summary["hands"],
+        "mean": -summary["mean"],
+        "ci95": summary["ci95"],
+        "ev_adjusted_mean": -summary["ev_adjusted_mean"],
+        "ev_adjusted_ci95": summary["ev_adjusted_ci95"],
+        "net": -summary["net"],
+        "unit": summary["unit"],
+    }
+    return report, session

@@ -1,0 +1,51 @@
+"""Which bot plays: ``make_agent`` turns a name (``call``, ``random``) or a file into an Agent.
+
+Every front end (the app's new-game dialog, ``pokertui play --game hunl(...)``, LBR) asks this
+one function, so a new kind of bot (the blueprint file) is added here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from solvers.agents.chumps import AlwaysCall, CallRaiseHalf, RandomAgent
+from solvers.errors import InputError
+from solvers.games.hunl.agent import Agent
+from solvers.games.hunl.rules import HunlConfig
+
+CHUMPS: dict[str, Callable[[], Agent]] = {
+    "call": AlwaysCall,
+    "always-call": AlwaysCall,
+    "random": RandomAgent,
+    "call-raise": CallRaiseHalf,
+}
+"""Bots that ignore their cards, by the names the command line and the app accept."""
+
+FILE_LOADERS: list[Callable[[str, HunlConfig], Agent | None]] = []
+"""Loaders of bot files, tried in order: each returns an Agent, None when the file is not its
+kind, or raises ``InputError`` for a file of its kind that is broken or for another game."""
+
+
+def agent_names() -> list[str]:
+    return sorted(CHUMPS)
+
+
+def make_agent(name_or_path: str, config: HunlConfig) -> Agent:
+    """The bot called ``name_or_path`` (a chump's name, or a bot file) for the game ``config``."""
+    text = str(name_or_path).strip()
+    factory = CHUMPS.get(text.lower())
+    if factory is not None:
+        return factory()
+    if not text:
+        raise InputError(f"choose a bot: {', '.join(agent_names())} or a bot file")
+    path = Path(text)
+    if not path.is_file():
+        raise InputError(
+            f"no bot {text!r}: not a file, and the built-in bots are {', '.join(agent_names())}"
+        )
+    for loader in FILE_LOADERS:
+        agent = loader(str(path), config)
+        if agent is not None:
+            return agent
+    raise InputError(f"{text} is not a bot file for heads-up no-limit hold'em")

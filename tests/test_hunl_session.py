@@ -1,0 +1,237 @@
+"""The full-game play session, driven without a UI: dealing, sizes, results, scores, saves and
+hand histories (loaded back by pokerkit, an independent implementation of the rules)."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+import numpy as np
+import pytest
+from phevaluator import evaluate_cards
+
+from pokertui.session.hunl_headless import play_hunl_match
+from pokertui.session.hunl_saves import load_hunl_session, save_hunl_session
+from pokertui.session.hunl_session import HunlActionError, HunlSession
+from pokertui.session.phh import session_phhs
+from pokertui.session.saves import SaveError, save_kind
+from solvers.agents.chumps import AlwaysCall, RandomAgent
+from solvers.cards.deck import cards_str
+from solvers.games.hunl.rules import Action, HunlConfig
+
+CONFIG = HunlConfig(100)
+
+
+def session(agent=None, seed=1, seat=None) -> HunlSession:
+    return HunlSession(CONFIG, agent or AlwaysCall(), bot_name="call", human_seat=seat, seed=seed)
+
+
+def test_deal_seats_and_first_action():
+    s = session(seed=3)
+    for number in range(1, 7):
+        hand = s.new_hand()
+        cards = [*hand.hole[0], *hand.hole[1], *hand.board]
+        assert len(set(cards)) == 9 and all(0 <= c < 52 for c in cards)
+        assert hand.human_seat == (number - 1) % 2  # alternating, button on odd hands
+        if hand.human_seat == 0:
+            assert s.human_to_act and s.state.betting == ""  # the button acts first
+        else:
+            assert s.state.betting == "c" and s.human_to_act  # the bot limped (always-call)
+        while s.human_to_act:
+            s.act("c")
+    assert s.hand_over
+
+
+def test_size_keys_follow_the_pot():
+    s = session(seat=0, seed=2)
+    s.new_hand()
+    sizes = dict(s.size_totals())
+    # preflop facing the big blind: a pot raise is to 100 + (150 + 50) = 300 (3bb)
+    assert sizes["pot"] == 300 and sizes["min"] == 200 and sizes["allin"] == 10_000
+    assert sizes["1/2"] == 200  # 100 + 100 is the min-raise anyway
+    assert sizes["2/3"] == 233
+    s.act("pot")
+    # the bot called: the flop, pot 600; the big blind (the bot) acts first and checks
+    assert s.state.betting == "r300c/c" and s.human_to_act
+    sizes = dict(s.size_totals())
+    assert sizes["pot"] == 300 + 600 and sizes["1/3"] == 300 + 200 and sizes["1/2"] == 600
+    assert [o.label for o in s.options()][:2] == ["check", "bet 1bb"]
+    s.act_amount("4.5bb")  # typed: this street's bet in big blinds
+    assert s.state.committed == (750, 750)  # the bot called 450 more
+
+
+def test_illegal_amounts_are_clear_errors():
+    s = session(seat=0, seed=2)
+    s.new_hand()
+    with pytest.raises(HunlActionError, match="between 200 and 10000"):
+        s.act_amount("150")
+    with pytest.raises(HunlActionError, match="between 200 and 10000"):
+        s.act_amount("100.5bb")
+    for junk in ("lots", "nan", "inf", "1e400", "-5"):
+        with pytest.raises(HunlActionError):
+            s.act_amount(junk)
+    with pytest.raises(HunlActionError):
+        s.act("r99999999")
+    assert s.state.betting == ""  # nothing was played
+    s.act("f")
+    with pytest.raises(HunlActionError, match="not your turn"):
+        s.act("c")
+
+
+def _winner(hole, board) -> int | None:
+    scores = [evaluate_cards(*hole[s], *board) for s in (0, 1)]
+    return None if scores[0] == scores[1] else int(scores[1] < scores[0])
+
+
+def test_results_follow_the_cards_and_the_score_is_bb_per_100():
+    s = session(RandomAgent(), seed=7)
+    results = []
+    for _ in range(60):
+        s.new_hand()
+        while s.human_to_act:
+            s.act("c")
+        hand = s.hand
+        put = s.state.committed
+        if s.state.folded >= 0:
+            expected = put[s.state.folded] * (1 if s.state.folded != hand.human_seat else -1)
+        else:
+            winner = _winner(hand.hole, list(hand.board))
+            expected = 0 if winner is None else put[1 - winner] * (
+                1 if winner == hand.human_seat else -1)  # fmt: skip
+        assert hand.result == expected
+        results.append(expected)
+    summary = s.summary()
+    assert summary["unit"] == "bb/100" and summary["hands"] == 60
+    assert summary["mean"] == pytest.approx(np.mean(results))  # chips/hand = bb/100 at bb 100
+    sd = np.std(results, ddof=1)
+    assert summary["ci95"] == pytest.approx(1.96 * sd / np.sqrt(60))
+
+
+def test_flop_all_in_is_scored_by_equity_against_the_bots_cards():
+    s = session(seed=5, seat=0)
+    for _ in range(40):
+        s.new_hand()
+        s.act("c")  # limp; the bot checks
+        s.act("allin")  # shove the flop; always-call calls
+        hand = s.hand
+        assert hand.showdown and s.state.all_in
+        me, bot = hand.hole[0], hand.hole[1]
+        flop = list(hand.board[:3])
+        rest = [c for c in range(52) if c not in {*me, *bot, *flop}]
+        won = 0.0
+        runs = list(combinations(rest, 2))
+        for extra in runs:
+            w = _winner((me, bot), [*flop, *extra])
+            won += 0.5 if w is None else float(w == 0)
+        assert hand.adjusted == pytest.approx(won / len(runs) * 20_000 - 10_000, abs=1e-6)
+
+
+def test_live_numbers_are_cached_and_kept_for_review():
+    s = session(seat=1, seed=4)
+    s.new_hand()  # the bot limped
+    s.act("c")  # check the option: the flop, the big blind (we) act first
+    numbers = s.live()
+    assert s.live() is numbers
+    assert numbers.pot == 200 and numbers.to_call == 0
+    s.act("allin")
+    step = next(st for st in s.hand.steps if st.action == "r10000")
+    assert step.equity == pytest.approx(numbers.equity)
+    valued = dict((token, ev) for token, ev in step.evs)
+    assert valued["r10000"] == pytest.approx(numbers.equity * 20_000 - 9_900)
+
+
+def test_save_and_resume_deal_the_same_cards(tmp_path):
+    s = session(RandomAgent(), seed=12)
+    for _ in range(8):
+        s.new_hand()
+        while s.human_to_act:
+            s.act("c")
+    while True:  # stop in the middle of a hand
+        s.new_hand()
+        if not s.hand_over:
+            break
+        assert s.hand_over
+    mid_hand = s.hand.hole
+    path = save_hunl_session(s, tmp_path / "full.json")
+    assert save_kind(path) == "pokertui-hunl-session"
+    loaded, warning = load_hunl_session(path)
+    assert warning is None and len(loaded.hands) == len(s.hands) - 1
+    assert loaded.summary()["net"] == s.summary()["net"]
+    assert [h.betting for h in loaded.hands] == [h.betting for h in s.hands[:-1]]
+    assert loaded.new_hand().hole == mid_hand
+
+
+def test_corrupt_or_tampered_saves_are_refused(tmp_path):
+    s = session(seed=12)
+    s.new_hand()
+    s.act("f")
+    path = save_hunl_session(s, tmp_path / "full.json")
+    document = json.loads(path.read_text())
+    document["hands"][0]["result"] = 5_000  # a better result than the cards gave
+    bad = tmp_path / "tampered.json"
+    bad.write_text(json.dumps(document))
+    with pytest.raises(SaveError, match="does not follow"):
+        load_hunl_session(bad)
+    document["hands"][0]["result"] = -50
+    document["hands"][0]["betting"] = "r50"
+    bad.write_text(json.dumps(document))
+    with pytest.raises(SaveError):
+        load_hunl_session(bad)
+    document["game"] = "hunl(stack_bb=9000)"
+    bad.write_text(json.dumps(document))
+    with pytest.raises(SaveError, match="stack"):
+        load_hunl_session(bad)
+    (tmp_path / "junk.json").write_text("{ not json")
+    with pytest.raises(SaveError):
+        load_hunl_session(tmp_path / "junk.json")
+    # a second save keeps the first as the backup, which a broken save falls back to
+    save_hunl_session(s, path)
+    path.write_text("garbage")
+    restored, warning = load_hunl_session(path)
+    assert warning and "backup" in warning and len(restored.hands) == 1
+
+
+def test_phh_histories_load_in_pokerkit_with_the_same_results():
+    from pokerkit import HandHistory
+
+    report, played = play_hunl_match(CONFIG, RandomAgent(), RandomAgent(), 150, seed=3)
+    text = session_phhs(CONFIG, played.hands, human="opponent", bot="bot")
+    histories = list(HandHistory.loads_all(text))
+    assert len(histories) == 150
+    showdowns = 0
+    for hand, history in zip(played.hands, histories, strict=True):
+        final = list(history)[-1]
+        # pokerkit's p1 is the big blind (our seat 1), p2 the button (seat 0)
+        human_stack = CONFIG.stack + hand.result
+        bot_stack = CONFIG.stack - hand.result
+        stacks = {hand.human_seat: human_stack, 1 - hand.human_seat: bot_stack}
+        assert list(final.stacks) == [stacks[1], stacks[0]]
+        dealt = "".join(repr(c) for cards in final.board_cards for c in cards)
+        assert dealt == cards_str(hand.shown_board)
+        showdowns += hand.showdown
+    assert 0 < showdowns < 150
+
+
+def test_headless_call_against_call_breaks_even():
+    report, _ = play_hunl_match(CONFIG, AlwaysCall(), AlwaysCall(), 3_000, seed=1)
+    assert report["hands"] == 3_000 and report["unit"] == "bb/100"
+    assert abs(report["mean"]) < report["ci95"] * 1.5  # zero-sum, symmetric: zero on average
+    assert report["ci95"] < 10  # every hand is a one-big-blind showdown
+
+
+def test_bot_answers_are_reproducible_by_seed():
+    first, _ = play_hunl_match(CONFIG, RandomAgent(), AlwaysCall(), 200, seed=9)
+    again, _ = play_hunl_match(CONFIG, RandomAgent(), AlwaysCall(), 200, seed=9)
+    other, _ = play_hunl_match(CONFIG, RandomAgent(), AlwaysCall(), 200, seed=10)
+    assert first == again and first["net"] != other["net"]
+
+
+def test_act_accepts_acpc_tokens_and_actions():
+    s = session(seat=0, seed=2)
+    s.new_hand()
+    s.act("r250")
+    assert s.state.betting == "r250c/c"
+    s.act(Action("c"))
+    assert s.state.betting == "r250c/cc/c"
+    s.act("R1000")
+    assert s.state.betting == "r250c/cc/cr1000c/c"
