@@ -53,6 +53,11 @@ def register(subparsers: Any) -> None:
         type=bounded_int(1, 10**12),
         help="hunl: stop after this many more iterations per blueprint",
     )
+    parser.add_argument(
+        "--export",
+        action="store_true",
+        help="hunl: only write each blueprint file from its checkpoint (no training)",
+    )
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -112,7 +117,11 @@ def _build_blueprints(args: argparse.Namespace, out_dir: Path) -> int:
     import json  # noqa: PLC0415
     import signal  # noqa: PLC0415
 
-    from solvers.runs.blueprint_build import SHIPPED_BLUEPRINTS, train  # noqa: PLC0415 - slow
+    from solvers.runs.blueprint_build import (  # noqa: PLC0415 - slow
+        SHIPPED_BLUEPRINTS,
+        export_checkpoint,
+        train,
+    )
 
     known = {bot.filename: bot for bot in SHIPPED_BLUEPRINTS}
     wanted = args.only or list(known)
@@ -133,6 +142,11 @@ def _build_blueprints(args: argparse.Namespace, out_dir: Path) -> int:
         def emit(event: dict[str, Any], name: str = name) -> None:
             print(json.dumps({"file": name, **event}), flush=True)
 
+        if args.export:
+            trainer = export_checkpoint(bot.spec, out_dir / bot.checkpoint_name, out_dir / name)
+            emit({"event": "exported", "iterations": trainer.iterations})
+            rows.append({"file": name, "iterations": trainer.iterations})
+            continue
         seconds = args.seconds if args.seconds is not None else bot.seconds
         trainer = train(
             bot.spec, out_dir / name, out_dir / bot.checkpoint_name,

@@ -189,3 +189,15 @@ SHIPPED_BLUEPRINTS: tuple[ShippedBlueprint, ...] = (
         "Heads-up no-limit hold'em, 200 bb (the ACPC game)",
     ),
 )
+
+
+def export_checkpoint(spec: BlueprintSpec, checkpoint: Path, out: Path) -> BlueprintMCCFR:
+    """Write the blueprint file of a run's last checkpoint, without training (the run may be
+    going on: checkpoints are replaced atomically)."""
+    if not checkpoint.exists():
+        raise InputError(f"no checkpoint {checkpoint} to export")
+    check_output_path(out, "--out")
+    trainer = make_trainer(spec)
+    trainer.load_checkpoint(checkpoint)
+    export(trainer, spec, out)
+    return trainer
