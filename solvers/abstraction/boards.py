@@ -54,7 +54,10 @@ def _key(sorted_masks: np.ndarray) -> np.ndarray:
 
 def canonical_keys(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Each board's canonical key and its suit relabelling ``perm[n, old suit] = new suit``."""
-    masks = suit_masks(boards)
+    return _keys_of_masks(suit_masks(boards))
+
+
+def _keys_of_masks(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     order = np.argsort(-masks, axis=1, kind="stable")
     perm = np.empty_like(order)
     np.put_along_axis(perm, order, np.broadcast_to(_SUITS, order.shape), axis=1)
@@ -96,6 +99,9 @@ def canonical_boards(k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def board_index(boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Row of each board among ``canonical_boards(k)`` and the suit relabelling onto it."""
     boards = np.asarray(boards)
-    keys, perm = canonical_keys(boards)
-    table_keys = canonical_boards(boards.shape[1])[0]
-    return np.searchsorted(table_keys, keys), perm
+    return _rows(suit_masks(boards), boards.shape[1])
+
+
+def _rows(masks: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    keys, perm = _keys_of_masks(masks)
+    return np.searchsorted(canonical_boards(k)[0], keys), perm

@@ -28,6 +28,8 @@ from solvers.errors import InputError
 COMBO = "combo"
 MAX_BUCKETS = 1000
 DEFAULT_BUCKETS = 50
+_COMBO_INDEX = COMBO_INDEX.astype(np.int64)
+_COMBO_CLASS = COMBO_CLASS.astype(np.int64)
 _FIELD = re.compile(r"^\s*(flop|turn|river)\s*=\s*([A-Za-z0-9_]+)\s*$")
 
 
@@ -92,20 +94,20 @@ class CardAbstraction:
         deals must be valid (no card twice), which the sampler guarantees. The first call
         builds the tables if they are not cached (about a minute; ``prepare`` does it early).
         """
-        holes = np.asarray(holes, dtype=np.int64)
-        boards = np.asarray(boards, dtype=np.int64)
-        n = holes.shape[0]
-        out = np.empty((n, 2, 4), dtype=np.int16)
-        combos = COMBO_INDEX[holes[:, :, 0], holes[:, :, 1]]
-        out[:, :, 0] = COMBO_CLASS[combos]
-        for street, k in hf.STREET_CARDS.items():
-            table = self._table(street)
-            if table is None:
-                out[:, :, street] = combos
-                continue
-            rows, perm = board_sets.board_index(boards[:, :k])
-            seen = board_sets.relabel(holes.reshape(n, 4), perm).reshape(n, 2, 2)
-            out[:, :, street] = table[rows[:, None], COMBO_INDEX[seen[:, :, 0], seen[:, :, 1]]]
+        holes = np.ascontiguousarray(holes, dtype=np.int64)
+        boards = np.ascontiguousarray(boards, dtype=np.int64)
+        if holes.ndim != 3 or holes.shape[1:] != (2, 2) or boards.shape != (len(holes), 5):
+            raise ValueError(f"deals are holes[n, 2, 2] and boards[n, 5], got "
+                             f"{holes.shape} and {boards.shape}")  # fmt: skip
+        out = np.empty((len(holes), 2, 4), dtype=np.int16)
+        by_combo = np.array([s == COMBO for s in self.streets])
+        keys = [board_sets.canonical_boards(k)[0] for k in (3, 4, 5)]
+        none = np.zeros((1, 1), dtype=np.uint8)
+        found = [self._table(street) for street in (1, 2, 3)]
+        looked_up = [none if t is None else t.view(np.ndarray) for t in found]
+        hf.lookup_kernels().deal_buckets(
+            holes, boards, _COMBO_INDEX, _COMBO_CLASS, *keys, *looked_up, by_combo, out
+        )
         return out
 
     def combo_buckets(self, board: np.ndarray, street: int) -> np.ndarray:

@@ -47,6 +47,13 @@ def kernels():
     return strength_kernels
 
 
+def lookup_kernels():
+    """The numba kernel of ``deal_buckets``, imported on first use like ``kernels``."""
+    from solvers.abstraction import lookup_kernels
+
+    return lookup_kernels
+
+
 def _tables() -> tuple:
     evaluator.warm_up()
     return (
@@ -59,15 +66,26 @@ def _tables() -> tuple:
 
 
 def features(boards: np.ndarray, street: int) -> np.ndarray:
-    """Feature of every combo on each board of ``street`` cards: int32 ``[n, 1326]``, -1 blocked."""
+    """Feature of every combo on each board of ``street`` cards: int32 ``[n, 1326]``, -1 blocked.
+
+    One board runs on the calling thread (starting a parallel region costs more than a river).
+    """
     boards = np.ascontiguousarray(boards, dtype=np.int64)
+    k = kernels()
     if street == 3:
-        return kernels().river_w_table(boards, *_tables()).astype(np.int32)
-    sums = kernels().runout_w2_sums(boards, *_tables())
+        if len(boards) == 1:
+            w = np.empty(1326, dtype=np.int64)
+            k.river_w(boards[0], *_tables(), w, np.empty(1326, dtype=np.int64))
+            return w[None, :].astype(np.int32)
+        return k.river_w_table(boards, *_tables()).astype(np.int32)
+    if len(boards) == 1:
+        sums = np.zeros((1, 1326), dtype=np.int64)
+        k.board_w2_sums(boards[0], *_tables(), sums[0])
+    else:
+        sums = k.runout_w2_sums(boards, *_tables())
     scale = W_MAX * W_MAX * RUNOUTS[street]
     q = (sums * Q_MAX + scale // 2) // scale
-    blocked = blocked_mask(boards)
-    return np.where(blocked, -1, q).astype(np.int32)
+    return np.where(blocked_mask(boards), -1, q).astype(np.int32)
 
 
 def blocked_mask(boards: np.ndarray) -> np.ndarray:

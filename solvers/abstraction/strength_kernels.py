@@ -128,39 +128,42 @@ def _add_w2(full, combo_cards, card_key, rank7, flush_suit, flush_table, out, or
             acc[h] += w * w
 
 
-@njit(cache=True, parallel=True)
-def runout_w2_sums(boards, combo_cards, card_key, rank7, flush_suit, flush_table):
-    """Sum of ``w**2`` over every river runout of each 3- or 4-card board: int64 ``[boards, 1326]``.
+@njit(cache=True, nogil=True)
+def board_w2_sums(board, combo_cards, card_key, rank7, flush_suit, flush_table, acc):
+    """Add ``w**2`` of every river runout of one 3- or 4-card ``board`` into ``acc[1326]``.
 
     A combo counts only the runouts that avoid its cards (C(47, 2) = 1,081 from a flop, 46
     from a turn), so the sum over the count is its E[HS^2] times 1980**2. Blocked combos get 0.
     """
-    n_boards, k = boards.shape
-    sums = np.zeros((n_boards, N_COMBOS), np.int64)
-    for i in prange(n_boards):
-        full = np.empty(5, np.int64)
-        used = np.zeros(52, np.bool_)
-        for j in range(k):
-            full[j] = boards[i, j]
-            used[boards[i, j]] = True
-        out = np.empty(N_COMBOS, np.int64)
-        order = np.empty(N_COMBOS, np.int64)
-        acc = sums[i]
-        if k == 4:
-            for r in range(52):
-                if not used[r]:
-                    full[4] = r
-                    _add_w2(full, combo_cards, card_key, rank7, flush_suit, flush_table, out,
-                            order, acc)
+    k = board.shape[0]
+    full = np.empty(5, np.int64)
+    used = np.zeros(52, np.bool_)
+    for j in range(k):
+        full[j] = board[j]
+        used[board[j]] = True
+    out = np.empty(N_COMBOS, np.int64)
+    order = np.empty(N_COMBOS, np.int64)
+    tables = (combo_cards, card_key, rank7, flush_suit, flush_table)
+    if k == 4:
+        for r in range(52):
+            if not used[r]:
+                full[4] = r
+                _add_w2(full, *tables, out, order, acc)
+        return
+    for t in range(52):
+        if used[t]:
             continue
-        for t in range(52):
-            if used[t]:
-                continue
-            full[3] = t
-            for r in range(t + 1, 52):
-                if not used[r]:
-                    full[4] = r
-                    _add_w2(full, combo_cards, card_key, rank7, flush_suit, flush_table, out,
-                            order, acc)
-    return sums
+        full[3] = t
+        for r in range(t + 1, 52):
+            if not used[r]:
+                full[4] = r
+                _add_w2(full, *tables, out, order, acc)
 
+
+@njit(cache=True, parallel=True)
+def runout_w2_sums(boards, combo_cards, card_key, rank7, flush_suit, flush_table):
+    """``board_w2_sums`` of each board, over all cores: int64 ``[boards, 1326]``."""
+    sums = np.zeros((boards.shape[0], N_COMBOS), np.int64)
+    for i in prange(boards.shape[0]):
+        board_w2_sums(boards[i], combo_cards, card_key, rank7, flush_suit, flush_table, sums[i])
+    return sums
