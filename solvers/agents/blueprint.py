@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import math
 import zlib
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from solvers.abstraction import hand_features as hf
 from solvers.abstraction.betting import parse_betting
 from solvers.abstraction.betting_tree import (
     DECISION,
@@ -33,7 +35,7 @@ from solvers.abstraction.betting_tree import (
     build_tree,
     root_state,
 )  # fmt: skip
-from solvers.abstraction.buckets import parse_abstraction
+from solvers.abstraction.buckets import COMBO, parse_abstraction
 from solvers.cards.deck import N_COMBOS
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Policy
@@ -105,6 +107,11 @@ class BlueprintAgent:
         self, state: HunlState, board: np.ndarray, combo: int, rng: np.random.Generator
     ) -> Action:
         return self.policy(state, board).sample(combo, rng)
+
+    def warm_up(self) -> None:
+        """Bucket every street once (loads tables, compiles kernels)."""
+        for street in (1, 2, 3):
+            _combo_buckets(self.cards, (0, 5, 10, 15, 20)[: _BOARD[street]], street)
 
     # --- following the hand down the tree ------------------------------------------------------
     def locate(self, state: HunlState) -> int | None:
@@ -198,9 +205,21 @@ _BOARD = (0, 3, 4, 5)
 
 
 def _combo_buckets(cards, board: tuple[int, ...], street: int) -> np.ndarray:
-    if street == 0:
-        return cards.combo_buckets(np.zeros(0, dtype=np.int64), 0)
-    return cards.combo_buckets(np.array(board, dtype=np.int64), street)
+    """``cards.combo_buckets``, but on the turn and river straight from the board's hand
+    features (under a millisecond) instead of the cached tables, whose first use in a process
+    enumerates every canonical river (over ten seconds): the same buckets either way
+    (``tests/test_blueprint_agent.py``)."""
+    cards_array = np.array(board, dtype=np.int64)
+    if street < 2 or cards.streets[street] == COMBO:
+        return cards.combo_buckets(cards_array, street)
+    lookup = _percentile_lookup(hf.STREET_NAMES[street], cards.n_buckets[street])
+    buckets = lookup[np.maximum(hf.features(cards_array[None, :], street)[0], 0)]
+    return np.where(hf.blocked_mask(cards_array[None, :])[0], -1, buckets).astype(np.int16)
+
+
+@lru_cache(maxsize=16)
+def _percentile_lookup(street_name: str, n_buckets: int) -> np.ndarray:
+    return hf.percentile_buckets(hf.shipped_histograms()[street_name], n_buckets)
 
 
 def _tokens(text: str) -> list[str]:
@@ -215,9 +234,15 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
-def load_blueprint_agent(path: str | Path, config: HunlConfig | None = None) -> BlueprintAgent:
-    """The bot of a blueprint file; ``InputError`` for a broken file or another stack depth."""
+def load_blueprint_agent(
+    path: str | Path, config: HunlConfig | None = None, warm: bool = True
+) -> BlueprintAgent:
+    """The bot of a blueprint file; ``InputError`` for a broken file or another stack depth.
+    ``warm`` loads the bucket tables and compiled kernels now (seconds, once per process), so
+    that no decision waits for them later."""
     agent = BlueprintAgent(read_blueprint(path), name=Path(path).stem)
+    if warm:
+        agent.warm_up()
     if config is not None and config.stack != agent.config.stack:
         raise InputError(
             f"{path} is a blueprint for {agent.config.stack_bb:g} bb stacks, not "
