@@ -170,11 +170,13 @@ SHIPPED_BETTING = (
     "pre=2.5x,a|3x,a|2.2x,a|a; flop=33%,75%,a|100%,a|a; turn=50%,100%,a|100%,a|a; "
     "river=50%,100%,a|100%,a|a"
 )
-SHIPPED_CARDS = "hs2(flop=200,turn=200,river=200)"
+SHIPPED_CARDS = "hs2(flop=50,turn=50,river=50)"
 SHIPPED_OPTIONS = MccfrOptions(
-    batch=8192, seed=1, prune_after=20_000_000, prune_below=-1.0e6, linear_until=40_000_000,
-    discount_every=1_000_000,
+    batch=8192, seed=1, prune_after=5_000_000, prune_below=-1.0e6, linear_until=10_000_000,
+    discount_every=500_000,
 )  # fmt: skip
+"""50 buckets a street and early pruning and discounting: on this shared machine a two-hour run
+gets tens of millions of iterations, not the hundreds a finer abstraction would need."""
 SHIPPED_BLUEPRINTS: tuple[ShippedBlueprint, ...] = (
     ShippedBlueprint(
         "hunl_100bb.npz",
