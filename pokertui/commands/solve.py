@@ -125,6 +125,10 @@ def run(args: argparse.Namespace) -> int:
     if args.algo.strip() in ("?", "help", "list"):
         print(describe_algorithms())
         return 0
+    from solvers.games.hunl.spec import is_hunl_spec  # noqa: PLC0415
+
+    if is_hunl_spec(args.game):
+        return _solve_blueprint(args)
     from solvers.runs.solve_run import execute, prepare  # noqa: PLC0415
 
     spec = build_spec(args)
@@ -233,3 +237,55 @@ def _run_for_people(spec, flag: _StopFlag, resume: bool, prepared) -> dict[str, 
                 f"{final['rounding_added']:.3g} to {final['exploitability_unrounded']:.3g}{missed}"
             )
     return final
+
+
+BLUEPRINT_ALGO = "mccfr"
+
+
+def _solve_blueprint(args: argparse.Namespace) -> int:
+    """``pokertui solve 'hunl(...)' --algo mccfr``: train a full-game blueprint (JSON lines with
+    --json, as the app's launcher reads them); --resume continues from the checkpoint."""
+    from solvers.games.hunl.spec import parse_hunl_spec  # noqa: PLC0415
+    from solvers.runs.blueprint_build import spec_from_options, train  # noqa: PLC0415
+
+    config = parse_hunl_spec(args.game)
+    if args.algo.strip().lower() != BLUEPRINT_ALGO:
+        raise InputError(f"the full game is solved by --algo {BLUEPRINT_ALGO} (linear MCCFR with "
+                         f"pruning over the abstract game), not {args.algo!r}")  # fmt: skip
+    if (config.small_blind, config.big_blind) != (50, 100):
+        raise InputError("the blueprint solver plays blinds of 50/100 chips (the ACPC game)")
+    if args.target is not None or args.lock is not None:
+        raise InputError("the full game's exploitability cannot be measured exactly: stop it "
+                         "with --iterations or --seconds (no --target, no --lock)")  # fmt: skip
+    if args.iterations is None and args.seconds is None:
+        raise InputError("give a stopping rule: --iterations or --seconds")
+    if not args.out:
+        raise InputError("give --out FILE, the blueprint file to write (.npz)")
+    options: dict[str, str] = {}
+    for pair in args.opt:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise InputError(f"--opt takes KEY=VALUE, not {pair!r}")
+        options[key.strip()] = value.strip()
+    spec = spec_from_options(config.stack_bb, options, args.seed)
+    out = Path(args.out)
+    checkpoint = Path(args.checkpoint) if args.checkpoint else out.with_name(out.name + ".ckpt.npz")
+    if args.resume and not checkpoint.exists():
+        raise InputError(f"--resume: there is no checkpoint {checkpoint}")
+    flag = _StopFlag()
+    previous = {sig: signal.signal(sig, flag) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def emit(event: dict[str, Any]) -> None:
+        if args.json:
+            _print_json_line(event)
+        elif event["event"] in ("progress", "resumed", "done", "interrupted"):
+            sys.stderr.write(json.dumps(event) + "\n")
+
+    try:
+        train(spec, out, checkpoint, iterations=args.iterations, seconds=args.seconds,
+              checkpoint_seconds=args.checkpoint_every, report_seconds=max(args.every, 0.5),
+              emit=emit, should_stop=lambda: flag.stop, resume=args.resume)  # fmt: skip
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 130 if flag.stop else 0

@@ -76,15 +76,19 @@ def train(
     report_seconds: float = 30.0,
     emit: Emit = lambda event: None,
     should_stop: Callable[[], bool] = lambda: False,
+    resume: bool = True,
 ) -> BlueprintMCCFR:
-    """Run (or continue) the blueprint's solve; returns the trainer after writing ``out``."""
+    """Run (or continue, when ``resume`` and the checkpoint exists) the blueprint's solve;
+    returns the trainer after writing ``out``."""
     if iterations is None and seconds is None:
         raise InputError("give a stopping rule: iterations or seconds")
     check_output_path(out, "--out")
     check_output_path(checkpoint, "--checkpoint")
+    if Path(out).resolve() == Path(checkpoint).resolve():
+        raise InputError("--out and --checkpoint must be different files")
     started = time.perf_counter()
     trainer = make_trainer(spec, lambda text: emit({"event": "prepare", "message": text}))
-    if checkpoint.exists():
+    if resume and checkpoint.exists():
         trainer.load_checkpoint(checkpoint)
         emit({"event": "resumed", "iterations": trainer.iterations})
     target = None if iterations is None else trainer.iterations + iterations
@@ -107,9 +111,39 @@ def train(
             emit({"event": "checkpoint", "iterations": trainer.iterations})
     trainer.save_checkpoint(checkpoint)
     export(trainer, spec, out)
-    emit({"event": "done", "iterations": trainer.iterations, "out": str(out),
+    emit({"event": "interrupted" if should_stop() else "done", "iterations": trainer.iterations,
+          "seconds": trainer.elapsed_seconds, "out": str(out), "checkpoint": str(checkpoint),
           "bytes": out.stat().st_size})  # fmt: skip
     return trainer
+
+
+OPTION_TYPES = {"batch": int, "prune_after": int, "prune_below": float,
+                "prune_probability": float, "linear_until": int, "discount_every": int}  # fmt: skip
+
+
+def spec_from_options(stack_bb: float, options: dict[str, str], seed: int | None) -> BlueprintSpec:
+    """A ``BlueprintSpec`` from ``pokertui solve 'hunl(...)' --opt key=value`` pairs: ``betting``,
+    ``cards`` and the solver's numbers (``OPTION_TYPES``); ``InputError`` for anything else."""
+    known = ("betting", "cards", *OPTION_TYPES)
+    numbers: dict[str, Any] = {}
+    for key, value in options.items():
+        if key not in known:
+            raise InputError(f"unknown option {key!r} for the full game; known: {', '.join(known)}")
+        if key in OPTION_TYPES:
+            try:
+                numbers[key] = OPTION_TYPES[key](value)
+            except ValueError:
+                raise InputError(f"option {key} must be a number, not {value!r}") from None
+    if seed is not None:
+        numbers["seed"] = seed
+    spec = BlueprintSpec(
+        stack_bb=stack_bb,
+        betting=options.get("betting", DEFAULT_BETTING),
+        cards=options.get("cards", DEFAULT_CARDS),
+        options=MccfrOptions(**numbers),
+    )
+    spec.identity()  # parses both abstractions now: a typo fails before any work
+    return spec
 
 
 def _progress(trainer: BlueprintMCCFR, before: int, chunk: float) -> dict[str, Any]:
