@@ -10,10 +10,12 @@ from pokertui.runs import ALGORITHM_NAMES
 
 __all__ = [
     "ALGORITHM_NAMES",
+    "BLUEPRINT_ALGO",
     "GAME_SPECS",
     "STOP_DEFAULTS",
     "STOP_RULES",
     "parse_stop",
+    "is_full_game",
     "remember_strategy",
 ]
 
@@ -33,6 +35,17 @@ GAME_SPECS = {
 }
 """Each game's spec with its default parameters, as a starting point to edit (a test checks
 these against ``solvers.games``; the screen does not import the engine until a run starts)."""
+GAME_SPECS["hunl"] = "hunl(stack_bb=100)"
+"""The full game: solved by ``BLUEPRINT_ALGO`` into a blueprint file (``.npz``), stopped by time
+or iterations (its exploitability cannot be measured exactly)."""
+
+BLUEPRINT_ALGO = "mccfr"
+"""The full game's solver (``pokertui solve 'hunl(...)' --algo mccfr``); not in the registry of
+tree-game solvers, so it is listed beside ``ALGORITHM_NAMES``."""
+
+
+def is_full_game(spec: str) -> bool:
+    return spec.strip().split("(", 1)[0].strip() == "hunl"
 
 STOP_RULES = ("target", "iterations", "seconds")
 STOP_DEFAULTS = {"target": "0.001", "iterations": "1000", "seconds": "10"}
