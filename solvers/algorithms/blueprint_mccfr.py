@@ -92,7 +92,7 @@ class BlueprintMCCFR:
     # --- running ---------------------------------------------------------------------------
     def run(self, iterations: int | None = None, seconds: float | None = None) -> BlueprintMCCFR:
         """At least one batch; then until ``iterations`` more deals or ``seconds`` have passed."""
-        from solvers.algorithms.mccfr_kernels import run_batch  # noqa: PLC0415 - numba on use
+        from solvers.algorithms import mccfr_kernels  # noqa: PLC0415 - numba loads on use
 
         started = time.perf_counter()
         target = None if iterations is None else self.iterations + iterations
@@ -105,7 +105,7 @@ class BlueprintMCCFR:
             buckets, winners = self.deals.sample(n, rng)
             seeds = rng.integers(1, 2**63, size=n, dtype=np.int64).astype(np.uint64)
             prune = self.iterations >= opts.prune_after
-            self.value_sum += run_batch(
+            self.value_sum += mccfr_kernels.run_batch(
                 buckets, winners, seeds, 0, tree.kind, tree.player, tree.street, tree.amount,
                 tree.edge_start, tree.n_actions, tree.edge_child, self.offsets, self.regret,
                 self.strategy_sum, self.max_depth, prune, opts.prune_below,
