@@ -191,3 +191,17 @@ def test_cli_plays_the_blueprint_and_rejects_bad_input(trained, tmp_path):
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert missing.returncode == 2 and "no checkpoint" in missing.stderr
+
+
+def test_lbr_figures_are_recorded_in_the_header(trained, tmp_path):
+    from solvers.strategy_file.blueprint_file import record_lbr
+
+    _, path = trained
+    copy = tmp_path / "copy.npz"
+    copy.write_bytes(path.read_bytes())
+    record_lbr(copy, {"fcpa 3-4": {"mbb_per_hand": 812.5, "ci95": 40.0, "hands": 20000}})
+    record_lbr(copy, {"fc 1-4": {"mbb_per_hand": 0.0}})
+    loaded = read_blueprint(copy)
+    assert loaded.header["lbr"]["fcpa 3-4"]["mbb_per_hand"] == 812.5
+    assert set(loaded.header["lbr"]) == {"fcpa 3-4", "fc 1-4"}
+    np.testing.assert_array_equal(loaded.strategy, read_blueprint(path).strategy)

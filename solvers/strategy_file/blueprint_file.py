@@ -110,3 +110,15 @@ def read_blueprint(path: str | os.PathLike[str]) -> BlueprintFile:
     if strategy.dtype != np.uint8 or strategy.shape != (slots,):
         raise BlueprintFileError(f"{path}: the strategy is not {slots} bytes")
     return BlueprintFile(header, strategy)
+
+
+def record_lbr(path: str | os.PathLike[str], figures: dict[str, Any]) -> dict[str, Any]:
+    """Merge measured LBR figures (e.g. ``{"fcpa 3-4": {"mbb_per_hand": ..., "ci95": ...}}``)
+    into the file's header ``lbr`` entry, rewriting the file atomically; returns the entry."""
+    loaded = read_blueprint(path)
+    header = dict(loaded.header)
+    lbr = dict(header.get("lbr") or {})
+    lbr.update(json.loads(json.dumps(figures)))  # plain JSON values only
+    header["lbr"] = lbr
+    write_blueprint(path, header, loaded.strategy)
+    return lbr
