@@ -22,7 +22,12 @@ recompute it. Regenerate them with:
 pokertui build-bots --out strategies               # everything (a few minutes)
 pokertui build-bots --out strategies --part toys   # the LP-solved games only (about a minute)
 pokertui build-bots --out strategies --part spots  # the hold'em river and turn spots
+pokertui build-bots --out strategies --part hunl --only hunl_100bb.npz  # the full game (2 h)
 ```
+
+`hunl_100bb.npz` (and `hunl_200bb.npz`, the ACPC game, when built) is the full-game blueprint:
+linear MCCFR over an abstract game, quantised to 255ths; its header records the abstractions,
+iterations and LBR figures (`docs/blueprint.md`). Its exploitability cannot be computed exactly.
 
 """
 
