@@ -147,7 +147,7 @@ def test_every_answer_is_legal_along_random_hands(trained):
 def test_make_agent_loads_blueprints_and_refuses_bad_files(trained, tmp_path):
     _, path = trained
     assert isinstance(make_agent(str(path), HunlConfig(10)), BlueprintAgent)
-    with pytest.raises(InputError, match="10 bb stacks, not 100 bb"):
+    with pytest.raises(InputError, match="plays 10 bb stacks with blinds 50/100, not 100 bb"):
         make_agent(str(path), HunlConfig(100))
     broken = tmp_path / "broken.npz"
     broken.write_bytes(path.read_bytes()[:2000])

@@ -81,11 +81,7 @@ class BlueprintAgent:
 
     # --- the Agent protocol --------------------------------------------------------------------
     def policy(self, state: HunlState, board: np.ndarray) -> Policy:
-        if state.config.stack != self.config.stack:
-            raise InputError(
-                f"this blueprint plays {self.config.stack_bb:g} bb stacks, not "
-                f"{state.config.stack_bb:g} bb"
-            )
+        _check_game(state.config, self.config, "this blueprint")
         legal = state.legal()
         node = self.locate(state)
         if node is None:
@@ -234,6 +230,16 @@ def _tokens(text: str) -> list[str]:
     return tokens
 
 
+def _check_game(asked: HunlConfig, own: HunlConfig, what: str) -> None:
+    if (asked.stack, asked.small_blind, asked.big_blind) != (own.stack, own.small_blind,
+                                                              own.big_blind):  # fmt: skip
+        raise InputError(
+            f"{what} plays {own.stack_bb:g} bb stacks with blinds {own.small_blind}/"
+            f"{own.big_blind}, not {asked.stack_bb:g} bb with {asked.small_blind}/"
+            f"{asked.big_blind}"
+        )
+
+
 def load_blueprint_agent(
     path: str | Path, config: HunlConfig | None = None, warm: bool = True
 ) -> BlueprintAgent:
@@ -241,13 +247,10 @@ def load_blueprint_agent(
     ``warm`` loads the bucket tables and compiled kernels now (seconds, once per process), so
     that no decision waits for them later."""
     agent = BlueprintAgent(read_blueprint(path), name=Path(path).stem)
+    if config is not None:
+        _check_game(config, agent.config, str(path))
     if warm:
         agent.warm_up()
-    if config is not None and config.stack != agent.config.stack:
-        raise InputError(
-            f"{path} is a blueprint for {agent.config.stack_bb:g} bb stacks, not "
-            f"{config.stack_bb:g} bb"
-        )
     return agent
 
 
