@@ -2,6 +2,8 @@
 
 A run is a separate ``pokertui solve ... --json`` process, so solving never competes with the
 UI's event loop; its JSON lines are read by whoever holds the handle (a Textual thread worker).
+What it runs is a ``RunRequest`` (``solvers/runs/request.py``), written to the child's argv by
+the request itself, the same type ``pokertui solve`` reads its arguments into.
 """
 
 from __future__ import annotations
@@ -11,56 +13,27 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from solvers.algorithms.registry import ALGORITHM_NAMES  # the one list of algorithms
+from solvers.runs.request import RunRequest
 
-__all__ = ["ALGORITHM_NAMES", "SolveRequest", "SolveRun", "start_run"]
+__all__ = ["ALGORITHM_NAMES", "RunRequest", "SolveRun", "command", "start_run"]
 
 
-@dataclass
-class SolveRequest:
-    game: str
-    algo: str
-    out: Path
-    options: dict[str, Any] = field(default_factory=dict)
-    iterations: int | None = None
-    seconds: float | None = None
-    target: float | None = None
-    seed: int | None = None
-    every: float = 0.5
-    lock: Path | None = None
-    """A lock file: its nodes stay fixed (``pokertui solve --lock``)."""
-
-    def argv(self, resume: bool = False) -> list[str]:
-        args = [sys.executable, "-m", "pokertui", "solve", self.game, "--algo", self.algo]
-        args += ["--out", str(self.out), "--json", "--every", str(self.every)]
-        for key, value in self.options.items():
-            args += ["--opt", f"{key}={value}"]
-        for flag, value in (
-            ("--iterations", self.iterations),
-            ("--seconds", self.seconds),
-            ("--target", self.target),
-            ("--seed", self.seed),
-        ):
-            if value is not None:
-                args += [flag, str(value)]
-        if self.lock is not None:
-            args += ["--lock", str(self.lock)]
-        if resume:
-            args.append("--resume")
-        return args
+def command(request: RunRequest, resume: bool = False) -> list[str]:
+    """The child process's command line: ``pokertui solve`` with the request, as JSON lines."""
+    flags = ["--json", "--resume"] if resume else ["--json"]
+    return [sys.executable, "-m", "pokertui", "solve", *flags, *request.to_argv()]
 
 
 class SolveRun:
     """A running solver process. ``events()`` yields its progress dicts until it ends."""
 
-    def __init__(self, request: SolveRequest, resume: bool = False) -> None:
+    def __init__(self, request: RunRequest, resume: bool = False) -> None:
         self.request = request
         self.process = subprocess.Popen(
-            request.argv(resume),
+            command(request, resume),
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -106,5 +79,5 @@ class SolveRun:
         return self.process.poll() is None
 
 
-def start_run(request: SolveRequest, resume: bool = False) -> SolveRun:
+def start_run(request: RunRequest, resume: bool = False) -> SolveRun:
     return SolveRun(request, resume)

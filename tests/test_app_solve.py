@@ -19,7 +19,8 @@ from pokertui.screens.solve import ALGORITHM_NAMES, GAME_SPECS, SolveScreen, par
 from pokertui.widgets.solve import ConvergencePlot, braille_plot
 from pokertui.widgets.solve.messages import SolveUpdate
 from pokertui.widgets.solve.runbook import RunRecord
-from solvers.games.hunl.spec import hunl_spec_string, parse_hunl_spec
+from solvers.errors import InputError
+from solvers.runs.request import RunRequest, Target
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
@@ -61,18 +62,17 @@ def test_names_match_the_engine():
     from solvers.games import GAMES, load_game
 
     assert set(ALGORITHM_NAMES) == {*ALGORITHMS, "lp"}
-    assert set(GAME_SPECS) == set(GAMES) | {"hunl"}
-    for name, spec in GAME_SPECS.items():
-        if name == "hunl":
-            assert hunl_spec_string(parse_hunl_spec(spec)).startswith(spec[:-1])
-            continue
+    assert set(GAME_SPECS) == set(GAMES)
+    for spec in GAME_SPECS.values():
         assert load_game(spec).spec_string() == spec
 
 
 def test_stop_rule_parsing():
     assert parse_stop("iterations", "1000") == 1000
-    assert parse_stop("target", "1e-3") == 0.001
-    for rule, text in (("iterations", "1.5"), ("seconds", "-1"), ("target", "abc")):
+    assert parse_stop("target", "1e-3") == Target(0.001)
+    assert parse_stop("target", " 0.3% ") == Target(0.3, pot_percent=True)
+    for rule, text in (("iterations", "1.5"), ("seconds", "-1"), ("target", "abc"),
+                       ("target", "nan%"), ("target", "-1%"), ("target", "0")):  # fmt: skip
         try:
             parse_stop(rule, text)
         except ValueError:
@@ -225,11 +225,29 @@ def test_worker_crash_becomes_an_inline_error():
     from pokertui.widgets.solve.follow import follow_run
 
     sent = []
-    follow_run(sent.append, 1, {"game": "kuhn", "algo": "cfr+"}, "=broken", False, [])
-    assert sent[-1].event["event"] == "error" and "key=value" in sent[-1].event["message"]
+    follow_run(sent.append, 1, None, False, [])  # not a request: the worker's code fails
+    assert sent[-1].event["event"] == "error" and "AttributeError" in sent[-1].event["message"]
     sent.clear()
-    follow_run(sent.append, 1, {"game": "kuhn", "bogus": 1}, "", False, [])
-    assert sent[-1].event["event"] == "error" and "TypeError" in sent[-1].event["message"]
+    request = RunRequest("kuhn(cards=2)", "cfr+", Path("x.json"), iterations=3)
+    follow_run(sent.append, 1, request, False, [])  # a game that does not load: its message
+    assert sent[-1].event["event"] == "error" and "cards" in sent[-1].event["message"]
+
+
+def test_a_record_asks_for_its_run_as_typed(tmp_path):
+    record = RunRecord(1, "leduc", "dcfr", tmp_path / "r.json", "alpha=2, gamma=3",
+                       ("target", Target(0.3, pot_percent=True)))  # fmt: skip
+    request = record.request()
+    assert request.options == {"alpha": 2.0, "gamma": 3.0}
+    assert request.target == Target(0.3, pot_percent=True) and request.iterations is None
+    assert RunRequest.from_argv(request.to_argv()) == request
+    for options, needle in (("=broken", "key=value"), ("bogus=1", "bogus"), ("alpha=x", "alpha")):
+        record.options = options
+        try:
+            record.request()
+        except InputError as exc:
+            assert needle in str(exc)
+            continue
+        raise AssertionError(f"{options} was accepted")
 
 
 async def test_quitting_stops_runs_cleanly(tmp_path):
@@ -244,25 +262,3 @@ async def test_quitting_stops_runs_cleanly(tmp_path):
     # the worker was cancelled with the app: its watcher interrupted the process cleanly
     assert run.process.wait(10) in (0, 130)
     assert record.out.with_name(record.out.name + ".ckpt.npz").exists()
-
-
-async def test_full_game_trains_a_blueprint_from_the_launcher(tmp_path):
-    from solvers.strategy_file.blueprint_file import read_blueprint
-
-    app = make_app(STRATEGIES, tmp_path, seed=1)
-    async with app.run_test(size=(100, 30)) as pilot:
-        screen = await open_launcher(pilot, tmp_path)
-        screen.query_one("#solve-game", Select).value = "hunl"
-        await pilot.pause()
-        assert screen.query_one("#solve-algo", Select).value == "mccfr"
-        assert screen.query_one("#solve-stop", Select).value == "seconds"
-        options = "cards=hs2(flop=combo,turn=combo,river=combo) betting=pre=a;flop=a;turn=a;river=a"
-        await fill(pilot, screen, "hunl(stack_bb=10)", "mccfr", "iterations", "3000", options)
-        await pilot.press("ctrl+s")
-        record = screen.book.runs[0]
-        await wait_for(pilot, lambda: record.valid or record.state == "failed", timeout=240)
-        assert record.state == "done" and record.error == ""
-        assert record.out.suffix == ".npz"
-        assert str(record.out) not in app.settings.custom_strategies  # not a tree-game bot
-    header = read_blueprint(record.out).header
-    assert header["iterations"] == 3000 and header["game"] == "hunl(stack_bb=10)"

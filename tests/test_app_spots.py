@@ -5,14 +5,18 @@ validated copy in the user's folder, Solve opens the launcher preset for the spo
 from __future__ import annotations
 
 import pytest
-from textual.widgets import DataTable, Input, Static, TextArea
+from textual.widgets import DataTable, Input, Select, Static, TextArea
 
 from pokertui.app import make_app
 from pokertui.cli import main
 from pokertui.screens.play import PlayScreen
-from pokertui.screens.solve import SolveScreen
+from pokertui.screens.solve import SolveScreen, parse_stop
 from pokertui.screens.spot_edit import SpotEditDialog
 from pokertui.screens.spots import SpotsScreen
+from solvers.exact.evaluation import exploitability
+from solvers.exact.lp import solve_lp
+from solvers.runs.request import Target
+from solvers.strategy_file import load_strategy
 from tests.conftest import plain_text
 
 SPOT = """name = "Tiny river"
@@ -70,7 +74,15 @@ async def test_spots_table_and_practice_with_an_off_tree_bet(folders, size):
         tiny, unsolved = screen.rows
         assert tiny.name == "Tiny river" and tiny.street == "river" and tiny.pot == 100
         assert tiny.solved is not None and tiny.solved_text.endswith("%")
-        assert 0 <= tiny.pot_percent <= 0.3
+        # the figure shown is the file's own exploitability, measured afresh here, and the
+        # file's value lies within its nash conv of the LP's game value (the independent one)
+        loaded = load_strategy(strategies / "tiny_river.json.gz")
+        measured = exploitability(loaded.game, loaded.strategy)
+        assert tiny.pot_percent == pytest.approx(measured.pot_percent, rel=1e-6)
+        assert 0 < measured.pot_percent <= 0.3
+        lp_value = solve_lp(loaded.game).value
+        assert lp_value == pytest.approx(14.0332, abs=1e-3)
+        assert abs(measured.game_value - lp_value) <= measured.nash_conv + 1e-9
         assert unsolved.solved is None and unsolved.solved_text == "no"
         await pilot.press("down", "p")  # the unsolved one: nothing opens
         await settle(pilot)
@@ -152,11 +164,12 @@ async def test_edit_saves_a_validated_copy(folders):
         await settle(pilot)
         saved = saves / "spots" / "tighter_ip.toml"
         assert saved.exists()
+        from solvers.games.holdem.bet_sizes import Size  # noqa: PLC0415
         from solvers.games.holdem.spot import load_spot_params, spot_meta  # noqa: PLC0415
 
         params = load_spot_params(saved)
-        assert params.ip_range == "TT+, AK" and params.river_oop_bet == "75%"
-        assert params.river_ip_bet == "" and spot_meta(saved)["name"] == "Tighter IP"
+        assert params.ip_range == "TT+, AK" and params.river.oop_bet == (Size("pct", 75.0),)
+        assert params.river.ip_bet == () and spot_meta(saved)["name"] == "Tighter IP"
         assert (spots / "tiny_river.toml").read_text() == SPOT
         screen = app.screen
         assert isinstance(screen, SpotsScreen)
@@ -173,4 +186,7 @@ async def test_solve_opens_the_launcher_preset_for_the_spot(folders):
         solve = app.screen
         assert isinstance(solve, SolveScreen)
         assert solve.query_one("#solve-spec", Input).value == str(spots / "unsolved_river.toml")
-        assert solve.query_one("#solve-stop-value", Input).value == "0.3"
+        assert solve.query_one("#solve-stop-value", Input).value == "0.3%"
+        assert solve.query_one("#solve-stop", Select).value == "target"
+        text = solve.query_one("#solve-stop-value", Input).value
+        assert parse_stop("target", text) == Target(0.3, pot_percent=True)

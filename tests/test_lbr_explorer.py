@@ -27,7 +27,11 @@ async def test_explorer_status_shows_recorded_lbr_and_translation_price(tmp_path
             await pilot.pause()
             await pilot.app.workers.wait_for_complete()
         await pilot.pause()
-        status = plain_text(screen.query_one("#explorer-status", Static), 160)
-    assert "LBR " in status and "tree +" in status and "56 +" in status and "translation" in status
-    assert f"{figures[1]['value']:+.3g} mbb" in status
-    assert "translation" in status
+        status = " ".join(plain_text(screen.query_one("#explorer-status", Static), 160).split())
+    by_set = {figure["action_set"]: figure["value"] for figure in figures}
+    assert set(by_set) == {"fc", "fcpa", "tree", "56"}
+    assert "LBR " in status
+    for action_set, value in by_set.items():
+        assert f"{action_set} {value:+.3g} mbb" in status
+    # the price of translating off-tree bets: LBR with 56 sizes minus LBR with the tree's own
+    assert f"translation {by_set['56'] - by_set['tree']:+.3g} mbb" in status

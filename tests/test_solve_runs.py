@@ -2,13 +2,14 @@
 
 import json
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from pokertui.cli import main
-from pokertui.runs import SolveRequest, start_run
+from pokertui.runs import RunRequest, start_run
 from solvers.strategy_file import load_strategy
 
 
@@ -95,7 +96,7 @@ def _wait_for_progress(run, count=2):
 
 def test_cancel_writes_a_checkpoint_and_resume_continues(tmp_path):
     out = tmp_path / "leduc.json"
-    request = SolveRequest("leduc", "cfr", out, iterations=10**7, every=0.05)
+    request = RunRequest("leduc", "cfr", out, iterations=10**7, report_seconds=0.05)
     run = start_run(request)
     _wait_for_progress(run)
     run.cancel()
@@ -103,7 +104,7 @@ def test_cancel_writes_a_checkpoint_and_resume_continues(tmp_path):
     assert final["event"] == "interrupted"
     assert Path(final["checkpoint"]).exists() and not out.exists()
     done_before = final["iterations"]
-    request.iterations = done_before + 50
+    request = replace(request, iterations=done_before + 50)
     resumed = start_run(request, resume=True).wait(timeout=120)
     assert resumed["event"] == "done" and resumed["iterations"] == done_before + 50
     assert out.exists()
@@ -113,7 +114,7 @@ def test_a_killed_run_leaves_the_old_output_untouched(tmp_path):
     out = tmp_path / "kuhn.json"
     assert main(["solve", "kuhn", "--algo", "lp", "--out", str(out)]) == 0
     before = out.read_bytes()
-    run = start_run(SolveRequest("leduc", "cfr", out, iterations=10**7, every=0.05))
+    run = start_run(RunRequest("leduc", "cfr", out, iterations=10**7, report_seconds=0.05))
     _wait_for_progress(run)
     run.kill()
     run.process.wait(timeout=30)
@@ -122,9 +123,9 @@ def test_a_killed_run_leaves_the_old_output_untouched(tmp_path):
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
-def test_errors_from_a_background_run_are_reported():
-    result = start_run(SolveRequest("leduc", "bogus", Path("/tmp/x.json"), iterations=3)).wait(60)
-    assert result["event"] == "error" and "unknown algorithm" in result["message"]
+def test_errors_from_a_background_run_are_reported(tmp_path):
+    result = start_run(RunRequest("poker9", "cfr", tmp_path / "x.json", iterations=3)).wait(60)
+    assert result["event"] == "error" and "unknown game 'poker9'" in result["message"]
 
 
 def test_double_oracle_reports_support_sizes(tmp_path, capsys):

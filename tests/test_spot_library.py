@@ -69,3 +69,26 @@ def test_the_spots_screen_finds_cached_runs(tmp_path):
     (row,) = spot_rows([spots], strategies, runs)
     assert row.name == "Mini" and row.street == "river" and row.spec == spec
     assert row.solved == runs / "mini-dcfr-2.json" and row.pot_percent == 0.05
+
+
+def test_a_run_named_with_sizes_spelled_otherwise_is_the_same_spot(tmp_path):
+    """Files written before sizes were spelled canonically (``50%,A``) still count as solved."""
+    import json  # noqa: PLC0415
+
+    from pokertui.screens.spots import spot_rows  # noqa: PLC0415
+
+    spots, strategies, runs = (tmp_path / d for d in ("spots", "strategies", "runs"))
+    for folder in (spots, strategies, runs):
+        folder.mkdir()
+    (spots / "mini.toml").write_text(
+        'board = "Qs Jh 2h 8d 3c"\npot = 100\nstack = 300\noop_range = "AA, QQ"\n'
+        'ip_range = "KK, JJ"\n[river]\noop_bet = "50%,A"\n'
+    )
+    spec = load_game(str(spots / "mini.toml")).spec_string()
+    assert 'river_oop_bet="50%, a"' in spec
+    old = spec.replace('"50%, a"', '"50.0%,allin"')
+    other = spec.replace('"50%, a"', '"60%, a"')
+    for name, game, percent in (("mini-1.json", old, 0.2), ("mini-2.json", other, 0.1)):
+        (runs / name).write_text(json.dumps({"game": game, "measured": {"pot_percent": percent}}))
+    (row,) = spot_rows([spots], strategies, runs)
+    assert row.solved == runs / "mini-1.json" and row.pot_percent == 0.2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from pokertui.commands.output import add_json_flag, print_json
+from pokertui.commands.output import add_json_flag, gap_text, is_noise, print_json
 
 
 def register(subparsers: Any) -> None:
@@ -32,7 +32,7 @@ def game_rows() -> list[dict[str, Any]]:
                 "name": name,
                 "spec": game.spec_string(),
                 "description": GAMES[name].description,
-                "params": game.params.model_dump(),
+                "params": game.params.spec_values(),
                 "sizes": game.sizes(),
             }
         )
@@ -75,6 +75,7 @@ def value_report(spec: str) -> dict[str, Any]:
         "nash_conv": measured.nash_conv,
         "exploitability_mbb_per_hand": measured.mbb_per_hand,
         "solve_seconds": solution.seconds,
+        "pot": float(sum(game.root.contributions)) or 1.0,  # the scale of its rounding noise
         "lp_sizes": solution.sizes,
         "sizes": game.sizes(),
     }
@@ -99,8 +100,13 @@ def run_value(args: argparse.Namespace) -> int:
     table.add_column("quantity")
     table.add_column("value", justify="right")
     table.add_row("game value for player 1", f"{report['value']:.10f}")
-    table.add_row("exploitability of the LP equilibrium", f"{report['exploitability']:.3e}")
-    table.add_row("  in mbb per hand", f"{report['exploitability_mbb_per_hand']:.3e}")
+    noise = is_noise(report["exploitability"], report["pot"])
+    table.add_row(
+        "exploitability of the LP equilibrium", gap_text(report["exploitability"], noise, ".3e")
+    )
+    table.add_row(
+        "  in mbb per hand", gap_text(report["exploitability_mbb_per_hand"], noise, ".3e")
+    )
     if "continuous_value" in report:
         table.add_row("continuous game value (closed form)", f"{report['continuous_value']:.10f}")
     if "bettor_pot_share" in report:

@@ -1,22 +1,22 @@
 """``pokertui solve GAME --algo NAME [--opt k=v ...] --iterations/--seconds/--target --out F``.
 
-Everything is checked before the progress bar appears: the game, the algorithm and its options,
-the stopping rules and the output paths. ``--algo ?`` lists every algorithm with its options.
+The arguments are a ``RunRequest`` (``solvers/runs/request.py``), the same type the app writes
+to its child processes' argv. Everything is checked before the progress bar appears: the game,
+the algorithm and its options, the stopping rules and the output paths. ``--algo ?`` lists every
+algorithm with its options.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import math
 import signal
 import sys
-from pathlib import Path
 from typing import Any
 
-from pokertui.commands.arguments import bounded_float, bounded_int, seed
-from solvers.algorithms.registry import ALGORITHM_NAMES, describe_algorithms, get_algorithm
-from solvers.errors import InputError
+from pokertui.commands.output import gap_text, is_noise
+from solvers.algorithms.registry import describe_algorithms
+from solvers.runs.request import RunRequest, add_arguments
 
 
 def register(subparsers: Any) -> None:
@@ -25,56 +25,8 @@ def register(subparsers: Any) -> None:
         help="run a solver and write a strategy file",
         description="Run a solver on GAME until a stopping rule, writing a strategy file.",
     )
-    parser.add_argument("game", help="game spec, e.g. leduc or 'kuhn(cards=8)'")
-    parser.add_argument(
-        "--algo", required=True, help=f"one of: {', '.join(ALGORITHM_NAMES)}; '?' lists options"
-    )
-    parser.add_argument(
-        "--opt",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="solver option, repeatable (e.g. --opt alpha=1.5); see --algo ?",
-    )
-    parser.add_argument(
-        "--iterations", type=bounded_int(1, 10**12), help="stop after this many iterations in all"
-    )
-    parser.add_argument(
-        "--seconds", type=bounded_float(0, 1e8, open_low=True), help="stop after this much time"
-    )
-    parser.add_argument(
-        "--target",
-        help="stop at this exploitability: chips, or percent of the pot as 0.3%%; the written "
-        "file meets it",
-    )
-    parser.add_argument(
-        "--max-memory",
-        type=bounded_float(0, 1e9, open_low=True),
-        metavar="MB",
-        help="refuse a hold'em tree whose solve needs more (default: what the machine can spare)",
-    )
-    parser.add_argument("--seed", type=seed, help="seed for sampling solvers")
-    parser.add_argument(
-        "--lock",
-        metavar="LOCK.json",
-        help="partial readable strategy file whose nodes stay fixed (full-width CFR family)",
-    )
-    parser.add_argument("--out", help="strategy file to write (atomically); required")
-    parser.add_argument("--checkpoint", help="checkpoint path (default: OUT.ckpt.npz)")
+    add_arguments(parser)  # the run request's flags, shared with the app's child processes
     parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
-    parser.add_argument(
-        "--every",
-        type=bounded_float(0, 86_400),
-        default=0.5,
-        help="seconds between progress reports (default 0.5)",
-    )
-    parser.add_argument(
-        "--checkpoint-every",
-        type=bounded_float(0, 1e7, open_low=True),
-        default=60.0,
-        metavar="SECONDS",
-        help="write the checkpoint this often while solving (default 60)",
-    )
     parser.add_argument(
         "--json", action="store_true", help="JSON lines on stdout; the last line is the result"
     )
@@ -91,36 +43,6 @@ class _StopFlag:
         self.stop = True
 
 
-def build_spec(args: argparse.Namespace):
-    """The checked ``RunSpec`` of the parsed arguments (``InputError`` for any mistake)."""
-    from solvers.errors import InputError  # noqa: PLC0415
-    from solvers.runs.solve_run import RunSpec, parse_options  # noqa: PLC0415
-
-    algorithm = get_algorithm(args.algo)
-    if not args.out:
-        raise InputError("give --out FILE, the strategy file to write")
-    options = parse_options(args.opt, algorithm.name)
-    if args.seed is not None:
-        if algorithm.option("seed") is None:
-            raise InputError(f"--seed: {algorithm.name} does not use a random seed")
-        options["seed"] = args.seed
-    target, target_pot_percent = _parse_target(args.target)
-    return RunSpec(
-        game=args.game,
-        algo=algorithm.name,
-        out=Path(args.out),
-        options=options,
-        iterations=args.iterations,
-        seconds=args.seconds,
-        target=target,
-        target_pot_percent=target_pot_percent,
-        checkpoint=Path(args.checkpoint) if args.checkpoint else None,
-        report_seconds=args.every,
-        checkpoint_seconds=args.checkpoint_every,
-        lock=Path(args.lock) if args.lock else None,
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     if args.algo.strip() in ("?", "help", "list"):
         print(describe_algorithms())
@@ -131,11 +53,11 @@ def run(args: argparse.Namespace) -> int:
         return _solve_blueprint(args)
     from solvers.runs.solve_run import execute, prepare  # noqa: PLC0415
 
-    spec = build_spec(args)
+    spec = RunRequest.from_args(args)
     from solvers.games.holdem.memory import set_memory_limit  # noqa: PLC0415
 
-    if args.max_memory is not None:
-        set_memory_limit(int(args.max_memory * 2**20))
+    if spec.max_memory_mb is not None:
+        set_memory_limit(int(spec.max_memory_mb * 2**20))
     try:
         prepared = prepare(spec, args.resume)  # every mistake fails here, before any progress
         flag = _StopFlag()
@@ -157,22 +79,6 @@ def run(args: argparse.Namespace) -> int:
         )
         return 130
     return 0
-
-
-def _parse_target(text: str | None) -> tuple[float | None, float | None]:
-    """``--target``: chips (``0.05``) or percent of the starting pot (``0.3%``)."""
-    if text is None:
-        return None, None
-    raw = text.strip()
-    try:
-        value = float(raw.removesuffix("%")) if len(raw) <= 40 else float("nan")
-    except ValueError:
-        value = float("nan")
-    if not math.isfinite(value):
-        raise InputError(f"--target is chips (0.05) or percent of the pot (0.3%), not {text!r}")
-    if not 0 < value <= 1e12:
-        raise InputError("--target must be positive (and at most 1e12)")
-    return (None, value) if raw.endswith("%") else (value, None)
 
 
 def _print_json_line(event: dict[str, Any]) -> None:
@@ -217,14 +123,16 @@ def _run_for_people(spec, flag: _StopFlag, resume: bool, prepared) -> dict[str, 
 
         final = execute(spec, emit, lambda: flag.stop, resume, prepared)
     if final["event"] == "done":
+        percent = final.get("exploitability_pot_percent")
+        noise = is_noise(final["exploitability"]) if percent is None else is_noise(percent, 100)
         console.print(
             f"wrote {final['out']}: {final['iterations']:,} iterations in {final['seconds']:.2f} s "
             f"({final['ms_per_iteration']:.3f} ms/it), exploitability "
-            f"{final['exploitability']:.3g}, game value {final['game_value']:+.6f}"
+            f"{gap_text(final['exploitability'], noise)}, game value {final['game_value']:+.6f}"
         )
         if "ev_oop" in final:
             console.print(
-                f"exploitability {final['exploitability_pot_percent']:.3g}% of the pot; "
+                f"exploitability {gap_text(percent, noise)}% of the pot; "
                 f"EV OOP {final['ev_oop']:.3f}, EV IP {final['ev_ip']:.3f}; "
                 f"file {final['file_bytes'] / 1e6:.2f} MB"
             )

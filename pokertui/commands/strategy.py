@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
 from pokertui.commands.arguments import bounded_float
-from pokertui.commands.output import add_json_flag, print_json
+from pokertui.commands.output import add_json_flag, gap_text, is_noise, print_json
 from solvers.errors import InputError
 
 
@@ -158,9 +159,9 @@ def run_exploit(args: argparse.Namespace) -> int:
     lines = (
         ("best response, seat 1", lambda r: f"{r['best_response_values'][0]:+.6f}"),
         ("best response, seat 2", lambda r: f"{r['best_response_values'][1]:+.6f}"),
-        ("exploitability", lambda r: f"{r['exploitability']:.4g}"),
-        ("  in mbb/hand", lambda r: f"{r['mbb_per_hand']:.4g}"),
-        ("  in % of the pot", lambda r: _pct(r["pot_percent"])),
+        ("exploitability", lambda r: gap_text(r["exploitability"], _noise(r), ".4g")),
+        ("  in mbb/hand", lambda r: gap_text(r["mbb_per_hand"], _noise(r), ".4g")),
+        ("  in % of the pot", lambda r: _pct(r["pot_percent"], _noise(r))),
         ("game value, seat 1", lambda r: f"{r['game_value']:+.6f}"),
         ("cost of the change", lambda r: f"{r['cost']:+.4g}"),
     )
@@ -172,10 +173,18 @@ def run_exploit(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pct(value: float | None) -> str:
-    import math  # noqa: PLC0415
+def _noise(row: dict[str, Any]) -> bool:
+    """Rounding noise: under 1e-9 of the pot, or of one chip in a game without a pot."""
+    percent = row["pot_percent"]
+    if percent is None or not math.isfinite(percent):
+        return is_noise(row["exploitability"])
+    return is_noise(percent, 100)
 
-    return "" if value is None or not math.isfinite(value) else f"{value:.3g}%"
+
+def _pct(value: float | None, noise: bool = False) -> str:
+    if value is None or not math.isfinite(value):
+        return ""
+    return f"{gap_text(value, noise)}%"
 
 
 def run_convert(args: argparse.Namespace) -> int:

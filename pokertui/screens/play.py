@@ -19,15 +19,16 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header
 
 from pokertui.screens.amount import AmountDialog
+from pokertui.screens.history_export import export_history
+from pokertui.screens.review import ReviewScreen
 from pokertui.session import IllegalActionError, Session, current_spot
 from pokertui.session.saves import SaveError, save_path, save_session
 from pokertui.widgets.action_bar import ActionBar, option_for_key
 from pokertui.widgets.format import chips
-from pokertui.widgets.hand_log import HandLog, history_text
+from pokertui.widgets.hand_log import HandLog
 from pokertui.widgets.live_panel import LivePanel
 from pokertui.widgets.messages import SpotFailed, SpotReady
 from pokertui.widgets.table_view import TableView
-from solvers.atomic import atomic_write_text
 
 
 def snapshot(session: Session) -> Session:
@@ -196,8 +197,6 @@ class PlayScreen(Screen[None]):
         if not any(h.result is not None for h in self.session.hands):
             self.notify("No finished hand to review yet.", timeout=2)
             return
-        from pokertui.screens.review import ReviewScreen  # noqa: PLC0415
-
         self.app.push_screen(ReviewScreen(self.session, self.history_path()))
 
     def action_export(self) -> None:
@@ -222,12 +221,3 @@ class PlayScreen(Screen[None]):
             return
         self.saved_hands = finished
 
-
-def export_history(screen: Screen, session: Session, path: Path) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, history_text(session) + "\n")
-    except OSError as exc:
-        screen.notify(f"Cannot write {path}: {exc.strerror or exc}", severity="error")
-        return
-    screen.notify(f"Hand history written to {path}", timeout=4)

@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, OptionList, Sparkline, Static
 from textual.widgets.option_list import Option
 
+from pokertui.screens.history_export import export_history
 from pokertui.session import HandRecord, Session, Step
 from pokertui.session.scoring import ADJUSTED_LABEL, ADJUSTED_NOTE, EV_LOST_LABEL, EV_LOST_NOTE
 from pokertui.widgets.format import OFF_PATH_NOTE, chips, ev, gto_cell
@@ -139,6 +140,4 @@ class ReviewScreen(Screen[None]):
             self.show_hand()
 
     def action_export(self) -> None:
-        from pokertui.screens.play import export_history  # noqa: PLC0415
-
         export_history(self, self.session, self.history_path)

@@ -35,6 +35,7 @@ from pokertui.widgets.solve.follow import follow_run, make_deliver
 from pokertui.widgets.solve.messages import SolveUpdate
 from pokertui.widgets.solve.plot import ConvergencePlot
 from pokertui.widgets.solve.runbook import RunBook, RunRecord, book_for
+from solvers.errors import InputError
 
 __all__ = ["ALGORITHM_NAMES", "GAME_SPECS", "SolveScreen", "parse_stop"]
 
@@ -218,20 +219,15 @@ class SolveScreen(Screen[None]):
         self.launch(record, resume=False)
 
     def launch(self, record: RunRecord, resume: bool) -> None:
-        rule, limit = record.stop
-        fields = {
-            "game": record.game,
-            "algo": record.algo,
-            "out": record.out,
-            "every": 0.25,
-            rule: limit,
-        }
-        if record.lock is not None:
-            fields["lock"] = record.lock
+        try:
+            request = record.request()
+        except InputError as exc:  # a bad option: the run fails before any process starts
+            self.apply_update(SolveUpdate(record.run_id, {"event": "error", "message": str(exc)}))
+            return
         deliver = make_deliver(self.app, self.book, self.apply_update)
         history = list(record.history)
         self.app.run_worker(
-            lambda: follow_run(deliver, record.run_id, fields, record.options, resume, history),
+            lambda: follow_run(deliver, record.run_id, request, resume, history),
             name=f"solve-{record.run_id}",
             group=f"solve-{record.run_id}",
             thread=True,

@@ -6,8 +6,8 @@ street, board, pot, stack, and the best solved strategy file found for it, a shi
 names the same game, with the exploitability it records in percent of the pot. Files are read
 in a thread worker. From a row: Practice (play the solved bot), Explore (the strategy
 explorer), Edit (a copy with other ranges or sizes, saved in the user's folder) and Solve (the
-solver launcher, preset to DCFR and 0.3% of the pot; flop spots are solved this way, on demand,
-and the finished run is found here next time).
+solver launcher, preset to DCFR and ``SPOT_TARGET``, 0.3% of the pot; flop spots are solved
+this way, on demand, and the finished run is found here next time).
 """
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from solvers.errors import InputError
-from solvers.games.holdem.spot import load_spot_params, spot_meta, spot_spec
+from solvers.games.holdem.spot import SpotParams, load_spot_params, spot_meta, spot_spec
+from solvers.games.spec import parse_spec
+from solvers.runs.request import SPOT_TARGET
 from solvers.strategy_file import read_strategy_text
 
 PROJECT_SPOTS = Path(__file__).resolve().parents[2] / "spots"
-SOLVE_TARGET_POT_FRACTION = 0.003
-"""Solve presets aim at 0.3% of the starting pot, the issue's target for turn spots."""
 
 
 @dataclass
@@ -69,6 +69,20 @@ def _pot_percent(data: dict) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
+def _same_spot(game: object, spec: str) -> bool:
+    """Whether a file's game is the spot ``spec``: the same text, or the same parameters spelled
+    otherwise (a file written before sizes were spelled canonically, ``50%,a`` for ``50%, a``)."""
+    if game == spec:
+        return True
+    if not isinstance(game, str) or not game.startswith("nlhe("):
+        return False
+    try:
+        _, params = parse_spec(game)
+    except InputError:
+        return False
+    return isinstance(params, SpotParams) and spot_spec(params) == spec
+
+
 def find_solution(row: SpotRow, strategies_dir: Path, runs_dir: Path) -> None:
     """Fill ``row.solved`` with the least exploitable file for the spot's game."""
     candidates = [
@@ -81,7 +95,7 @@ def find_solution(row: SpotRow, strategies_dir: Path, runs_dir: Path) -> None:
         if not path.is_file():
             continue
         data = _header(path)
-        if data is None or data.get("game") != row.spec:
+        if data is None or not _same_spot(data.get("game"), row.spec):
             continue
         percent = _pot_percent(data)
         rank = percent if percent is not None else float("inf")
@@ -249,7 +263,7 @@ class SpotsScreen(Screen[None]):
         preset = {
             "spec": str(row.path),
             "algo": "dcfr",
-            "target": f"{SOLVE_TARGET_POT_FRACTION * row.pot:g}",
+            "target": SPOT_TARGET.text(),
         }
         self.app.push_screen(SolveScreen(self.runs_dir, preset=preset))
 

@@ -222,7 +222,3 @@ def load_session(path: Path) -> tuple[Session, str | None]:
         except SaveError as backup_problem:
             raise SaveError(f"{problem}; the backup failed too: {backup_problem}") from None
         return session, f"{problem}; resumed from the backup {backup.name} instead"
-
-
-def list_saves(saves_dir: Path) -> list[Path]:
-    return sorted(p for p in Path(saves_dir).glob("*.json") if p.is_file())

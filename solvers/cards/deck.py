@@ -38,14 +38,6 @@ class CardError(InputError):
         super().__init__(message)
 
 
-def card_rank(card: int) -> int:
-    return card >> 2
-
-
-def card_suit(card: int) -> int:
-    return card & 3
-
-
 def make_card(rank: int, suit: int) -> int:
     return 4 * rank + suit
 
@@ -200,11 +192,6 @@ def dead_mask(dead_cards: Iterable[int]) -> np.ndarray:
     dead = np.zeros(N_CARDS, dtype=bool)
     dead[list(dead_cards)] = True
     return dead[COMBO_CARDS[:, 0]] | dead[COMBO_CARDS[:, 1]]
-
-
-def combos_holding(card: int) -> np.ndarray:
-    """Indices of the 51 combos that contain ``card``."""
-    return np.flatnonzero((COMBO_CARDS[:, 0] == card) | (COMBO_CARDS[:, 1] == card))
 
 
 def combos_conflict(combo_a: np.ndarray, combo_b: np.ndarray) -> np.ndarray:

@@ -9,7 +9,9 @@ the prior and chance weights of the hand pair. Player 0 solves
     max  q[0]   s.t.  E x = e,  x >= 0,  F^T q <= A^T x
 
 whose dual is player 1's minimisation; player 1's plan is read from the duals (or, if they are
-not accurate enough, from the mirrored LP). Solved with scipy's HiGHS on sparse matrices.
+not accurate enough, from the mirrored LP). Solved with scipy's HiGHS on sparse matrices, with
+the payoffs divided by their largest magnitude first: HiGHS's tolerances are absolute, and a game
+played for a million chips otherwise fails or stops short of the equilibrium.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from solvers.errors import InputError
 from solvers.games.base import Strategy, TreeGame
 from solvers.games.matrix import MatrixGame, solve_matrix_lp
 
@@ -124,6 +127,8 @@ def build_sequence_form(game: TreeGame) -> SequenceForm:
 def _solve_side(payoff: sp.csr_matrix, own: sp.csr_matrix, opp: sp.csr_matrix):
     """Maximise the guaranteed payoff ``q[0]``; returns (value, own plan, opponent plan|None)."""
     n_own, n_q = own.shape[1], opp.shape[0]
+    scale = float(abs(payoff).max()) or 1.0  # the plans do not change; the value scales back
+    payoff = payoff / scale
     cost = np.zeros(n_own + n_q)
     cost[n_own] = -1.0
     a_ub = sp.hstack([-payoff.T, opp.T]).tocsr()
@@ -142,7 +147,10 @@ def _solve_side(payoff: sp.csr_matrix, own: sp.csr_matrix, opp: sp.csr_matrix):
         options=HIGHS_OPTIONS,
     )
     if res.status != 0:
-        raise RuntimeError(f"sequence-form LP failed: {res.message}")
+        raise InputError(
+            f"the sequence-form LP failed: HiGHS could not solve it ({res.message}); this game's "
+            "chip amounts are probably too far apart for its tolerances"
+        )
     opp_plan = None
     marginals = getattr(getattr(res, "ineqlin", None), "marginals", None)
     if marginals is not None:
@@ -151,7 +159,7 @@ def _solve_side(payoff: sp.csr_matrix, own: sp.csr_matrix, opp: sp.csr_matrix):
         target[0] = 1.0
         if candidate.min() > -1e-9 and np.abs(opp @ candidate - target).max() < 1e-8:
             opp_plan = np.clip(candidate, 0, None)
-    return -res.fun, np.clip(res.x[:n_own], 0, None), opp_plan
+    return -res.fun * scale, np.clip(res.x[:n_own], 0, None), opp_plan
 
 
 def plan_to_strategy(game: TreeGame, form: SequenceForm, player: int, plan: np.ndarray):

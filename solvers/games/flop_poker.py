@@ -31,6 +31,7 @@ from solvers.games.von_neumann import bet_or_check_tree
 
 
 class FlopPokerParams(GameParams):
+    chip_fields = ("ante", "bet")
     ante: float = Field(1.0, ge=MIN_CHIPS, le=MAX_CHIPS, description="chips each player ante")
     bet: float = Field(2.0, ge=MIN_CHIPS, le=MAX_CHIPS, description="the player's one bet")
 

@@ -15,6 +15,7 @@ from solvers.games.spec import register_game
 
 
 class KuhnParams(GameParams):
+    chip_fields = ("ante", "bet")
     cards: int = Field(3, ge=3, le=1000, description="deck size N (distinct ranks)")
     ante: float = Field(1.0, ge=MIN_CHIPS, le=MAX_CHIPS, description="chips each player antes")
     bet: float = Field(1.0, ge=MIN_CHIPS, le=MAX_CHIPS, description="size of the one bet")

@@ -23,6 +23,7 @@ CARD_LABELS = tuple(f"{RANKS[c // 2]}{SUITS[c % 2]}" for c in range(6))
 
 
 class LeducParams(GameParams):
+    chip_fields = ("ante", "raises")
     ante: float = Field(1.0, ge=MIN_CHIPS, le=MAX_CHIPS)
     raises: list[float] = Field(default_factory=lambda: [2.0, 4.0], min_length=2, max_length=2)
     max_raises: int = Field(2, ge=0, le=4, description="raises allowed per round")

@@ -21,6 +21,7 @@ from solvers.games.spec import register_game
 
 
 class RiverToyParams(GameParams):
+    chip_fields = ("pot", "bets")
     pot: float = Field(4.0, ge=MIN_CHIPS, le=MAX_CHIPS)
     bets: list[float] = Field(default_factory=lambda: [1.0], min_length=1, max_length=32)
     nuts: float = Field(0.2, gt=0, lt=1, description="probability the bettor has the nuts")

@@ -1,6 +1,6 @@
 """Strategies in the common format: ``dict[node_id, array[hands, actions]]`` (see ``base.py``).
 
-Helpers to build (uniform, random), check and re-key strategies for any game, including matrix
+Helpers to build (uniform, random) and check strategies for any game, including matrix
 games, whose two pseudo decision nodes use the same format.
 """
 
@@ -64,20 +64,3 @@ def validate_strategy(
             problems.append(f"node {n.key!r} hand {label}: probabilities {probs[h].tolist()}")
     if problems:
         raise StrategyError("invalid strategy: " + "; ".join(problems))
-
-
-def strategy_by_key(game: Any, strategy: Mapping[int, np.ndarray]) -> dict[str, np.ndarray]:
-    return {game.nodes[nid].key: probs for nid, probs in strategy.items()}
-
-
-def strategy_from_keys(game: Any, by_key: Mapping[str, np.ndarray]) -> Strategy:
-    return {game.node_by_key(key).id: np.asarray(p, dtype=float) for key, p in by_key.items()}
-
-
-def merge_strategies(player0: Mapping[int, np.ndarray], player1: Mapping[int, np.ndarray]):
-    """One profile from player 0's nodes of ``player0`` and player 1's of ``player1``."""
-    return {**dict(player0), **dict(player1)}
-
-
-def player_part(game: Any, strategy: Mapping[int, np.ndarray], player: int) -> Strategy:
-    return {nid: p for nid, p in strategy.items() if game.nodes[nid].player == player}

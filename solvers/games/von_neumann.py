@@ -33,6 +33,7 @@ from solvers.games.spec import register_game
 
 
 class VonNeumannParams(GameParams):
+    chip_fields = ("ante", "bet")
     ante: float = Field(1.0, ge=MIN_CHIPS, le=MAX_CHIPS)
     bet: float = Field(2.0, ge=MIN_CHIPS, le=MAX_CHIPS)
     bins: int = Field(100, ge=2, le=1000)

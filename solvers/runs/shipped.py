@@ -7,9 +7,9 @@ permutations first (``suit_symmetry``), so the bot never treats ``Js`` and ``Jh`
 Regenerate them all with ``pokertui build-bots`` (about a minute on a 2-core machine).
 
 Hold'em river and turn spots from ``spots/`` ship too (``SHIPPED_SPOTS``), solved by DCFR to
-0.3% of the pot or better and stored as ``.json.gz``; their headers record the exploitability
-of the rounded file. They take minutes (``build-bots --part spots``); flop spots are too big
-to ship and are solved on demand from the Spots screen.
+``SPOT_TARGET`` (0.3% of the pot) or better and stored as ``.json.gz``; their headers record
+the exploitability of the rounded file. They take minutes (``build-bots --part spots``); flop
+spots are too big to ship and are solved on demand from the Spots screen.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from solvers.games import load_game
 from solvers.games.holdem.spot import spot_meta
 from solvers.reports.lbr_record import record_lbr, translation_price
 from solvers.reports.lbr_run import evaluate_exact
+from solvers.runs.request import SPOT_TARGET, RunRequest, Target
 from solvers.runs.suit_symmetry import suit_symmetric
 from solvers.strategy_file import SolverInfo, StrategyFile, load_strategy, save_strategy
 
@@ -76,7 +77,7 @@ class ShippedSpot:
 
     spot: str
     """The spot file's stem in ``spots/``."""
-    target_pot_percent: float = 0.3
+    target: Target = SPOT_TARGET
     algo: str = "dcfr"
 
     @property
@@ -109,19 +110,15 @@ SHIPPED_SPOTS: tuple[ShippedSpot, ...] = tuple(
 def build_spot(spot: ShippedSpot, out_dir: Path) -> tuple[StrategyFile, float]:
     """Solve a shipped spot to its target with the process-side solve loop (no checkpoint is
     left behind)."""
-    from solvers.runs.solve_run import RunSpec, execute  # noqa: PLC0415 - loads every solver
+    from solvers.runs.solve_run import execute  # noqa: PLC0415 - loads every solver
 
     started = time.perf_counter()
-    spec = RunSpec(
-        game=str(spot.spot_path),
-        algo=spot.algo,
-        out=out_dir / spot.filename,
-        target_pot_percent=spot.target_pot_percent,
+    request = RunRequest(
+        game=str(spot.spot_path), algo=spot.algo, out=out_dir / spot.filename, target=spot.target
     )
-    execute(spec, lambda event: None, lambda: False)
-    assert spec.checkpoint is not None
-    spec.checkpoint.unlink(missing_ok=True)
-    return load_strategy(spec.out), time.perf_counter() - started
+    execute(request, lambda event: None, lambda: False)
+    request.checkpoint_path.unlink(missing_ok=True)
+    return load_strategy(request.out), time.perf_counter() - started
 
 
 def build_bot(bot: ShippedBot, out_dir: Path) -> tuple[StrategyFile, float]:
@@ -198,7 +195,7 @@ def readme_table(out_dir: Path) -> str:
         price_text = f"{price['value']:+.2f}% pot" if price else "-"
         spots.append(
             f"| `{spot.filename}` | {spot.title} (`spots/{spot.spot}.toml`) | "
-            f"{loaded.measured.pot_percent:.3f} | {spot.target_pot_percent:g} | {iterations} | "
+            f"{loaded.measured.pot_percent:.3f} | {spot.target.value:g} | {iterations} | "
             f"{price_text} | {path.stat().st_size / 1024:.0f} KB |"
         )
     return "\n".join(lines + (spots if len(spots) > 5 else []))

@@ -7,6 +7,8 @@ import every solver (about a second); ``tests/test_app_solve.py`` checks they ag
 from __future__ import annotations
 
 from pokertui.runs import ALGORITHM_NAMES
+from solvers.errors import InputError
+from solvers.runs.request import Target
 
 __all__ = [
     "ALGORITHM_NAMES",
@@ -49,10 +51,17 @@ def is_full_game(spec: str) -> bool:
 
 STOP_RULES = ("target", "iterations", "seconds")
 STOP_DEFAULTS = {"target": "0.001", "iterations": "1000", "seconds": "10"}
+"""A target is chips, or percent of the starting pot with ``%`` (``0.3%``)."""
 
 
-def parse_stop(rule: str, text: str) -> float:
-    """The stopping value; ValueError with a message for the inline error line."""
+def parse_stop(rule: str, text: str) -> int | float | Target:
+    """The stopping value (a ``Target`` for ``target``: chips, or ``0.3%`` of the pot);
+    ValueError with a message for the inline error line."""
+    if rule == "target":
+        try:
+            return Target.parse(text)
+        except InputError as exc:
+            raise ValueError(str(exc).removeprefix("--")) from None
     try:
         value = float(text)
     except ValueError:

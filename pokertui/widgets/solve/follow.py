@@ -1,4 +1,4 @@
-"""The body of a run's thread worker: check the request, start the process, relay its events.
+"""The body of a run's thread worker: check the game, start the process, relay its events.
 
 It runs in a thread the App owns (so leaving the launcher does not cancel it) and only posts
 ``SolveUpdate`` messages; ``deliver`` falls back to applying the event on the event loop when no
@@ -13,17 +13,15 @@ import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokertui.widgets.solve.messages import SolveUpdate
 from pokertui.widgets.solve.runbook import RunBook
 
+if TYPE_CHECKING:
+    from solvers.runs.request import RunRequest
+
 Deliver = Callable[[SolveUpdate], None]
-
-
-def split_options(text: str) -> list[str]:
-    """``"alpha=1.5, seed=3 beta=0"`` to ``["alpha=1.5", "seed=3", "beta=0"]``."""
-    return [part for part in text.replace(",", " ").split() if part]
 
 
 def make_deliver(app: Any, book: RunBook, apply: Callable[[SolveUpdate], None]) -> Deliver:
@@ -74,8 +72,7 @@ def watch_cancellation(run: Any) -> None:
 def follow_run(
     deliver: Deliver,
     run_id: int,
-    request_fields: dict[str, Any],
-    options_text: str,
+    request: RunRequest,
     resume: bool,
     history: list[tuple[int, float]],
 ) -> None:
@@ -85,7 +82,7 @@ def follow_run(
     its worker died.
     """
     try:
-        _follow(deliver, run_id, request_fields, options_text, resume, history)
+        _follow(deliver, run_id, request, resume, history)
     except Exception as exc:  # noqa: BLE001 - shown inline instead of lost in the worker
         message = f"{type(exc).__name__}: {exc}"
         deliver(SolveUpdate(run_id, {"event": "error", "message": message}, tuple(history)))
@@ -94,35 +91,23 @@ def follow_run(
 def _follow(
     deliver: Deliver,
     run_id: int,
-    request_fields: dict[str, Any],
-    options_text: str,
+    request: RunRequest,
     resume: bool,
     history: list[tuple[int, float]],
 ) -> None:
-    from pokertui.runs import SolveRequest, start_run  # noqa: PLC0415
-    from pokertui.widgets.solve.choices import is_full_game  # noqa: PLC0415
+    from pokertui.runs import start_run  # noqa: PLC0415
     from solvers.errors import InputError  # noqa: PLC0415
     from solvers.games import load_game  # noqa: PLC0415
-    from solvers.games.hunl.spec import parse_hunl_spec  # noqa: PLC0415
-    from solvers.runs.solve_run import parse_options  # noqa: PLC0415
     from solvers.strategy_file import load_strategy  # noqa: PLC0415
-    from solvers.strategy_file.blueprint_file import read_blueprint  # noqa: PLC0415
 
     def send(event: dict[str, Any], handle: Any = None) -> None:
         deliver(SolveUpdate(run_id, event, tuple(history), handle))
 
-    full_game = is_full_game(request_fields["game"])
     try:
-        if full_game:  # a blueprint: its options are checked by the solve process
-            parse_hunl_spec(request_fields["game"])
-            options = dict(part.partition("=")[::2] for part in options_text.split())
-        else:
-            load_game(request_fields["game"])
-            options = parse_options(split_options(options_text))
+        load_game(request.game)
     except InputError as exc:
         send({"event": "error", "message": str(exc)})
         return
-    request = SolveRequest(options=options, **request_fields)
     try:
         run = start_run(request, resume=resume)
     except OSError as exc:
@@ -144,10 +129,10 @@ def _follow(
     if final.get("event") == "done":
         out = Path(final.get("out", request.out))
         try:
-            read_blueprint(out) if full_game else load_strategy(out)
+            load_strategy(out)
         except InputError as exc:
             send({"event": "error", "message": f"the finished file is invalid: {exc}"})
             return
-        send({"event": "validated", "path": str(out), "kind": "blueprint" if full_game else "tree"})
+        send({"event": "validated", "path": str(out)})
         return
     send({"event": "ended"})

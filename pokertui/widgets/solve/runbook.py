@@ -2,7 +2,9 @@
 
 A ``RunBook`` lives on the App (``book_for(app)``), not on the screen, so runs and their history
 survive leaving and re-opening the launcher. It is plain Python: only handlers on the event loop
-call ``apply``; the thread worker that follows a run sends it events through messages.
+call ``apply``; the thread worker that follows a run sends it events through messages. A record
+keeps the form as typed; ``RunRecord.request`` turns it into the ``RunRequest`` the run's
+process is given.
 """
 
 from __future__ import annotations
@@ -10,6 +12,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from solvers.algorithms.registry import parse_cli_options
+from solvers.runs.request import RunRequest, Target
+
+REPORT_SECONDS = 0.25
+"""How often a launched run reports progress (the plot's points)."""
 
 ACTIVE_STATES = ("checking", "starting", "running", "cancelling")
 """States in which a run's process may still be alive (or about to be)."""
@@ -23,8 +31,8 @@ class RunRecord:
     out: Path
     options: str
     """The options as typed (``key=value`` pairs); the worker parses them."""
-    stop: tuple[str, float]
-    """The stopping rule: ``("iterations" | "seconds" | "target", value)``."""
+    stop: tuple[str, float | Target]
+    """The stopping rule: ``("iterations" | "seconds", number)`` or ``("target", Target)``."""
     state: str = "checking"
     """checking, starting, running, cancelling, done, interrupted or failed."""
     iterations: int = 0
@@ -41,6 +49,19 @@ class RunRecord:
     lock: Path | None = None
     """The lock file of a node-locked run."""
 
+    def request(self) -> RunRequest:
+        """The run as its process is asked to do it; ``InputError`` for a bad option or number."""
+        rule, limit = self.stop
+        return RunRequest(
+            game=self.game,
+            algo=self.algo,
+            out=self.out,
+            options=parse_cli_options(self.algo, split_options(self.options)),
+            lock=self.lock,
+            report_seconds=REPORT_SECONDS,
+            **{rule: limit},
+        )
+
     @property
     def active(self) -> bool:
         return self.state in ACTIVE_STATES
@@ -49,6 +70,11 @@ class RunRecord:
     def resumable(self) -> bool:
         checkpoint = self.out.with_name(self.out.name + ".ckpt.npz")
         return not self.active and self.algo != "lp" and checkpoint.exists()
+
+
+def split_options(text: str) -> list[str]:
+    """``"alpha=1.5, seed=3 beta=0"`` to ``["alpha=1.5", "seed=3", "beta=0"]``."""
+    return [part for part in text.replace(",", " ").split() if part]
 
 
 class RunBook:

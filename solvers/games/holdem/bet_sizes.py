@@ -5,13 +5,20 @@ a third of the pot after the call), ``2.5x`` (raises only: 2.5 times the opponen
 on this street), ``e`` (the geometric size that gets the stacks in by the river with equal pot
 fractions), ``a`` (all-in). Amounts round to whole chips; a size over the stack is all-in and
 duplicates collapse.
+
+``parse_sizes`` is the one parser: a spot parses each list once into ``Size`` tuples, grouped
+per street in a ``StreetSizes``, and ``format_sizes`` spells them back canonically (``33%, a``),
+which is how spec strings and strategy files name them.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
 
 from solvers.errors import InputError
 
@@ -25,6 +32,26 @@ class Size:
     kind: str
     """``pct``, ``mult``, ``geo`` or ``allin``."""
     value: float = 0.0
+
+    def text(self) -> str:
+        """The canonical token, which ``parse_sizes`` reads back to this size exactly."""
+        if self.kind == "allin":
+            return "a"
+        if self.kind == "geo":
+            return "e"
+        return _number_text(self.value) + ("%" if self.kind == "pct" else "x")
+
+
+def _number_text(value: float) -> str:
+    """Positional digits that parse back to the same float (``33``, ``12.5``, ``0.00001``)."""
+    if value.is_integer():
+        return str(int(value))
+    return format(Decimal(repr(value)), "f")  # repr is the shortest exact spelling
+
+
+def format_sizes(sizes: tuple[Size, ...]) -> str:
+    """``"33%, 75%, a"``: the canonical spelling of a size list (``""`` for none)."""
+    return ", ".join(size.text() for size in sizes)
 
 
 _PCT = re.compile(r"(\d+(?:\.\d+)?|\.\d+)%")
@@ -71,6 +98,66 @@ def _parse_token(token: str) -> Size | None:
     if match := _MULT.fullmatch(token):
         return Size("mult", float(match.group(1)))
     return None
+
+
+SIZE_KEYS = ("oop_bet", "ip_bet", "oop_raise", "ip_raise", "donk")
+STREET_KEYS = (*SIZE_KEYS, "raise_cap")
+"""A street's keys, as spot files and spec strings spell them (``[river] oop_bet = ...``)."""
+
+
+@dataclass(frozen=True)
+class StreetSizes:
+    """One street's sizes per player, parsed: what the tree builder reads at each node."""
+
+    oop_bet: tuple[Size, ...] = ()
+    ip_bet: tuple[Size, ...] = ()
+    oop_raise: tuple[Size, ...] = ()
+    ip_raise: tuple[Size, ...] = ()
+    donk: tuple[Size, ...] | None = None
+    """OOP's lead after calling the previous street; ``None`` means the same as ``oop_bet``."""
+    raise_cap: int | None = None
+    """Most raises per street; ``None`` for no cap."""
+
+    @classmethod
+    def parse(cls, values: Mapping[str, Any], where: str) -> StreetSizes:
+        """From spelled values keyed as ``STREET_KEYS`` (absent keys take the defaults);
+        ``SizeError`` names ``where`` (``river``) and the key."""
+        fields: dict[str, Any] = {}
+        for key in SIZE_KEYS:
+            value = values.get(key)
+            if value is not None or key != "donk":
+                raise_sizes = key.endswith("raise")
+                fields[key] = parse_sizes(
+                    "" if value is None else value, raise_sizes=raise_sizes, where=f"{where}.{key}"
+                )
+        cap = values.get("raise_cap")
+        if cap is not None:
+            whole = isinstance(cap, int | float) and not isinstance(cap, bool)
+            if not whole or not math.isfinite(cap) or cap != int(cap) or cap < 0:
+                raise SizeError(f"{where}.raise_cap: a whole number of raises (0 or more), "
+                                f"not {cap!r}")  # fmt: skip
+            fields["raise_cap"] = int(cap)
+        return cls(**fields)
+
+    def texts(self) -> dict[str, str | int | None]:
+        """Every key spelled canonically; ``parse`` reads it back to an equal ``StreetSizes``."""
+        texts: dict[str, str | int | None] = {
+            key: format_sizes(getattr(self, key)) for key in SIZE_KEYS if key != "donk"
+        }
+        texts["donk"] = None if self.donk is None else format_sizes(self.donk)
+        texts["raise_cap"] = self.raise_cap
+        return {key: texts[key] for key in STREET_KEYS}
+
+    def bets(self, player: int) -> tuple[Size, ...]:
+        return self.oop_bet if player == 0 else self.ip_bet
+
+    def raises(self, player: int) -> tuple[Size, ...]:
+        return self.oop_raise if player == 0 else self.ip_raise
+
+    @property
+    def lead(self) -> tuple[Size, ...]:
+        """OOP's sizes when it leads after calling the street before."""
+        return self.oop_bet if self.donk is None else self.donk
 
 
 def geometric_ratio(behind: float, pot: float, streets_left: int) -> float:

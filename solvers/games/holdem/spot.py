@@ -19,9 +19,11 @@ are not part of the game, so two files that differ only there solve the same spo
 
 Per-street tables are ``[flop]``, ``[turn]`` and ``[river]`` with ``oop_bet``, ``ip_bet``,
 ``oop_raise``, ``ip_raise``, ``donk`` (turn and river: OOP's lead after calling the previous
-street; absent means ``oop_bet``) and ``raise_cap``. A street without sizes is check-only. The
+street; absent means ``oop_bet``) and ``raise_cap``. A street without sizes is check-only. Each
+table is parsed once into a ``StreetSizes`` (``SpotParams.flop``, ``.turn``, ``.river``). The
 same spot is the game spec ``nlhe(board="...", pot=100, ..., river_oop_bet="33%, a")``: the
-street keys are flattened to ``street_key`` so that strategy files name their spot in full.
+street keys are flattened to ``street_key`` and the sizes spelled canonically
+(``StreetSizes.texts``), so that strategy files name their spot in full.
 """
 
 from __future__ import annotations
@@ -37,12 +39,11 @@ from solvers.cards.deck import CardError, dead_mask, parse_cards
 from solvers.cards.ranges import parse_range
 from solvers.errors import InputError
 from solvers.games.base import GameParamError, GameParams
-from solvers.games.holdem.bet_sizes import Size, parse_sizes
+from solvers.games.holdem.bet_sizes import STREET_KEYS, StreetSizes
 from solvers.games.params import format_value, validate_params
 
 STREETS = ("flop", "turn", "river")
 CORE_KEYS = ("board", "pot", "stack", "oop_range", "ip_range")
-STREET_KEYS = ("oop_bet", "ip_bet", "oop_raise", "ip_raise", "donk", "raise_cap")
 TOP_KEYS = (
     "board",
     "pot",
@@ -57,11 +58,18 @@ META_KEYS = ("name", "description")
 """Labels for people, read by ``spot_meta`` and kept out of the game's parameters."""
 
 
-class SpotParams(GameParams):
-    """Every field of a spot; ``{street}_{key}`` holds the per-street sizes.
+def street_keys(street: str) -> tuple[str, ...]:
+    """The keys a street's table takes: the flop has no donk (no street before it)."""
+    return tuple(k for k in STREET_KEYS if street != "flop" or k != "donk")
 
-    The defaults make ``nlhe`` alone a small check-down river spot (for ``pokertui games``);
-    spec strings always name the board, pot, stack and ranges.
+
+class SpotParams(GameParams):
+    """Every field of a spot; ``flop``, ``turn`` and ``river`` hold each street's parsed sizes.
+
+    Spec strings and spot files give the sizes flattened (``river_oop_bet="33%, a"``); they are
+    parsed once, here, and ``spec_values`` spells them back. The defaults make ``nlhe`` alone a
+    small check-down river spot (for ``pokertui games``); spec strings always name the board,
+    pot, stack and ranges.
     """
 
     board: str = "Qs Jh 2h 8d 3c"
@@ -72,23 +80,32 @@ class SpotParams(GameParams):
     add_allin_threshold: float = Field(0.0, ge=0)
     force_allin_threshold: float = Field(0.0, ge=0)
     merging_threshold: float = Field(0.0, ge=0)
-    flop_oop_bet: str = ""
-    flop_ip_bet: str = ""
-    flop_oop_raise: str = ""
-    flop_ip_raise: str = ""
-    flop_raise_cap: int | None = Field(None, ge=0)
-    turn_oop_bet: str = ""
-    turn_ip_bet: str = ""
-    turn_oop_raise: str = ""
-    turn_ip_raise: str = ""
-    turn_donk: str | None = None
-    turn_raise_cap: int | None = Field(None, ge=0)
-    river_oop_bet: str = ""
-    river_ip_bet: str = ""
-    river_oop_raise: str = ""
-    river_ip_raise: str = ""
-    river_donk: str | None = None
-    river_raise_cap: int | None = Field(None, ge=0)
+    flop: StreetSizes = StreetSizes()
+    turn: StreetSizes = StreetSizes()
+    river: StreetSizes = StreetSizes()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _parse_sizes(cls, values: Any) -> Any:
+        """Fold the flattened ``{street}_{key}`` values into one ``StreetSizes`` per street;
+        keys that are not a street's stay behind for the unknown-key error."""
+        if not isinstance(values, dict):
+            return values
+        values = dict(values)
+        for street in STREETS:
+            given = values.get(street)
+            if given is not None and not isinstance(given, StreetSizes):
+                raise ValueError(f"{street}: give its sizes as {street}_oop_bet=... and so on")
+            spelled = {k: values.pop(f"{street}_{k}") for k in street_keys(street)
+                       if f"{street}_{k}" in values}  # fmt: skip
+            if spelled and given is not None:
+                raise ValueError(f"{street}: sizes given twice")
+            if given is None:
+                try:
+                    values[street] = StreetSizes.parse(spelled, street)
+                except InputError as exc:
+                    raise ValueError(str(exc)) from None
+        return values
 
     @model_validator(mode="after")
     def _check(self) -> SpotParams:
@@ -101,14 +118,21 @@ class SpotParams(GameParams):
                 raise ValueError(f"{name}: weights must lie in [0, 1]")
             if not (weights * ~dead_mask(cards)).sum() > 0:
                 raise ValueError(f"{name}: no combo is left once the board {self.board} is out")
-        for street in STREETS:
-            for key in ("oop_bet", "ip_bet", "oop_raise", "ip_raise", "donk"):
-                if not hasattr(self, f"{street}_{key}"):
-                    continue
-                value = getattr(self, f"{street}_{key}")
-                if value is not None:
-                    _sizes(value, raise_sizes="raise" in key, where=f"{street}.{key}")
+        if self.flop.donk is not None:
+            raise ValueError("flop: there is no donk bet on the flop")
         return self
+
+    def sizes_on(self, street: str) -> StreetSizes:
+        """The parsed sizes of ``street`` (``flop``, ``turn`` or ``river``)."""
+        return {"flop": self.flop, "turn": self.turn, "river": self.river}[street]
+
+    def spec_values(self) -> dict[str, Any]:
+        """Every parameter as a spec string names it, the street sizes flattened and spelled."""
+        values = self.model_dump(exclude=set(STREETS))
+        for street in STREETS:
+            texts = self.sizes_on(street).texts()
+            values.update({f"{street}_{k}": texts[k] for k in street_keys(street)})
+        return values
 
 
 def _range_weights(text: str, name: str) -> np.ndarray:
@@ -118,19 +142,17 @@ def _range_weights(text: str, name: str) -> np.ndarray:
         raise ValueError(f"{name}: {exc}") from None
 
 
-def _sizes(text: str, *, raise_sizes: bool, where: str) -> tuple[Size, ...]:
-    try:
-        return parse_sizes(text, raise_sizes=raise_sizes, where=where)
-    except InputError as exc:
-        raise ValueError(str(exc)) from None
+_DEFAULT_VALUES = SpotParams.model_construct().spec_values()
+"""The defaults as spelled in a spec (no validation: the defaults are known good)."""
 
 
 def spot_spec(params: SpotParams) -> str:
     """``nlhe(...)`` with the board, pot, stack, ranges and the fields that differ from their
     defaults: the name strategy files give the spot (no tree is built)."""
-    values = params.model_dump(exclude_defaults=True)
-    core = {key: getattr(params, key) for key in CORE_KEYS}
-    values = {**core, **{k: v for k, v in values.items() if k not in core}}
+    values = params.spec_values()
+    core = {key: values[key] for key in CORE_KEYS}
+    values = {k: v for k, v in values.items() if k not in core and v != _DEFAULT_VALUES[k]}
+    values = {**core, **values}
     return "nlhe(" + ",".join(f"{k}={format_value(v)}" for k, v in values.items()) + ")"
 
 
@@ -143,14 +165,6 @@ def board_cards(params: SpotParams) -> list[int]:
 
 def range_weights(params: SpotParams, player: int) -> np.ndarray:
     return parse_range(params.oop_range if player == 0 else params.ip_range)
-
-
-def street_sizes(params: SpotParams, street: str, key: str) -> tuple[Size, ...]:
-    """Parsed sizes of ``street`` (``flop``...) for ``key`` (``oop_bet``, ``donk``...)."""
-    value = getattr(params, f"{street}_{key}", None)
-    if key == "donk" and value is None:
-        value = getattr(params, f"{street}_oop_bet")
-    return parse_sizes(value or "", raise_sizes="raise" in key, where=f"{street}.{key}")
 
 
 # --- spot files ---------------------------------------------------------------------------
@@ -174,10 +188,10 @@ def spot_values(text: str, source: str = "spot") -> dict[str, Any]:
     for key, value in raw.items():
         if key in STREETS and isinstance(value, dict):
             for sub, sub_value in value.items():
-                if sub not in STREET_KEYS or (key == "flop" and sub == "donk"):
+                if sub not in street_keys(key):
                     line = _line_of(text, sub)
                     at = f" (line {line})" if line else ""
-                    known = ", ".join(k for k in STREET_KEYS if key != "flop" or k != "donk")
+                    known = ", ".join(street_keys(key))
                     raise GameParamError(
                         f"{source}: unknown key {sub!r} in [{key}]{at}; known: {known}"
                     )
@@ -194,6 +208,12 @@ def spot_values(text: str, source: str = "spot") -> dict[str, Any]:
             at = f" (line {line})" if line else ""
             known = ", ".join((*TOP_KEYS, *META_KEYS, *(f"[{s}]" for s in STREETS)))
             raise GameParamError(f"{source}: unknown key {key!r}{at}; known: {known}")
+    missing = [key for key in CORE_KEYS if key not in values]
+    if missing:  # the model's defaults are for spec strings, never a file's silent answer
+        raise GameParamError(
+            f"{source}: missing {', '.join(missing)}; a spot file names all of "
+            f"{', '.join(CORE_KEYS)}"
+        )
     return values
 
 

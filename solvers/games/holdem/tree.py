@@ -18,7 +18,7 @@ import numpy as np
 from solvers.cards.deck import COMBO_CARDS, card_str
 from solvers.games.base import NodeKind, TreeBuilder
 from solvers.games.holdem.bet_sizes import BetContext, action_amounts
-from solvers.games.holdem.spot import STREETS, SpotParams, board_cards, street_sizes
+from solvers.games.holdem.spot import STREETS, SpotParams, board_cards
 
 
 @dataclass(frozen=True)
@@ -77,17 +77,16 @@ class SpotTreeBuilder:
     def _sizes(self, state: BettingState, facing: bool) -> list[float]:
         p = self.params
         own, opp = state.contributions[state.actor], state.contributions[1 - state.actor]
-        seat = "oop" if state.actor == 0 else "ip"
-        street = state.street
+        sizes_on = p.sizes_on(state.street)
         if facing:
-            cap = getattr(p, f"{street}_raise_cap")
+            cap = sizes_on.raise_cap
             if cap is not None and state.raises >= cap:
                 return []
-            sizes = street_sizes(p, street, f"{seat}_raise")
+            sizes = sizes_on.raises(state.actor)
         elif state.actor == 0 and state.oop_called_last_street:
-            sizes = street_sizes(p, street, "donk")
+            sizes = sizes_on.lead
         else:
-            sizes = street_sizes(p, street, f"{seat}_bet")
+            sizes = sizes_on.bets(state.actor)
         ctx = BetContext(
             own=own,
             opp=opp,
