@@ -129,6 +129,7 @@ def test_solve_command_refuses_bad_full_game_input(tmp_path):
         (["--algo", "mccfr", "--opt", "speed=3", "--iterations", "5", *out], "unknown option"),
         (["--algo", "mccfr", "--target", "1", *out], "cannot be measured"),
         (["--algo", "mccfr", "--iterations", "5", "--resume", *out], "no checkpoint"),
+        (["--algo", "mccfr", "--opt", "batch=0", "--iterations", "5", *out], "batch"),
     ]
     for extra, message in cases:
         done = subprocess.run([*base, *extra], capture_output=True, text=True, timeout=120)

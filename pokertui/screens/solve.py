@@ -119,8 +119,7 @@ class SolveScreen(Screen[None]):
             with Horizontal(classes="solve-row"):
                 yield Label("Algo", classes="solve-label")
                 yield Select(
-                    [(name, name) for name in (*ALGORITHM_NAMES, BLUEPRINT_ALGO)], value="cfr+",
-                    id="solve-algo",
+                    [(name, name) for name in ALGORITHM_NAMES], value="cfr+", id="solve-algo",
                     allow_blank=False,
                 )  # fmt: skip
                 yield Input(id="solve-options", placeholder="options: key=value key=value")

@@ -214,3 +214,11 @@ def _max_depth(tree: BettingTree) -> int:
         if count:
             depth[tree.edge_child[start : start + count]] = depth[node] + 1
     return int(depth.max()) + 1
+
+
+def refuse_tree_game(game, **options):
+    """The registry's factory for ``mccfr``: it solves only the full game, which
+    ``pokertui solve 'hunl(...)' --algo mccfr`` routes to ``runs/blueprint_build.py``."""
+    raise InputError(
+        f"mccfr solves the full game: give hunl(stack_bb=...), not {game.spec_string()}"
+    )

@@ -121,11 +121,12 @@ OPTION_TYPES = {"batch": int, "prune_after": int, "prune_below": float,
                 "prune_probability": float, "linear_until": int, "discount_every": int}  # fmt: skip
 
 
-def spec_from_options(stack_bb: float, options: dict[str, str], seed: int | None) -> BlueprintSpec:
+def spec_from_options(stack_bb: float, options: dict[str, Any], seed: int | None) -> BlueprintSpec:
     """A ``BlueprintSpec`` from ``pokertui solve 'hunl(...)' --opt key=value`` pairs: ``betting``,
     ``cards`` and the solver's numbers (``OPTION_TYPES``); ``InputError`` for anything else."""
     known = ("betting", "cards", *OPTION_TYPES)
     numbers: dict[str, Any] = {}
+    options = {key: value for key, value in options.items() if value is not None}
     for key, value in options.items():
         if key not in known:
             raise InputError(f"unknown option {key!r} for the full game; known: {', '.join(known)}")

@@ -42,8 +42,7 @@ GAME_SPECS["hunl"] = "hunl(stack_bb=100)"
 or iterations (its exploitability cannot be measured exactly)."""
 
 BLUEPRINT_ALGO = "mccfr"
-"""The full game's solver (``pokertui solve 'hunl(...)' --algo mccfr``); not in the registry of
-tree-game solvers, so it is listed beside ``ALGORITHM_NAMES``."""
+"""The full game's solver (``pokertui solve 'hunl(...)' --algo mccfr``), picked with the game."""
 
 
 def is_full_game(spec: str) -> bool:
