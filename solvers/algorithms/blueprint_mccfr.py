@@ -27,6 +27,7 @@ import numpy as np
 
 from solvers.abstraction.betting_tree import DECISION, BettingTree
 from solvers.algorithms.blueprint_deals import DealSource
+from solvers.algorithms.options import SolverError
 from solvers.atomic import atomic_write
 from solvers.errors import InputError
 from solvers.user_files import check_regular_file
@@ -219,6 +220,6 @@ def _max_depth(tree: BettingTree) -> int:
 def refuse_tree_game(game, **options):
     """The registry's factory for ``mccfr``: it solves only the full game, which
     ``pokertui solve 'hunl(...)' --algo mccfr`` routes to ``runs/blueprint_build.py``."""
-    raise InputError(
+    raise SolverError(
         f"mccfr solves the full game: give hunl(stack_bb=...), not {game.spec_string()}"
     )
