@@ -88,7 +88,11 @@ def root_state(config: HunlConfig, street: int = 0, committed: int | None = None
 
 def build_tree(betting: BettingAbstraction, root: HunlState) -> BettingTree:
     """Every abstract betting sequence from ``root``, depth first."""
-    kind, player, street, amount, committed = [], [], [], [], []
+    kind: list[int] = []
+    player: list[int] = []
+    street: list[int] = []
+    amount: list[int] = []
+    committed: list[tuple[int, int]] = []
     edges_of: list[list[tuple[int, int, int]]] = []
 
     def add(state: HunlState, level: int, street_start: int) -> int:

@@ -133,7 +133,7 @@ class BlueprintAgent:
 
     def _reenter(self, real: HunlState) -> int | None:
         """The street root whose pot is nearest (in ratio) to ``real``'s."""
-        roots = self.street_roots[real.street] if real.street < 4 else []
+        roots = self.street_roots[real.street] if real.street < 4 else np.zeros(0, dtype=np.int64)
         if not len(roots):
             return None
         pots = self.tree.committed[roots].sum(axis=1).astype(float)

@@ -21,14 +21,17 @@ from solvers.errors import InputError
 class CardBuckets(Protocol):
     """The part of ``solvers.abstraction.buckets.CardAbstraction`` the solver uses."""
 
-    n_buckets: tuple[int, int, int, int]
-    spec: str
+    @property
+    def n_buckets(self) -> tuple[int, int, int, int]: ...
+
+    @property
+    def spec(self) -> str: ...
 
     def deal_buckets(self, holes: np.ndarray, boards: np.ndarray) -> np.ndarray: ...
 
 
 class DealSource(Protocol):
-    n_buckets: tuple[int, int, int, int]
+    n_buckets: tuple[int, ...]
     spec: str
 
     def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
