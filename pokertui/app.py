@@ -35,6 +35,7 @@ class PokerApp(App[int]):
         bot: str | None,
         resume: str | None,
         seed: int | None,
+        game: str | None = None,
     ) -> None:
         super().__init__()
         self.strategies_dir = Path(strategies_dir)
@@ -42,6 +43,8 @@ class PokerApp(App[int]):
         self.settings = load_settings(self.saves_dir)
         self.start_bot = bot
         self.start_resume = resume
+        self.start_game = game
+        """``--game hunl(...)``: open the full-game table against ``bot`` at start."""
         self.seed = seed
         """``--seed`` for drills; None deals fresh cards in every new session."""
 
@@ -51,6 +54,8 @@ class PokerApp(App[int]):
         self.set_timer(0.5, self.warm_up)
         if self.start_resume:
             self.resume(self.start_resume)
+        elif self.start_game:
+            self.play_game(self.start_game, self.start_bot or "call")
         elif self.start_bot:
             self.play_file(self.start_bot)
 
@@ -72,6 +77,11 @@ class PokerApp(App[int]):
     def home_choice(self, choice: str) -> None:
         if choice == "play":
             self.open_setup(self.current_bot_path())
+        elif choice == "hunl":
+            from pokertui.screens.hunl_setup import HunlSetupDialog  # noqa: PLC0415
+
+            dialog = HunlSetupDialog(self.strategies_dir, self.saves_dir, self.seed)
+            self.push_screen(dialog, self.start_hunl)
         elif choice == "resume":
             from pokertui.screens.resume import ResumeDialog  # noqa: PLC0415
 
@@ -172,6 +182,34 @@ class PokerApp(App[int]):
         name = setup.name or self.fresh_save_name()
         self.push_screen(PlayScreen(session, name, self.saves_dir, hints=s.hints))
 
+    def start_hunl(self, setup) -> None:
+        """A full-game table from the new-game dialog's ``HunlSetup``."""
+        if setup is None:
+            return
+        from pokertui.screens.hunl_play import HunlPlayScreen  # noqa: PLC0415
+        from pokertui.session.hunl_session import HunlSession  # noqa: PLC0415
+
+        session = HunlSession(
+            setup.config, setup.agent, bot_name=setup.bot, human_seat=setup.seat, seed=setup.seed
+        )
+        name = setup.name or self.fresh_save_name()
+        self.push_screen(HunlPlayScreen(session, name, self.saves_dir, hints=self.settings.hints))
+
+    def play_game(self, game: str, bot: str) -> None:
+        """``pokertui play --game hunl(...) --bot B``: straight to the full-game table."""
+        from pokertui.screens.hunl_setup import HunlSetup  # noqa: PLC0415
+        from solvers.agents.registry import make_agent  # noqa: PLC0415
+        from solvers.errors import InputError  # noqa: PLC0415
+        from solvers.games.hunl.spec import parse_hunl_spec  # noqa: PLC0415
+
+        try:
+            config = parse_hunl_spec(game)
+            agent = make_agent(bot, config)
+        except InputError as exc:
+            self.show_error("This game cannot be played", str(exc))
+            return
+        self.start_hunl(HunlSetup(config, agent, bot, None, self.seed, None))
+
     def fresh_save_name(self) -> str:
         """``session-DATE-TIME``, with a suffix if a session started in the same second."""
         base = f"session-{datetime.now():%Y%m%d-%H%M%S}"
@@ -183,16 +221,34 @@ class PokerApp(App[int]):
 
     def resume(self, name: str) -> None:
         from pokertui.screens.play import PlayScreen  # noqa: PLC0415
-        from pokertui.session.saves import SaveError, load_session, save_path  # noqa: PLC0415
+        from pokertui.session.saves import (  # noqa: PLC0415
+            SaveError,
+            load_session,
+            save_kind,
+            save_path,
+        )
 
         try:
             path = save_path(self.saves_dir, name)
+            if save_kind(path) == "pokertui-hunl-session":
+                self.resume_hunl(path)
+                return
             session, warning = load_session(path)
         except SaveError as exc:
             self.show_error("Cannot resume this session", str(exc))
             return
         name = path.stem
         self.push_screen(PlayScreen(session, name, self.saves_dir, hints=self.settings.hints))
+        if warning:
+            self.push_screen(MessageDialog("Resumed from the backup", warning))
+
+    def resume_hunl(self, path: Path) -> None:
+        from pokertui.screens.hunl_play import HunlPlayScreen  # noqa: PLC0415
+        from pokertui.session.hunl_saves import load_hunl_session  # noqa: PLC0415
+
+        session, warning = load_hunl_session(path)  # SaveError: the caller shows it
+        hints = self.settings.hints
+        self.push_screen(HunlPlayScreen(session, path.stem, self.saves_dir, hints=hints))
         if warning:
             self.push_screen(MessageDialog("Resumed from the backup", warning))
 
@@ -207,6 +263,7 @@ def make_app(
     bot: str | None = None,
     resume: str | None = None,
     seed: int | None = None,
+    game: str | None = None,
 ) -> PokerApp:
     """The app with its folders injected (defaults: ``pokertui.paths``)."""
     if strategies_dir is None or saves_dir is None:
@@ -220,11 +277,17 @@ def make_app(
         bot,
         resume,
         seed,
+        game,
     )
 
 
-def run_app(bot: str | None = None, resume: str | None = None, seed: int | None = None) -> int:
+def run_app(
+    bot: str | None = None,
+    resume: str | None = None,
+    seed: int | None = None,
+    game: str | None = None,
+) -> int:
     """Run the TUI until the user quits; the exit code for the CLI."""
-    app = make_app(bot=bot, resume=resume, seed=seed)
+    app = make_app(bot=bot, resume=resume, seed=seed, game=game)
     app.run()
     return app.return_code or 0

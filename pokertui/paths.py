@@ -41,3 +41,25 @@ def resolve_bot(text: str, shipped_dir: Path) -> str:
         if "/" not in candidate and shipped.is_file():
             return str(shipped)
     return text
+
+
+def shipped_hunl_bots(shipped_dir: Path) -> list[Path]:
+    """The shipped full-game bots: ``hunl_*`` files (``hunl_100bb.*``) in the strategies folder."""
+    return sorted(p for p in Path(shipped_dir).glob("hunl_*") if p.is_file())
+
+
+def resolve_hunl_bot(text: str | None, shipped_dir: Path, stack_bb: float) -> str:
+    """The full game's bot for what the user typed: an existing path or a chump's name as it is,
+    a shipped bot by its name without the ending (``hunl_100bb``); nothing typed means the
+    shipped bot of this depth, or ``call`` while there is none."""
+    if text is None or not text.strip():
+        text = f"hunl_{stack_bb:g}bb"
+        fallback = "call"
+    else:
+        text, fallback = text.strip(), text.strip()
+    if Path(text).exists():
+        return text
+    for path in shipped_hunl_bots(shipped_dir):
+        if path.name.split(".")[0] == text:
+            return str(path)
+    return fallback

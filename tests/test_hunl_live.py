@@ -141,3 +141,19 @@ def test_bayes_range_keeps_what_the_bot_would_have_done():
     # a flop shove called: the pot is both stacks, valued over every turn and river
     call = next(e for e in numbers.evs if e.action == Action("c"))
     assert call.ev == pytest.approx(expected * 20_000 - 9_700, abs=1e-8)
+
+
+def test_river_bets_are_valued_when_the_bot_never_re_raises():
+    state = replay("r300c/cc/cc/", CONFIG)  # the river, pot 600, we (the big blind) act first
+    rng = np.random.default_rng(2)
+    weights = rng.random(N_COMBOS)
+    bet = Action("r", 300 + 400)
+    numbers = live_numbers(state, BOARD, HOLE, weights, AlwaysCall(), (bet,))
+    expected = brute_equity(list(HOLE), [int(c) for c in BOARD], numbers.bot_range)
+    valued = {str(e.action): e.ev for e in numbers.evs}
+    assert valued["r700"] == pytest.approx(expected * (600 + 800) - 400, abs=1e-8)
+    random_bot = live_numbers(state, BOARD, HOLE, weights, RandomAgent(), (bet,))
+    assert {str(e.action): e.ev for e in random_bot.evs}["r700"] is None  # it may re-raise
+    earlier = live_numbers(replay("r300c/cc/", CONFIG), BOARD[:4], HOLE, weights, AlwaysCall(),
+                           (bet,))  # fmt: skip
+    assert {str(e.action): e.ev for e in earlier.evs}["r700"] is None  # the river follows

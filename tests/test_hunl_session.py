@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 from phevaluator import evaluate_cards
 
+from pokertui.session.hunl_hand import HunlActionError
 from pokertui.session.hunl_headless import play_hunl_match
 from pokertui.session.hunl_saves import load_hunl_session, save_hunl_session
-from pokertui.session.hunl_session import HunlActionError, HunlSession
+from pokertui.session.hunl_session import HunlSession
 from pokertui.session.phh import session_phhs
 from pokertui.session.saves import SaveError, save_kind
 from solvers.agents.chumps import AlwaysCall, RandomAgent
@@ -235,3 +236,138 @@ def test_act_accepts_acpc_tokens_and_actions():
     assert s.state.betting == "r250c/cc/c"
     s.act("R1000")
     assert s.state.betting == "r250c/cc/cr1000c/c"
+
+
+def run_cli(capsys, *argv) -> tuple[int, str, str]:
+    from pokertui.cli import main
+
+    code = main([str(a) for a in argv])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_cli_headless_match_and_history(capsys, tmp_path):
+    history = tmp_path / "match.phhs"
+    code, out, err = run_cli(
+        capsys, "play", "--game", "hunl(stack_bb=50)", "--bot", "random", "--opponent", "call",
+        "--hands", 120, "--seed", 4, "--history", history, "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["game"] == "hunl(stack_bb=50,small_blind=50,big_blind=100)"
+    assert report["hands"] == 120 and report["unit"] == "bb/100"
+    from pokerkit import HandHistory
+
+    histories = list(HandHistory.loads_all(history.read_text()))
+    assert len(histories) == 120 and histories[0].starting_stacks == [5_000, 5_000]
+    code, out, _ = run_cli(capsys, "play", "--game", "hunl", "--hands", 10, "--bot", "call")
+    assert code == 0 and "bb/100" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--game", "hunl(stack_bb=5)"], "between 10 and 250"),
+        (["--game", "hunl(stack_bb=100", "--bot", "call"], "game spec"),
+        (["--game", "hunl", "--bot", "slumbot"], "built-in bots"),
+        (["--game", "hunl", "--bot", "call", "--opponent", "nobody"], "built-in bots"),
+        (["--game", "hunl", "--history", "/no/such/folder/h.phhs"], "does not exist"),
+        (["--game", "hunl", "--resume", "x"], "resume"),
+        (["--history", "h.phhs"], "--game"),
+    ],
+)
+def test_cli_mistakes_exit_2(capsys, argv, message):
+    code, out, err = run_cli(capsys, "play", *argv, "--hands", 5)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_decisions_played_before_their_numbers_are_analysed_for_the_review():
+    s = session(seat=1, seed=4)
+    s.new_hand()
+    s.act("c")  # no live numbers were asked for
+    state_before = s.state
+    s.act("allin")
+    hand = s.hand
+    assert all(step.equity is None for step in hand.steps)
+    assert s.fill_review(hand) and not s.fill_review(hand)
+    check, shove = (st for st in hand.steps if st.seat == 1)
+    assert 0 < check.equity < 1 and 0 < shove.equity < 1
+    # the flop decision's shove against always-call: equity times both stacks, less the risk
+    valued = dict((token, ev) for token, ev in shove.evs)
+    assert state_before.pot == 200
+    assert valued["r10000"] == pytest.approx(shove.equity * 20_000 - 9_900)
+    headless = HunlSession(CONFIG, AlwaysCall(), bot_name="call", seed=1, review=False)
+    headless.new_hand()
+    while headless.human_to_act:
+        headless.act("c")
+    assert not headless._pending
+
+
+def test_shipped_bot_names_resolve_and_the_default_follows_the_depth(tmp_path):
+    from pokertui.paths import resolve_hunl_bot
+
+    assert resolve_hunl_bot(None, tmp_path, 100) == "call"  # nothing shipped yet
+    assert resolve_hunl_bot("random", tmp_path, 100) == "random"
+    shipped = tmp_path / "hunl_100bb.bp"
+    shipped.write_bytes(b"x")
+    assert resolve_hunl_bot(None, tmp_path, 100) == str(shipped)
+    assert resolve_hunl_bot("hunl_100bb", tmp_path, 200) == str(shipped)
+    assert resolve_hunl_bot(None, tmp_path, 200) == "call"
+    assert resolve_hunl_bot("nothing_here", tmp_path, 100) == "nothing_here"
+
+
+def test_warm_up_asks_every_street_once():
+    from pokertui.session.hunl_session import warm_up
+
+    seen = []
+
+    class Recording(AlwaysCall):
+        def policy(self, state, board):
+            seen.append((state.street, len(board), state.to_act))
+            return super().policy(state, board)
+
+    warm_up(Recording(), CONFIG)
+    assert seen == [(0, 0, 0), (1, 3, 1), (2, 4, 1), (3, 5, 1)]
+
+
+def test_a_bot_breaking_the_rules_is_a_clear_error():
+    from pokertui.session.hunl_session import BotError
+    from solvers.errors import InputError
+
+    class Cheater(AlwaysCall):
+        name = "cheater"
+
+        def act(self, state, board, combo, rng):
+            return Action("r", 50)  # below any raise
+
+    s = HunlSession(CONFIG, Cheater(), bot_name="cheater", human_seat=1, seed=1)
+    with pytest.raises(BotError, match="cheater chose r50") as caught:
+        s.new_hand()
+    assert isinstance(caught.value, InputError)
+
+
+def test_preflop_all_in_is_scored_by_sampled_equity_against_the_bots_cards():
+    import eval7
+
+    s = session(seed=8, seat=0)
+    checked = 0
+    while checked < 6:
+        s.new_hand()
+        s.act("allin")  # always-call calls: all-in before the flop
+        hand = s.hand
+        me = [eval7.Card(cards_str([card])) for card in hand.hole[0]]
+        reference = eval7.py_hand_vs_range_monte_carlo(
+            me, eval7.HandRange(cards_str(hand.hole[1])), [], 1_000_000
+        )
+        # 20,000 sampled boards: a standard error of at most 0.35% of equity (70 chips)
+        assert hand.adjusted == pytest.approx(reference * 20_000 - 10_000, abs=300)
+        checked += 1
+
+
+def test_cli_table_needs_a_terminal_and_a_readable_bot(capsys, tmp_path):
+    code, _, err = run_cli(capsys, "play", "--game", "hunl(stack_bb=100)", "--bot", "call")
+    assert code == 2 and "terminal" in err
+    junk = tmp_path / "bot.npz"
+    junk.write_bytes(b"PK\x03\x04 not really a zip")
+    code, _, err = run_cli(capsys, "play", "--game", "hunl", "--bot", junk, "--hands", 3)
+    assert code == 2 and "Traceback" not in err and str(junk) in err

@@ -131,3 +131,28 @@ def test_spot_hand_and_spots_screen_in_tmux(tmp_path):
         quit_cleanly(session, tmp_path)
     finally:
         tmux("kill-session", "-t", session)
+
+
+def test_full_game_hand_in_tmux(tmp_path):
+    """``pokertui play --game 'hunl(...)'``: a hand of the full game called down to the end."""
+    session = f"pokertui-hunl-{uuid.uuid4().hex[:8]}"
+    command = (
+        f"POKERTUI_SAVES={tmp_path} {SCRIPT} play --game 'hunl(stack_bb=20)' --bot call "
+        f"--seed 1; echo EXITED $? > {tmp_path / 'exit.txt'}; sleep 30"
+    )
+    tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
+    try:
+        screen = wait_for(session, lambda s: "Hand 1" in s and "[c]" in s)
+        assert "20bb" in screen
+        for _ in range(12):
+            if "next hand" in screen:
+                break
+            tmux("send-keys", "-t", session, "c")
+            time.sleep(0.7)
+            screen = tmux("capture-pane", "-p", "-t", session)
+        screen = wait_for(session, lambda s: "next hand" in s)
+        assert any(word in screen for word in ("You win", "You lose", "You split")), screen
+        quit_cleanly(session, tmp_path)
+        assert list(tmp_path.glob("session-*.json")), "the hand was not autosaved"
+    finally:
+        tmux("kill-session", "-t", session)

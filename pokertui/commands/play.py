@@ -155,11 +155,12 @@ def run(args: argparse.Namespace) -> int:
 
 def run_full_game(args: argparse.Namespace) -> int:
     """``--game hunl(...)``: the full-game table, or a headless match with ``--hands``."""
+    from pokertui.paths import resolve_hunl_bot, strategies_dir  # noqa: PLC0415
     from solvers.agents.registry import make_agent  # noqa: PLC0415
     from solvers.games.hunl.spec import hunl_spec_string, parse_hunl_spec  # noqa: PLC0415
 
     config = parse_hunl_spec(args.game)
-    bot_name = args.bot or "call"
+    bot_name = resolve_hunl_bot(args.bot, strategies_dir(), config.stack_bb)
     bot = make_agent(bot_name, config)
     if args.hands is None:
         if args.resume or args.history:
@@ -178,6 +179,7 @@ def run_full_game(args: argparse.Namespace) -> int:
 
         history = Path(args.history)
         check_output_path(history, "history")
+    args.opponent = resolve_hunl_bot(args.opponent, strategies_dir(), config.stack_bb)
     opponent = make_agent(args.opponent, config)
     seed = 0 if args.seed is None else args.seed
     from pokertui.session.hunl_headless import play_hunl_match  # noqa: PLC0415

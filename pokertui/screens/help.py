@@ -99,9 +99,22 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
+        "Hold'em (full game, preflop to river)",
+        (
+            ("u (home)", "new game: stack depth, bot (shipped blueprint, a file or a chump)"),
+            ("f / c", "fold / check or call"),
+            ("m 1 2 3 p", "raise: minimum, 1/3, 1/2, 2/3 of the pot after calling, pot"),
+            ("a", "all-in"),
+            ("x / $", "type any amount: this street's total in chips (750) or bb (7.5bb)"),
+            ("h", "hide or show the live panel (odds, EVs, the bot's range, equity)"),
+            ("s", "review hands: equity and EVs of your decisions, bb/100 with 95% interval"),
+            ("w", "write the session's hands as PHH (saves/NAME-history.phhs)"),
+        ),
+    ),
+    (
         "Home and everywhere",
         (
-            ("p r o s t v", "play, resume, spots, strategies, study, solve (home)"),
+            ("p u r o s t v", "play, hold'em, resume, spots, strategies, study, solve (home)"),
             ("?", "this help"),
             ("q / ctrl+q", "quit (home) / quit from anywhere"),
         ),

@@ -16,6 +16,7 @@ from textual.widgets.option_list import Option
 LOGO = "♠ ♥  pokertui  ♦ ♣"
 MENU = (
     ("play", "Play          new game against a bot"),
+    ("hunl", "Hold'em       heads-up no-limit hold'em, preflop to river"),
     ("resume", "Resume        continue a saved session"),
     ("spots", "Spots         hold'em spots: practise, explore, edit, solve"),
     ("study", "Study         range lab, strategy explorer, theory lab"),
@@ -30,6 +31,7 @@ DISABLED: set[str] = set()
 class HomeScreen(Screen[None]):
     BINDINGS = [
         Binding("p", "choose('play')", "Play"),
+        Binding("u", "choose('hunl')", "Hold'em", show=False),
         Binding("r", "choose('resume')", "Resume"),
         Binding("s", "choose('strategies')", "Strategies"),
         Binding("t", "choose('study')", "Study"),

@@ -118,6 +118,7 @@ class SetupDialog(ModalScreen[PlaySetup | None]):
             with VerticalScroll(id="setup-report"):
                 yield Static("", id="setup-problems", markup=False)
             with Horizontal(id="setup-buttons"):
+                yield Button("Hold'em (full game)…", id="setup-hunl")
                 yield Button("Start", id="setup-start", variant="primary")
                 yield Button("Cancel", id="setup-cancel")
 
@@ -134,6 +135,9 @@ class SetupDialog(ModalScreen[PlaySetup | None]):
         event.stop()
         if event.button.id == "setup-start":
             self.start()
+        elif event.button.id == "setup-hunl":  # heads-up no-limit hold'em against an agent
+            self.dismiss(None)
+            self.app.home_choice("hunl")  # type: ignore[attr-defined]
         else:
             self.dismiss(None)
 

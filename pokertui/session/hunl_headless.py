@@ -32,7 +32,7 @@ def play_hunl_match(
     """Play ``hands`` hands; the report (the bot's score in bb/100) and the session played."""
     if hands < 1:
         raise InputError("play at least one hand")
-    session = HunlSession(config, bot, bot_name=names[0], seed=seed)
+    session = HunlSession(config, bot, bot_name=names[0], seed=seed, review=False)
     rng = np.random.default_rng([seed, 1])
     for played in range(1, hands + 1):
         session.new_hand()

@@ -16,7 +16,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from pokertui.session.hunl_session import HunlHand, HunlSession, HunlStep
+from pokertui.session.hunl_hand import HunlHand, HunlStep
+from pokertui.session.hunl_session import HunlSession
 from pokertui.session.save_format import RngState
 from pokertui.session.saves import SaveError, read_document, write_document
 from solvers.agents.registry import make_agent

@@ -19,11 +19,23 @@ the one runout dealt. Its mean is the same as the result's, its variance smaller
 from __future__ import annotations
 
 import secrets
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
+from pokertui.session.hunl_hand import (
+    HunlActionError,
+    HunlHand,
+    HunlOption,
+    HunlStep,
+    all_in_adjusted,
+    fill_step,
+    parse_amount,
+    raise_text,
+    size_totals,
+    street_start,
+)
 from pokertui.session.scoring import Score
 from solvers.cards import evaluator
 from solvers.cards.deck import COMBO_INDEX, cards_str
@@ -41,81 +53,25 @@ from solvers.games.hunl.rules import (
     HunlState,
     IllegalAction,
     parse_action,
+    replay,
 )
 from solvers.reports.hunl_live import LiveNumbers, bayes_reach, live_numbers
-from solvers.reports.spot_equity import equity_on_boards, runouts, sampled_runouts
-
-SIZE_KEYS = (("min", None), ("1/3", 1 / 3), ("1/2", 1 / 2), ("2/3", 2 / 3), ("pot", 1.0))
-"""Bet keys: the minimum raise and fractions of the pot after calling; all-in is ``allin``."""
-ALLIN_SAMPLES = 20_000
-"""Boards sampled for a preflop all-in's equity in the adjusted score."""
 
 
-class HunlActionError(IllegalAction):
-    """The human asked for something the rules do not allow now; the message says what is."""
-
-
-@dataclass
-class HunlStep:
-    seat: int
-    action: str
-    """ACPC token: ``f``, ``c`` or ``r<total>``."""
-    street: int
-    pot: int
-    """The pot before the action."""
-    to_call: int
-    evs: list[list[Any]] | None = None
-    """For the human: ``[token, EV or None]`` of the actions the live numbers valued."""
-    equity: float | None = None
-    """For the human: equity against the bot's Bayes range at the decision."""
-
-
-@dataclass
-class HunlHand:
-    number: int
-    human_seat: int
-    hole: tuple[tuple[int, int], tuple[int, int]]
-    """Each seat's two cards (seat 0 is the button)."""
-    board: tuple[int, ...]
-    """The five cards dealt for the hand; only those the betting reached are shown."""
-    steps: list[HunlStep] = field(default_factory=list)
-    result: float | None = None
-    """The human's chips won (negative when lost)."""
-    adjusted: float | None = None
-    showdown: bool = False
-    betting: str = ""
-    board_reached: int = 0
-    """Board cards the betting reached (5 at a showdown)."""
-
-    @property
-    def shown_board(self) -> tuple[int, ...]:
-        """Board cards the hand reached (all five at a showdown)."""
-        if self.result is None:
-            return ()
-        return self.board[: self.board_reached]
-
-    def ev_lost(self) -> float | None:
-        """Chips the human's valued decisions gave up: best valued action minus the chosen one
-        (a lower bound where some actions could not be valued); None if nothing was valued."""
-        losses = []
-        for step in self.steps:
-            if step.seat != self.human_seat or not step.evs:
-                continue
-            valued = {token: ev for token, ev in step.evs if ev is not None}
-            if step.action in valued:
-                losses.append(max(valued.values()) - valued[step.action])
-        return float(sum(losses)) if losses else None
-
-
-@dataclass(frozen=True)
-class HunlOption:
-    key: str
-    action: Action
-    label: str
+class BotError(InputError):
+    """The bot answered with an action the rules do not allow (a broken bot file)."""
 
 
 def fresh_seed() -> int:
     return secrets.randbits(32)
+
+
+def warm_up(agent: Agent, config: HunlConfig) -> None:
+    """Ask the agent for its policy once on every street (a bot may compile or load tables on
+    first use), so that its first real answer at the table is as quick as the rest."""
+    board = np.arange(0, 20, 4, dtype=np.intp)  # 2c 3c 4c 5c 6c
+    for street, betting in enumerate(("", "cc/", "cc/cc/", "cc/cc/cc/")):
+        agent.policy(replay(betting, config), board[: BOARD_CARDS[street]])
 
 
 class HunlSession:
@@ -127,6 +83,7 @@ class HunlSession:
         bot_name: str,
         human_seat: int | None = None,
         seed: int | None = None,
+        review: bool = True,
     ) -> None:
         if human_seat not in (None, 0, 1):
             raise InputError("the human's seat is 0 (button), 1 (big blind) or alternating")
@@ -142,6 +99,10 @@ class HunlSession:
         self.state = HunlState.initial(config)
         self._bot_steps: list[tuple[HunlState, tuple[int, ...], Action]] = []
         self._live: dict[tuple[int, int], LiveNumbers] = {}
+        self._pending: dict[tuple[int, int], Callable[[], LiveNumbers]] = {}
+        """Live-number jobs of decisions played before their numbers were shown."""
+        self.review = review
+        """Keep each human decision's equity and valued EVs for the hand review."""
 
     # --- the hand in progress -----------------------------------------------------------------
     @property
@@ -216,36 +177,13 @@ class HunlSession:
         return found
 
     def size_totals(self) -> list[tuple[str, int]]:
-        """``(key, raise-to total)`` for min, 1/3, 1/2, 2/3, pot and all-in, clamped to what is
-        legal (a fraction below a min-raise becomes the min-raise)."""
-        legal = self.state.legal()
-        if legal.min_raise_to is None or legal.max_raise_to is None:
-            return []
-        seat = self.state.to_act
-        facing = self.state.committed[1 - seat]
-        pot_after_call = self.state.pot + legal.call_amount
-        sizes = []
-        for key, fraction in SIZE_KEYS:
-            total = legal.min_raise_to if fraction is None else facing + fraction * pot_after_call
-            total = int(round(min(max(total, legal.min_raise_to), legal.max_raise_to)))
-            sizes.append((key, total))
-        sizes.append(("allin", legal.max_raise_to))
-        return sizes
+        return size_totals(self.state)
 
     def raise_text(self, total: int) -> str:
-        """How a raise-to total reads at the table: this street's chips, in big blinds."""
-        legal = self.state.legal()
-        on_street = self.bb(total - self.street_start())
-        if total == legal.max_raise_to:
-            return f"all-in {on_street}"
-        verb = "raise to" if legal.call_amount > 0 or self.state.street == 0 else "bet"
-        return f"{verb} {on_street}"
+        return raise_text(self.state, total)
 
     def street_start(self) -> int:
-        """Chips each seat had in when this street began (0 preflop: blinds are street bets)."""
-        if self.state.street == 0:
-            return 0
-        return min(self.state.committed)
+        return street_start(self.state)
 
     def bb(self, chips: float) -> str:
         return f"{chips / self.config.big_blind:g}bb"
@@ -255,23 +193,7 @@ class HunlSession:
         (``7.5bb``), as the table shows sizes; the rules say what is legal if it is not."""
         if not self.human_to_act:
             raise HunlActionError("it is not your turn to act")
-        self.raise_to(self.street_start() + self.parse_amount(text))
-
-    def parse_amount(self, text: str) -> int:
-        """A typed amount in chips (``750``) or big blinds (``7.5bb``)."""
-        raw = text.strip().lower().replace(",", "")
-        scale = 1.0
-        if raw.endswith("bb"):
-            raw, scale = raw[:-2].strip(), float(self.config.big_blind)
-        try:
-            value = float(raw) * scale
-        except ValueError:
-            raise HunlActionError(
-                f"type a raise-to total in chips (750) or big blinds (7.5bb), not {text!r}"
-            ) from None
-        if not np.isfinite(value) or abs(value) > 1e12:
-            raise HunlActionError(f"{text!r} is not a sensible amount")
-        return int(round(value))
+        self.raise_to(self.street_start() + parse_amount(text, self.config.big_blind))
 
     # --- acting -------------------------------------------------------------------------------
     def act(self, action: Action | str) -> None:
@@ -309,11 +231,23 @@ class HunlSession:
     def _record(self, seat: int, action: Action, review: bool) -> None:
         state = self.state
         step = HunlStep(seat, str(action), state.street, state.pot, state.to_call(seat))
-        live = self._live.get(self.decision_key()) if review else None
-        if live is not None:
-            step.evs = [[str(e.action), e.ev] for e in live.evs]
-            step.equity = None if np.isnan(live.equity) else float(live.equity)
+        if review and self.review:
+            live = self._live.get(self.decision_key())
+            if live is not None:
+                fill_step(step, live)
+            else:  # not shown yet (hints off, or acted quickly): computed for the review
+                self._pending[(self.hand.number, len(self.hand.steps))] = self.live_job()
         self.hand.steps.append(step)
+
+    def fill_review(self, hand: HunlHand) -> bool:
+        """Compute the live numbers of the hand's decisions that were played before they were
+        shown (a second or so each preflop); whether any were missing."""
+        missing = [key for key in list(self._pending) if key[0] == hand.number]
+        for key in missing:
+            job = self._pending.pop(key, None)  # a review worker may run beside another
+            if job is not None:
+                fill_step(hand.steps[key[1]], job())
+        return bool(missing)
 
     def _advance(self) -> None:
         """Let the bot act until the human must, or the hand ends."""
@@ -322,9 +256,16 @@ class HunlSession:
             board = self.board
             combo = int(COMBO_INDEX[hand.hole[self.bot_seat]])
             action = self.agent.act(self.state, np.array(board, dtype=np.intp), combo, self.rng)
+            try:
+                after = self.state.apply(action)
+            except IllegalAction as exc:
+                raise BotError(
+                    f"the bot {self.bot_name} chose {action}, which the rules refuse ({exc}); "
+                    "start a new session or pick another bot"
+                ) from None
             self._bot_steps.append((self.state, board, action))
             self._record(self.bot_seat, action, review=False)
-            self.state = self.state.apply(action)
+            self.state = after
         if self.state.is_over:
             self._settle()
 
@@ -341,60 +282,38 @@ class HunlSession:
         hand.showdown = state.folded < 0
         payoff = state.payoff(winner)
         hand.result = float(payoff[hand.human_seat])
-        hand.adjusted = self._adjusted(hand, state)
+        luck = np.random.default_rng([self.seed, hand.number])  # a preflop all-in's boards
+        hand.adjusted = all_in_adjusted(hand, state, luck)
         self.score.add(hand.result, hand.adjusted, hand.ev_lost())
 
-    def _adjusted(self, hand: HunlHand, state: HunlState) -> float:
-        """The all-in adjusted result: equity against the bot's cards times the pot when the
-        chips went in before the river card, the result otherwise."""
-        if state.folded >= 0 or not state.all_in:
-            return float(hand.result)  # type: ignore[arg-type]
-        known = BOARD_CARDS[self._all_in_street(hand)]
-        if known >= 5:
-            return float(hand.result)  # type: ignore[arg-type]
-        board = hand.board[:known]
-        me, bot = hand.hole[hand.human_seat], hand.hole[1 - hand.human_seat]
-        if known >= 3:
-            boards = runouts(board)
-        else:
-            rng = np.random.default_rng([self.seed, hand.number])
-            boards = sampled_runouts(board, (*me, *bot), ALLIN_SAMPLES, rng)
-        own = np.array([COMBO_INDEX[me]])
-        equity = float(equity_on_boards(boards, own, np.array([COMBO_INDEX[bot]]), np.ones(1))[0])
-        put = state.committed[hand.human_seat]
-        return equity * state.pot - put
-
-    def _all_in_street(self, hand: HunlHand) -> int:
-        """The street on which the last chips went in (where the betting stopped)."""
-        return max(step.street for step in hand.steps)
-
     # --- live numbers -------------------------------------------------------------------------
-    def bot_reach(self) -> np.ndarray:
-        """The bot's Bayes reach over 1,326 combos from the actions it took this hand."""
-        steps = [
-            (self.agent.policy(state, np.array(board, dtype=np.intp)), action)
-            for state, board, action in self._bot_steps
-        ]
-        return bayes_reach(steps)
-
     def live(self) -> LiveNumbers:
         """The live numbers of the human's current decision (cached per decision)."""
-        if not self.human_to_act:
-            raise InputError("the live numbers are for your decisions")
+        job = self.live_job()  # refuses when it is not the human's decision
         key = self.decision_key()
         found = self._live.get(key)
         if found is None:
-            found = live_numbers(
-                self.state,
-                np.array(self.board, dtype=np.intp),
-                self.hand.hole[self.human_seat],
-                self.bot_reach(),
-                self.agent,
-                tuple(option.action for option in self.options()),
-                seed=self.hand.number,
-            )
-            self._live[key] = found
+            found = self._live[key] = job()
         return found
+
+    def live_job(self) -> Callable[[], LiveNumbers]:
+        """The current decision's live numbers as a job that a worker thread may run while the
+        session moves on: it holds copies of everything it reads."""
+        if not self.human_to_act:
+            raise InputError("the live numbers are for your decisions")
+        state, agent = self.state, self.agent
+        board = np.array(self.board, dtype=np.intp)
+        hole = self.hand.hole[self.human_seat]
+        bot_steps = list(self._bot_steps)
+        actions = tuple(option.action for option in self.options())
+        seed = self.hand.number
+
+        def job() -> LiveNumbers:
+            steps = [(agent.policy(st, np.array(b, dtype=np.intp)), a) for st, b, a in bot_steps]
+            reach = bayes_reach(steps)
+            return live_numbers(state, board, hole, reach, agent, actions, seed=seed)
+
+        return job
 
     def store_live(self, key: tuple[int, int], numbers: LiveNumbers) -> None:
         """Keep numbers a worker computed on a snapshot, for the hand review."""

@@ -8,8 +8,9 @@ of boards preflop (every runout would be 1.7 million boards).
 
 An action's EV (chips won from now on, folding = 0) is given only where no later decision
 matters: a call or check that ends the betting (a river call, a call of an all-in, the
-closing river check) is the equity times the final pot less the call; an all-in shove is the
-bot's fold mass times the pot plus, when it calls, the equity against its calling range. Every
+closing river check) is the equity times the final pot less the call; an all-in, or a river
+bet that the bot's policy never re-raises, is the bot's fold mass times the pot plus, when it
+calls, the equity against its calling range times the final pot less the chips risked. Every
 other action would need a solve of the rest of the hand, and is left out rather than guessed.
 """
 
@@ -61,10 +62,19 @@ def equity_against(
     board: np.ndarray, hole: tuple[int, int], weights: np.ndarray, seed: int = 0
 ) -> tuple[float, str]:
     """The human's equity against ``weights`` over the 1,326 combos, and how it was found."""
+    equities, how = equities_against(board, hole, np.atleast_2d(weights), seed)
+    return float(equities[0]), how
+
+
+def equities_against(
+    board: np.ndarray, hole: tuple[int, int], ranges: np.ndarray, seed: int = 0
+) -> tuple[np.ndarray, str]:
+    """The human's equity against each row of ``ranges`` ``[k, 1326]`` (NaN for an empty row),
+    the hand strengths evaluated once for all rows."""
     own = np.array([COMBO_INDEX[int(hole[0]), int(hole[1])]])
-    opp = np.flatnonzero(weights > 0)
+    opp = np.flatnonzero(ranges.sum(axis=0) > 0)
     if len(opp) == 0:
-        return float("nan"), "no range"
+        return np.full(len(ranges), np.nan), "no range"
     board_t = tuple(int(c) for c in board)
     if len(board_t) >= 3:
         boards, how = runouts(board_t), "exact"
@@ -72,7 +82,20 @@ def equity_against(
         rng = np.random.default_rng(seed)
         boards = sampled_runouts(board_t, tuple(int(c) for c in hole), PREFLOP_SAMPLES, rng)
         how = f"{PREFLOP_SAMPLES:,} sampled boards"
-    return float(equity_on_boards(boards, own, opp, weights[opp])[0]), how
+    equities = equity_on_boards(boards, own, opp, ranges[:, opp])[:, 0]
+    return np.where(ranges.sum(axis=1) > 0, equities, np.nan), how
+
+
+@dataclass(frozen=True)
+class _Bet:
+    """A bet or raise the bot answers by folding or calling (never re-raising)."""
+
+    action: Action
+    fold_mass: float
+    calling: np.ndarray
+    """The range that calls (unnormalised weights)."""
+    final_pot: int
+    risked: int
 
 
 @dataclass(frozen=True)
@@ -121,21 +144,34 @@ def live_numbers(
     counts = combos_to_classes(mask.astype(float), "sum")
     with np.errstate(invalid="ignore", divide="ignore"):
         grid = np.where(counts > 0, combos_to_classes(weights, "sum") / counts, 0.0)
-    equity, how = equity_against(board, hole, normalised, seed)
     call = legal.call_amount
     pot_odds = mdf = None
     if call > 0:
         pot_before = state.pot - call
         pot_odds = required_equity(pot_before, call)
         mdf = minimum_defence_frequency(pot_before, call)
-    evs = _action_evs(state, board, hole, normalised, equity, agent, legal_actions, seed)
+    actions = _actions(state, legal_actions)
+    bets = {a: _bet(state, board, normalised, agent, a) for a in actions if a.kind == RAISE}
+    called = [b for b in bets.values() if b is not None and b.calling.sum() > 0]
+    ranges = np.array([normalised, *(b.calling / b.calling.sum() for b in called)])
+    equities, how = equities_against(board, hole, ranges, seed)
+    equity = float(equities[0])
+    called_equity = {b.action: float(e) for b, e in zip(called, equities[1:], strict=True)}
+    evs = []
+    for action in actions:
+        if action.kind == RAISE:
+            value = _bet_value(state, bets[action], called_equity.get(action))
+        else:
+            value = _value(state, equity, action)
+        evs.append(ActionEV(action, value))
     stacks = (state.stack_left(0), state.stack_left(1))
     return LiveNumbers(
-        state.pot, stacks, call, pot_odds, mdf, normalised, grid, equity, how, evs
+        state.pot, stacks, call, pot_odds, mdf, normalised, grid, equity, how, tuple(evs)
     )
 
 
-def _action_evs(state, board, hole, weights, equity, agent, extra, seed) -> tuple[ActionEV, ...]:
+def _actions(state: HunlState, extra: tuple[Action, ...]) -> list[Action]:
+    """Fold when facing a bet, check or call, the given raises and all-in."""
     legal = state.legal()
     actions: list[Action] = []
     if legal.can_fold:
@@ -144,33 +180,42 @@ def _action_evs(state, board, hole, weights, equity, agent, extra, seed) -> tupl
     actions += [a for a in extra if a.kind == RAISE]
     if legal.max_raise_to is not None and Action(RAISE, legal.max_raise_to) not in actions:
         actions.append(Action(RAISE, legal.max_raise_to))
-    return tuple(
-        ActionEV(a, _value(state, board, hole, weights, equity, agent, a, seed)) for a in actions
-    )
+    return actions
 
 
-def _value(state, board, hole, weights, equity, agent, action, seed) -> float | None:
-    seat = state.to_act
+def _value(state: HunlState, equity: float, action: Action) -> float | None:
+    """Fold, or a check or call: valued when it ends the betting."""
     if action.kind == FOLD:
         return 0.0
-    if np.isnan(equity):
-        return None
     after = state.apply(action)
-    if action.kind == CALL:
-        if after.street == SHOWDOWN or after.all_in:
-            return equity * after.pot - state.to_call(seat)
+    if np.isnan(equity) or not (after.street == SHOWDOWN or after.all_in):
         return None
-    legal = state.legal()
-    if action.to != legal.max_raise_to or agent is None:
-        return None
+    return equity * after.pot - state.to_call(state.to_act)
+
+
+def _bet(state, board, weights, agent, action) -> _Bet | None:
+    """The bot's answer to a raise, when a call of it ends the betting and the bot's policy
+    never re-raises (None otherwise: later play decides its value)."""
+    after = state.apply(action)
+    closing = after.apply(Action(CALL))
+    if agent is None or closing.street != SHOWDOWN:
+        return None  # a call of this raise would lead to more betting
     answer = agent.policy(after, board)
-    fold_col = [i for i, a in enumerate(answer.actions) if a.kind == FOLD]
-    folds = answer.probabilities[:, fold_col].sum(axis=1) if fold_col else np.zeros(N_COMBOS)
+    columns = {kind: [i for i, a in enumerate(answer.actions) if a.kind == kind] for kind in "fr"}
+    folds = answer.probabilities[:, columns[FOLD]].sum(axis=1)
+    raises = answer.probabilities[:, columns[RAISE]].sum(axis=1)
+    if float((weights * raises).sum()) > 1e-12:
+        return None  # the bot may re-raise
     fold_mass = float((weights * folds).sum())
-    calling = weights * (1.0 - folds)
-    risked = action.to - state.committed[seat]
-    if calling.sum() <= 0:
-        return fold_mass * state.pot
-    called_equity, _ = equity_against(board, hole, calling / calling.sum(), seed)
-    final_pot = 2 * action.to
-    return fold_mass * state.pot + (1 - fold_mass) * (called_equity * final_pot - risked)
+    risked = action.to - state.committed[state.to_act]
+    return _Bet(action, fold_mass, weights * (1.0 - folds), closing.pot, risked)
+
+
+def _bet_value(state: HunlState, bet: _Bet | None, called_equity: float | None) -> float | None:
+    if bet is None:
+        return None
+    if called_equity is None:  # the bot always folds
+        return bet.fold_mass * state.pot
+    return bet.fold_mass * state.pot + (1 - bet.fold_mass) * (
+        called_equity * bet.final_pot - bet.risked
+    )

@@ -118,21 +118,25 @@ def equity_on_boards(
     boards: np.ndarray, own_combos: np.ndarray, opp_combos: np.ndarray, opp_weights: np.ndarray
 ) -> np.ndarray:
     """As ``equity_vs_range``, over the given five-card boards (every runout, or a sample of
-    them drawn without the own hand's cards, which estimates the same equity)."""
+    them drawn without the own hand's cards, which estimates the same equity). ``opp_weights``
+    may be ``[k, n_opp]``, k ranges of the same combos: the strengths, most of the work, are
+    then evaluated once for all of them and the answer is ``[k, len(own_combos)]``."""
+    weights = np.atleast_2d(opp_weights)
     own_cards = COMBO_CARDS[own_combos]
     holders, _ = _per_card_lists(opp_combos)
     where = {int(c): i for i, c in enumerate(opp_combos)}
     same = np.array([where.get(int(c), -1) for c in own_combos], dtype=np.intp)
     union, inverse = np.unique(np.concatenate([own_combos, opp_combos]), return_inverse=True)
     own_at, opp_at = inverse[: len(own_combos)], inverse[len(own_combos) :]
-    share = np.zeros(len(own_combos))
-    total = np.zeros(len(own_combos))
+    share = np.zeros((len(weights), len(own_combos)))
+    total = np.zeros((len(weights), len(own_combos)))
     for start in range(0, len(boards), _BOARD_BATCH):
         union_s = _strengths(boards[start : start + _BOARD_BATCH], union)
-        won, tied, seen = _boards(
-            union_s[:, own_at], union_s[:, opp_at], opp_weights, own_cards, holders, same
-        )
-        share += won + 0.5 * tied
-        total += seen
+        own_s, opp_s = union_s[:, own_at], union_s[:, opp_at]
+        for k, row in enumerate(weights):
+            won, tied, seen = _boards(own_s, opp_s, row, own_cards, holders, same)
+            share[k] += won + 0.5 * tied
+            total[k] += seen
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, share / total, np.nan)
+        equity = np.where(total > 0, share / total, np.nan)
+    return equity if np.ndim(opp_weights) == 2 else equity[0]

@@ -39,6 +39,7 @@ def parse_hunl_spec(text: str) -> HunlConfig:
             raise GameParamError("hunl: 'stack_bb' given twice")
         kwargs["stack_bb"] = args[0]
     params = validate_params(NAME, HunlParams, kwargs)
+    assert isinstance(params, HunlParams)
     try:
         return HunlConfig(params.stack_bb, params.small_blind, params.big_blind)
     except GameParamError:

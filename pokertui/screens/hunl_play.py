@@ -1,0 +1,273 @@
+"""The full game's table: a hand of heads-up no-limit hold'em against an agent, preflop to river.
+
+``HunlSession`` owns every poker fact; this screen turns keys into its actions and re-renders.
+The live numbers (equity over every runout, the shove's EV) take up to a second preflop, so a
+thread worker computes them from a job holding copies of the decision's inputs and posts
+``LiveReady``; a result whose decision has passed is dropped. The session is saved after every
+hand, and ``w`` writes the session's hands in PHH.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Header, Input, Static
+
+from pokertui.screens.message import MessageDialog
+from pokertui.session.hunl_hand import HunlActionError
+from pokertui.session.hunl_saves import save_hunl_session
+from pokertui.session.hunl_session import HunlSession, warm_up
+from pokertui.session.phh import session_phhs
+from pokertui.session.saves import SaveError, save_path
+from pokertui.widgets.hunl_view import (
+    SIZE_OF_KEY,
+    hand_lines,
+    render_live,
+    render_options,
+    render_table,
+)
+from solvers.atomic import atomic_write_text
+from solvers.errors import InputError
+
+
+class LiveReady(Message):
+    def __init__(self, numbers, key) -> None:
+        super().__init__()
+        self.numbers = numbers
+        self.key = key
+
+
+class LiveFailed(Message):
+    def __init__(self, error: str, key) -> None:
+        super().__init__()
+        self.error = error
+        self.key = key
+
+
+class HunlAmountDialog(ModalScreen[str | None]):
+    """The typed bet: this street's total in chips or big blinds (``7.5bb``)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, hint: str) -> None:
+        super().__init__()
+        self.hint = hint
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="amount-box"):
+            yield Static("Bet or raise to (this street's total)", id="amount-title")
+            yield Static(self.hint, id="amount-sizes")
+            yield Input(placeholder="e.g. 750 chips or 7.5bb", id="hunl-amount-input")
+            yield Static("Enter to bet, Escape to cancel", classes="hint")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class HunlPlayScreen(Screen[None]):
+    BINDINGS = [
+        Binding("f", "act('f')", "Fold"),
+        Binding("c,k", "act('c')", "Check/Call"),
+        Binding("m", "act('m')", "Min"),
+        Binding("1", "act('1')", "⅓", show=False),
+        Binding("2", "act('2')", "½", show=False),
+        Binding("3", "act('3')", "⅔", show=False),
+        Binding("p", "act('p')", "Pot"),
+        Binding("a", "act('a')", "All-in"),
+        Binding("x,dollar_sign", "custom_amount", "Amount"),
+        Binding("n", "next_hand", "Next"),
+        Binding("h", "toggle_hints", "Hints"),
+        Binding("s", "review", "Review"),
+        Binding("w", "export", "PHH", show=False),
+        Binding("question_mark", "app.show_help", "Help", key_display="?"),
+        Binding("escape", "leave", "Home"),
+    ]
+
+    def __init__(self, session: HunlSession, save_name: str, saves_dir: Path, hints: bool = True):
+        super().__init__()
+        self.session = session
+        self.save_name = save_name
+        self.saves_dir = Path(saves_dir)
+        self.hints = hints
+        self.saved_hands = sum(1 for h in session.hands if h.result is not None)
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="hunl-main"):
+            with Vertical(id="hunl-left"):
+                yield Static(id="hunl-table")
+                yield Static(id="hunl-actions")
+                with VerticalScroll(id="hunl-log"):
+                    yield Static(id="hunl-log-text", markup=False)
+            with VerticalScroll(id="hunl-live"):
+                yield Static(id="hunl-live-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#hunl-live").display = self.hints
+        self.warm_up_bot()
+        if self.session.hand_over:
+            self.action_next_hand()
+        else:
+            self.refresh_all()
+
+    # --- rendering --------------------------------------------------------------------------
+    def refresh_all(self) -> None:
+        session = self.session
+        summary = session.summary()
+        score = "no hands yet"
+        if summary["hands"]:
+            score = f"{summary['hands']} hands · {summary['mean']:+.0f} bb/100"
+        bot = Path(session.bot_name).name  # a bot file by its name, a chump as it is
+        self.sub_title = f"{bot} · {session.config.stack_bb:g}bb · {score}"
+        self.query_one("#hunl-table", Static).update(render_table(session))
+        self.query_one("#hunl-actions", Static).update(render_options(session))
+        log = "\n".join(hand_lines(session, session.hand)) if session.hands else ""
+        self.query_one("#hunl-log-text", Static).update(log)
+        log_view = self.query_one("#hunl-log", VerticalScroll)
+        self.call_after_refresh(log_view.scroll_end, animate=False)  # after the new lines
+        live = self.query_one("#hunl-live-text", Static)
+        if session.human_to_act:
+            live.update("computing…")
+            if self.hints:
+                self.compute_live(session.live_job(), session.decision_key())
+        else:
+            live.update("Hand over: n for the next hand, s to review.")
+            self.autosave()
+
+    @work(thread=True, exit_on_error=False, group="hunl-warm-up")
+    def warm_up_bot(self) -> None:
+        """The bot's first answer on each street, asked off the event loop (see ``warm_up``)."""
+        warm_up(self.session.agent, self.session.config)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="hunl-live")
+    def compute_live(self, job, key) -> None:
+        try:
+            numbers = job()
+        except Exception as exc:  # noqa: BLE001 - shown in the panel; the game goes on
+            self.post_message(LiveFailed(f"{type(exc).__name__}: {exc}", key))
+            return
+        self.post_message(LiveReady(numbers, key))
+
+    def is_current(self, key) -> bool:
+        return self.session.human_to_act and self.session.decision_key() == key
+
+    @on(LiveReady)
+    def show_live(self, message: LiveReady) -> None:
+        if self.is_current(message.key):
+            self.session.store_live(message.key, message.numbers)
+            width = self.query_one("#hunl-live").size.width
+            cell = 4 if width >= 56 else 3
+            text = render_live(self.session, message.numbers, cell)
+            self.query_one("#hunl-live-text", Static).update(text)
+
+    @on(LiveFailed)
+    def show_failure(self, message: LiveFailed) -> None:
+        if self.is_current(message.key):
+            self.query_one("#hunl-live-text", Static).update(
+                f"live numbers unavailable: {message.error}"
+            )
+
+    # --- the player's intents -----------------------------------------------------------------
+    def action_act(self, key: str) -> None:
+        session = self.session
+        if not session.human_to_act:
+            self.notify("The hand is over: press n for the next one.", timeout=2)
+            return
+        try:
+            session.act(SIZE_OF_KEY[key])
+        except HunlActionError as exc:
+            self.notify(f"'{key}' is not available here: {exc}", severity="warning", timeout=3)
+            return
+        except InputError as exc:  # the bot broke the rules: say so, keep the app running
+            self.app.push_screen(MessageDialog("The bot failed", str(exc)))
+            return
+        self.refresh_all()
+
+    def action_custom_amount(self) -> None:
+        session = self.session
+        if not session.human_to_act:
+            return
+        legal = session.state.legal()
+        if legal.min_raise_to is None:
+            self.notify("No raise is possible here.", severity="warning", timeout=2)
+            return
+        start = session.street_start()
+        low, high = legal.min_raise_to - start, legal.max_raise_to - start  # type: ignore[operator]
+        hint = f"legal: {low} to {high} chips ({session.bb(low)} to {session.bb(high)})"
+        self.app.push_screen(HunlAmountDialog(hint), self.bet_amount)
+
+    def bet_amount(self, text: str | None) -> None:
+        if text is None or not self.session.human_to_act:
+            return
+        try:
+            self.session.act_amount(text)
+        except HunlActionError as exc:
+            self.notify(str(exc), severity="error", timeout=6)
+            return
+        except InputError as exc:
+            self.app.push_screen(MessageDialog("The bot failed", str(exc)))
+            return
+        self.refresh_all()
+
+    def action_next_hand(self) -> None:
+        if not self.session.hand_over:
+            self.notify("Finish this hand first.", timeout=2)
+            return
+        try:
+            self.session.new_hand()
+        except InputError as exc:
+            self.app.push_screen(MessageDialog("The bot failed", str(exc)))
+            return
+        self.refresh_all()
+
+    def action_toggle_hints(self) -> None:
+        self.hints = not self.hints
+        self.query_one("#hunl-live").display = self.hints
+        self.notify("Hints on" if self.hints else "Hints off: practice mode", timeout=2)
+        if self.hints:
+            self.refresh_all()
+
+    def action_review(self) -> None:
+        if not any(h.result is not None for h in self.session.hands):
+            self.notify("No finished hand to review yet.", timeout=2)
+            return
+        from pokertui.screens.hunl_review import HunlReviewScreen  # noqa: PLC0415
+
+        self.app.push_screen(HunlReviewScreen(self.session))
+
+    def action_export(self) -> None:
+        path = self.saves_dir / f"{self.save_name}-history.phhs"
+        session = self.session
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            atomic_write_text(path, session_phhs(session.config, session.hands, "you", "bot"))
+        except OSError as exc:
+            self.notify(f"Cannot write {path}: {exc.strerror or exc}", severity="error")
+            return
+        self.notify(f"Hand history (PHH) written to {path}", timeout=4)
+
+    def action_leave(self) -> None:
+        self.autosave()
+        self.dismiss(None)
+
+    def autosave(self) -> None:
+        finished = sum(1 for h in self.session.hands if h.result is not None)
+        if finished == self.saved_hands:
+            return
+        try:
+            save_hunl_session(self.session, save_path(self.saves_dir, self.save_name))
+        except SaveError as exc:
+            self.notify(f"Not saved: {exc}", severity="error", timeout=8)
+            return
+        self.saved_hands = finished

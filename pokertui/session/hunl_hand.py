@@ -1,0 +1,175 @@
+"""One hand of the full game: its record, the bet-size keys, typed amounts and the all-in
+adjusted score. Plain functions of the rules' state, used by ``HunlSession``.
+
+Size keys are fractions of the pot after calling (the usual "pot-size raise": a pot raise
+preflop facing the big blind is to 3bb), clamped to the legal range; amounts are typed as this
+street's total, in chips or big blinds, as the table shows them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from solvers.cards.deck import COMBO_INDEX
+from solvers.games.hunl.rules import BOARD_CARDS, Action, HunlState, IllegalAction
+from solvers.reports.hunl_live import LiveNumbers
+from solvers.reports.spot_equity import equity_on_boards, runouts, sampled_runouts
+
+SIZE_KEYS = (("min", None), ("1/3", 1 / 3), ("1/2", 1 / 2), ("2/3", 2 / 3), ("pot", 1.0))
+"""Bet keys: the minimum raise and fractions of the pot after calling; all-in is ``allin``."""
+ALLIN_SAMPLES = 20_000
+"""Boards sampled for a preflop all-in's equity in the adjusted score."""
+
+
+class HunlActionError(IllegalAction):
+    """The human asked for something the rules do not allow now; the message says what is."""
+
+
+@dataclass
+class HunlStep:
+    seat: int
+    action: str
+    """ACPC token: ``f``, ``c`` or ``r<total>``."""
+    street: int
+    pot: int
+    """The pot before the action."""
+    to_call: int
+    evs: list[list[Any]] | None = None
+    """For the human: ``[token, EV or None]`` of the actions the live numbers valued."""
+    equity: float | None = None
+    """For the human: equity against the bot's Bayes range at the decision."""
+
+
+@dataclass
+class HunlHand:
+    number: int
+    human_seat: int
+    hole: tuple[tuple[int, int], tuple[int, int]]
+    """Each seat's two cards (seat 0 is the button)."""
+    board: tuple[int, ...]
+    """The five cards dealt for the hand; only those the betting reached are shown."""
+    steps: list[HunlStep] = field(default_factory=list)
+    result: float | None = None
+    """The human's chips won (negative when lost)."""
+    adjusted: float | None = None
+    showdown: bool = False
+    betting: str = ""
+    board_reached: int = 0
+    """Board cards the betting reached (5 at a showdown)."""
+
+    @property
+    def shown_board(self) -> tuple[int, ...]:
+        """Board cards the hand reached (all five at a showdown)."""
+        if self.result is None:
+            return ()
+        return self.board[: self.board_reached]
+
+    def ev_lost(self) -> float | None:
+        """Chips the human's valued decisions gave up: best valued action minus the chosen one
+        (a lower bound where some actions could not be valued); None if nothing was valued."""
+        losses = []
+        for step in self.steps:
+            if step.seat != self.human_seat or not step.evs:
+                continue
+            valued = {token: ev for token, ev in step.evs if ev is not None}
+            if step.action in valued:
+                losses.append(max(valued.values()) - valued[step.action])
+        return float(sum(losses)) if losses else None
+
+
+def fill_step(step: HunlStep, live: LiveNumbers) -> None:
+    """Keep a decision's equity and valued EVs for the review."""
+    step.evs = [[str(e.action), e.ev] for e in live.evs]
+    step.equity = None if np.isnan(live.equity) else float(live.equity)
+
+
+@dataclass(frozen=True)
+class HunlOption:
+    key: str
+    action: Action
+    label: str
+
+
+def size_totals(state: HunlState) -> list[tuple[str, int]]:
+    """``(key, raise-to total)`` for min, 1/3, 1/2, 2/3, pot and all-in, clamped to what is
+    legal (a fraction below a min-raise becomes the min-raise)."""
+    legal = state.legal()
+    if legal.min_raise_to is None or legal.max_raise_to is None:
+        return []
+    seat = state.to_act
+    facing = state.committed[1 - seat]
+    pot_after_call = state.pot + legal.call_amount
+    sizes = []
+    for key, fraction in SIZE_KEYS:
+        total = legal.min_raise_to if fraction is None else facing + fraction * pot_after_call
+        total = int(round(min(max(total, legal.min_raise_to), legal.max_raise_to)))
+        sizes.append((key, total))
+    sizes.append(("allin", legal.max_raise_to))
+    return sizes
+
+
+def raise_text(state: HunlState, total: int) -> str:
+    """How a raise-to total reads at the table: this street's chips, in big blinds."""
+    legal = state.legal()
+    on_street = _bb(state, total - street_start(state))
+    if total == legal.max_raise_to:
+        return f"all-in {on_street}"
+    verb = "raise to" if legal.call_amount > 0 or state.street == 0 else "bet"
+    return f"{verb} {on_street}"
+
+
+def street_start(state: HunlState) -> int:
+    """Chips each seat had in when this street began (0 preflop: blinds are street bets)."""
+    if state.street == 0:
+        return 0
+    return min(state.committed)
+
+
+def _bb(state: HunlState, chips: float) -> str:
+    return f"{chips / state.config.big_blind:g}bb"
+
+
+def parse_amount(text: str, big_blind: int) -> int:
+    """A typed amount in chips (``750``) or big blinds (``7.5bb``)."""
+    raw = text.strip().lower().replace(",", "")
+    scale = 1.0
+    if raw.endswith("bb"):
+        raw, scale = raw[:-2].strip(), float(big_blind)
+    try:
+        value = float(raw) * scale
+    except ValueError:
+        raise HunlActionError(
+            f"type a raise-to total in chips (750) or big blinds (7.5bb), not {text!r}"
+        ) from None
+    if not np.isfinite(value) or abs(value) > 1e12:
+        raise HunlActionError(f"{text!r} is not a sensible amount")
+    return int(round(value))
+
+
+def all_in_adjusted(hand: HunlHand, state: HunlState, rng: np.random.Generator) -> float:
+    """The all-in adjusted result: the human's equity against the bot's cards times the pot
+    when the chips went in before the river card (exact over every runout from the flop on,
+    sampled boards from ``rng`` preflop), the result otherwise."""
+    if state.folded >= 0 or not state.all_in:
+        return float(hand.result)  # type: ignore[arg-type]
+    known = BOARD_CARDS[_all_in_street(hand)]
+    if known >= 5:
+        return float(hand.result)  # type: ignore[arg-type]
+    board = hand.board[:known]
+    me, bot = hand.hole[hand.human_seat], hand.hole[1 - hand.human_seat]
+    if known >= 3:
+        boards = runouts(board)
+    else:
+        boards = sampled_runouts(board, (*me, *bot), ALLIN_SAMPLES, rng)
+    own = np.array([COMBO_INDEX[me]])
+    equity = float(equity_on_boards(boards, own, np.array([COMBO_INDEX[bot]]), np.ones(1))[0])
+    put = state.committed[hand.human_seat]
+    return equity * state.pot - put
+
+
+def _all_in_street(hand: HunlHand) -> int:
+    """The street on which the last chips went in (where the betting stopped)."""
+    return max(step.street for step in hand.steps)

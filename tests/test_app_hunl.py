@@ -1,0 +1,156 @@
+"""Pilot tests of the full game in the app: the new-game dialog, hands played with keys, the
+live panel's numbers, a typed amount, the review, the PHH export and resuming a save."""
+
+from __future__ import annotations
+
+from textual.widgets import Input, Static
+
+from pokertui.app import make_app
+from pokertui.screens.hunl_play import HunlPlayScreen
+from pokertui.screens.hunl_review import HunlReviewScreen
+from pokertui.screens.hunl_setup import HunlSetupDialog
+from pokertui.widgets.format import pct
+from tests.conftest import STRATEGIES, plain_text
+
+
+async def settle(pilot) -> None:
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def text_of(screen, selector: str, width: int = 100) -> str:
+    return plain_text(screen.query_one(selector, Static), width)
+
+
+async def test_new_game_dialog_then_a_hand_with_keys(tmp_path):
+    app = make_app(STRATEGIES, tmp_path, seed=3)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("u")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, HunlSetupDialog)
+        dialog.query_one("#hunl-depth", Input).value = "5"  # too shallow: stays open
+        dialog.query_one("#hunl-bot", Input).value = "random"
+        dialog.start()
+        await pilot.pause()
+        assert app.screen is dialog
+        assert "between 10 and 250" in text_of(dialog, "#hunl-problem")
+        dialog.query_one("#hunl-depth", Input).value = "60"
+        dialog.start()
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, HunlPlayScreen)
+        session = screen.session
+        assert session.config.stack_bb == 60 and session.agent.name == "random"
+        for _ in range(40):
+            if session.hand_over:
+                break
+            await pilot.press("c")
+            await settle(pilot)
+        assert session.hand_over
+        log = text_of(screen, "#hunl-log-text")
+        assert "Hand 1" in log and ("You win" in log or "You lose" in log or "You split" in log)
+        await pilot.press("n")
+        await settle(pilot)
+        assert session.hand.number == 2
+    assert (tmp_path / f"{screen.save_name}.json").exists()
+
+
+async def test_live_panel_shows_the_sessions_numbers(tmp_path):
+    app = make_app(STRATEGIES, tmp_path, bot="call", game="hunl(stack_bb=100)", seed=8)
+    async with app.run_test(size=(150, 50)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, HunlPlayScreen)
+        session = screen.session
+        if not session.human_to_act:
+            await pilot.press("n")
+            await settle(pilot)
+        numbers = session.live()  # the worker's result, cached for this decision
+        panel = text_of(screen, "#hunl-live-text", 96)
+        assert f"{pct(numbers.equity)} vs the bot's range" in panel
+        assert "Pot odds" in panel or "nothing (check is free)" in panel
+        assert "AA" in panel and "72o" in panel  # the 13x13 grid
+
+
+async def test_sizes_typed_amount_review_and_export(tmp_path):
+    app = make_app(STRATEGIES, tmp_path, bot="call", game="hunl(stack_bb=100)", seed=2)
+    async with app.run_test(size=(150, 50)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        session = screen.session
+        while session.human_seat != 0:  # play until we are on the button
+            while session.human_to_act:
+                await pilot.press("c")
+                await settle(pilot)
+            await pilot.press("n")
+            await settle(pilot)
+        await pilot.press("p")  # a pot raise: to 3bb; always-call calls, then checks the flop
+        await settle(pilot)
+        assert session.state.betting == "r300c/c"
+        await pilot.press("x")
+        await pilot.pause()
+        amount = app.screen.query_one("#hunl-amount-input", Input)
+        amount.value = "0.5bb"  # below a one-big-blind bet: refused with the legal range
+        await pilot.press("enter")
+        await settle(pilot)
+        assert session.state.betting == "r300c/c"
+        await pilot.press("x")
+        await pilot.pause()
+        app.screen.query_one("#hunl-amount-input", Input).value = "4.5bb"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert session.state.betting == "r300c/cr750c/c"
+        await pilot.press("a")
+        await settle(pilot)
+        assert session.hand_over and session.state.all_in
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, HunlReviewScreen)
+        review = text_of(app.screen, "#hunl-review-text")
+        assert "Your decisions" in review and "equity" in review
+        assert "bb/100" in text_of(app.screen, "#hunl-review-stats")
+        await pilot.press("escape")
+        await pilot.press("w")
+        await pilot.pause()
+    history = tmp_path / f"{screen.save_name}-history.phhs"
+    from pokerkit import HandHistory
+
+    assert len(list(HandHistory.loads_all(history.read_text()))) == len(session.hands)
+
+
+async def test_resume_a_full_game_save(tmp_path):
+    from pokertui.session.hunl_saves import save_hunl_session
+    from pokertui.session.hunl_session import HunlSession
+    from solvers.agents.chumps import AlwaysCall
+    from solvers.games.hunl.rules import HunlConfig
+
+    session = HunlSession(HunlConfig(40), AlwaysCall(), bot_name="call", seed=6)
+    for _ in range(3):
+        session.new_hand()
+        while session.human_to_act:
+            session.act("c")
+    save_hunl_session(session, tmp_path / "deep.json")
+    app = make_app(STRATEGIES, tmp_path, resume="deep")
+    async with app.run_test(size=(140, 45)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, HunlPlayScreen)
+        assert len(screen.session.hands) == 4 and screen.session.config.stack_bb == 40
+
+
+async def test_the_new_game_dialog_leads_to_the_full_game(tmp_path):
+    from textual.widgets import Button
+
+    from pokertui.screens.setup import SetupDialog
+
+    app = make_app(STRATEGIES, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("p")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupDialog)
+        app.screen.query_one("#setup-hunl", Button).press()
+        await pilot.pause()
+        await pilot.pause()
+        assert isinstance(app.screen, HunlSetupDialog)
