@@ -100,6 +100,22 @@ def test_flop_e_hs2_is_exact_against_brute_force():
     assert hf.features(board[None, :], 1)[0, COMBO_INDEX[hole[0], hole[1]]] == expected
 
 
+def test_flop_sums_from_the_turns_equal_the_direct_sweep():
+    """The table build reads a flop's sums off its turns; it must equal 1,176 river sweeps."""
+    flops = np.array([parse_cards("AhKhQh"), parse_cards("7c7d2s"), parse_cards("9s8s2d")])
+    turns = np.array([[*f, t] for f in flops for t in range(52) if t not in f])
+    keys, _ = board_sets.canonical_keys(turns)
+    keys = np.unique(keys)
+    canon = board_sets.boards_from_keys(keys, 4).astype(np.int64)
+    tables = hf._tables()
+    turn_sums = hf.kernels().runout_w2_sums(canon, *tables)
+    derived = hf.lookup_kernels().flop_sums_from_turns(
+        flops.astype(np.int64), keys, turn_sums, COMBO_INDEX.astype(np.int64), tables[0]
+    )
+    direct = hf.kernels().runout_w2_sums(flops.astype(np.int64), *tables)
+    assert np.array_equal(derived, direct)
+
+
 def test_shipped_histograms_count_every_dealt_hand():
     hists = hf.shipped_histograms()
     assert hists["flop"].sum() == comb(52, 3) * comb(49, 2)
@@ -222,3 +238,47 @@ def test_deal_buckets_match_combo_buckets_and_ignore_suit_names(tmp_path, monkey
     for street, n in ((1, 30), (2, 40), (3, 50)):
         share = np.bincount(got[:, :, street].ravel(), minlength=n) / got[:, :, street].size
         assert share.max() < 2.2 / n and share.min() > 0.3 / n
+
+
+@pytest.mark.slow
+def test_a_corrupt_or_unwritable_cache_costs_only_a_rebuild(tmp_path, monkeypatch):
+    from solvers.abstraction import bucket_tables
+
+    monkeypatch.setenv("POKERTUI_CACHE", str(tmp_path))
+    path = bucket_tables.cache_dir() / f"{bucket_tables.FORMAT}_buckets_river_3.npy"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a table")
+    assert not bucket_tables.cached(3, 3)
+    table = bucket_tables.bucket_table(3, 3)
+    assert table.shape == (134459, 1326) and bucket_tables.cached(3, 3)
+    # a table of the wrong shape, put in place by rename as the cache writes (rewriting the
+    # file in place would pull the pages from under ``table``, which maps it)
+    np.save(tmp_path / "wrong.npy", np.zeros((5, 1326), dtype=np.uint8))
+    (tmp_path / "wrong.npy").replace(path)
+    assert not bucket_tables.cached(3, 3)
+    again = bucket_tables.bucket_table(3, 3)
+    assert np.array_equal(again, table)
+    _, boards, _ = board_sets.canonical_boards(5)
+    rows = [0, 777, 134458]
+    lookup = hf.percentile_buckets(hf.shipped_histograms()["river"], 3)
+    for row in rows:
+        w = hf.features(boards[row][None, :].astype(np.int64), 3)[0]
+        assert np.array_equal(table[row][w >= 0], lookup[w[w >= 0]])
+    # a cache folder that cannot be made: the table is built, said so, and kept in memory
+    blocker = tmp_path / "a file"
+    blocker.write_text("")
+    monkeypatch.setenv("POKERTUI_CACHE", str(blocker))
+    said: list[str] = []
+    kept = bucket_tables.bucket_table(3, 3, said.append)
+    assert np.array_equal(kept, table) and any("could not cache" in m for m in said)
+    assert bucket_tables.bucket_table(3, 3) is kept
+
+
+@pytest.mark.slow
+def test_shipped_histograms_rebuild_bit_for_bit():
+    from solvers.abstraction import bucket_tables
+
+    flop, turn = bucket_tables.feature_table(1), bucket_tables.feature_table(2)
+    rebuilt = hf.build_histograms(flop, turn)
+    for name, shipped in hf.shipped_histograms().items():
+        assert np.array_equal(rebuilt[name], shipped), name

@@ -5,6 +5,8 @@ flop and turn feature tables (uint16, 4.7 and 44 MB) from which any bucket count
 streets is derived in a fraction of a second. A river table is built per bucket count from the
 river strengths (a few seconds). Files are written atomically and read memory-mapped, so two
 solver processes share one copy in the page cache; a file of the wrong shape or type is rebuilt.
+Replacing a file by rename (as the writes here do) is safe while a process maps it; truncating
+and rewriting it in place is not (the mapping loses its pages: a bus error).
 
 The folder is ``$POKERTUI_CACHE/abstraction`` (default ``~/.cache/pokertui/abstraction``).
 """
@@ -32,7 +34,13 @@ def cache_dir() -> Path:
     return Path(root) / "abstraction"
 
 
+_UNSAVED: dict[Path, np.ndarray] = {}
+"""Tables that could not be cached, kept for the life of the process."""
+
+
 def _load(path: Path, shape: tuple[int, ...], dtype) -> np.ndarray | None:
+    if path in _UNSAVED:
+        return _UNSAVED[path]
     try:
         table = np.load(path, mmap_mode="r", allow_pickle=False)
     except (OSError, ValueError):
@@ -42,23 +50,35 @@ def _load(path: Path, shape: tuple[int, ...], dtype) -> np.ndarray | None:
     return table
 
 
-def _save(path: Path, table: np.ndarray) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(path, lambda f: np.save(f, table, allow_pickle=False))
+def _save(path: Path, table: np.ndarray, progress: Progress = None) -> None:
+    """Cache a table; a folder that cannot be written only costs the cache (said, not raised)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, lambda f: np.save(f, table, allow_pickle=False))
+    except OSError as exc:
+        _UNSAVED[path] = table
+        if progress:
+            progress(f"could not cache {path.name} ({exc}); keeping it in memory")
 
 
 def _n_boards(street: int) -> int:
     return len(board_sets.canonical_boards(hf.STREET_CARDS[street])[0])
 
 
+def _feature_path(street: int) -> Path:
+    return cache_dir() / f"{FORMAT}_features_{hf.STREET_NAMES[street]}.npy"
+
+
 def feature_table(street: int, progress: Progress = None) -> np.ndarray:
-    """Flop or turn features of every canonical board (uint16 ``[boards, 1326]``), cached."""
-    path = cache_dir() / f"{FORMAT}_features_{hf.STREET_NAMES[street]}.npy"
-    shape = (_n_boards(street), 1326)
-    table = _load(path, shape, np.uint16)
+    """Flop or turn features of every canonical board (uint16 ``[boards, 1326]``), cached;
+    the flop's and the turn's are built together (the flop's come from the turn's sums)."""
+    table = _load(_feature_path(street), (_n_boards(street), 1326), np.uint16)
     if table is None:
-        table = np.maximum(hf.canonical_features(street, progress), 0).astype(np.uint16)
-        _save(path, table)
+        built = dict(zip((1, 2), hf.canonical_features(progress), strict=True))
+        for s, features in built.items():
+            _save(_feature_path(s), np.maximum(features, 0).astype(np.uint16), progress)
+        table = _load(_feature_path(street), (_n_boards(street), 1326), np.uint16)
+    assert table is not None
     return table
 
 
@@ -79,17 +99,15 @@ def bucket_table(street: int, n_buckets: int, progress: Progress = None) -> np.n
         built = np.empty(shape, dtype=dtype)
         for start, w in hf.river_chunks(progress):
             built[start : start + len(w)] = lookup[np.maximum(w, 0)]
-        _save(path, built)
+        _save(path, built, progress)
         table = _load(path, shape, dtype)
-        if table is None:  # pragma: no cover - the file system lost what was just written
-            table = built
+    assert table is not None
     return table
 
 
 def cached(street: int, n_buckets: int) -> bool:
     """Is the table of this street and bucket count on disk already (no build needed)?"""
     if street in (1, 2):
-        name = f"{FORMAT}_features_{hf.STREET_NAMES[street]}.npy"
-        return _load(cache_dir() / name, (_n_boards(street), 1326), np.uint16) is not None
+        return _load(_feature_path(street), (_n_boards(street), 1326), np.uint16) is not None
     path = cache_dir() / f"{FORMAT}_buckets_river_{n_buckets}.npy"
     return _load(path, (_n_boards(3), 1326), bucket_dtype(n_buckets)) is not None

@@ -7,7 +7,7 @@ computed afresh, so a flop bucket and a turn bucket can pair any way.
 
 A street may instead be ``combo``: the bucket is the hole combo itself (1,326 buckets). That
 is lossless only while the board is fixed, as in a river subgame test; over many boards it
-merges hands that share hole cards.
+puts the same hole cards on every board in one bucket.
 
 ``spec`` is the text that rebuilds an abstraction (``parse_abstraction``), recorded in
 blueprint file headers: ``hs2(flop=50,turn=50,river=50)``.

@@ -25,7 +25,7 @@ import numpy as np
 
 from solvers.abstraction import boards as board_sets
 from solvers.cards import evaluator
-from solvers.cards.deck import COMBO_CARDS
+from solvers.cards.deck import COMBO_CARDS, COMBO_INDEX
 
 STREET_CARDS = {1: 3, 2: 4, 3: 5}
 STREET_NAMES = {0: "preflop", 1: "flop", 2: "turn", 3: "river"}
@@ -83,6 +83,11 @@ def features(boards: np.ndarray, street: int) -> np.ndarray:
         k.board_w2_sums(boards[0], *_tables(), sums[0])
     else:
         sums = k.runout_w2_sums(boards, *_tables())
+    return quantise(sums, boards, street)
+
+
+def quantise(sums: np.ndarray, boards: np.ndarray, street: int) -> np.ndarray:
+    """Flop or turn sums of ``w**2`` onto 0..65535 (integer rounding); -1 where blocked."""
     scale = W_MAX * W_MAX * RUNOUTS[street]
     q = (sums * Q_MAX + scale // 2) // scale
     return np.where(blocked_mask(boards), -1, q).astype(np.int32)
@@ -95,12 +100,24 @@ def blocked_mask(boards: np.ndarray) -> np.ndarray:
     return dead[:, COMBO_CARDS[:, 0]] | dead[:, COMBO_CARDS[:, 1]]
 
 
-def canonical_features(street: int, progress=None) -> np.ndarray:
-    """Features of every canonical board of ``street`` (flop or turn): int32 ``[boards, 1326]``."""
-    _, boards, _ = board_sets.canonical_boards(STREET_CARDS[street])
+def canonical_features(progress=None) -> tuple[np.ndarray, np.ndarray]:
+    """Features of every canonical flop and turn: int32 ``[boards, 1326]`` each.
+
+    The turns are swept (48 rivers each); a flop's sums are then read off its 49 turns
+    (``lookup_kernels.flop_sums_from_turns``), exact, in a second instead of 1,176 sweeps.
+    """
+    turn_keys, turns, _ = board_sets.canonical_boards(4)
     if progress:
-        progress(f"hand strength of {len(boards):,} {STREET_NAMES[street]}s")
-    return features(boards, street)
+        progress(f"hand strength of {len(turns):,} turns, every river")
+    turn_sums = kernels().runout_w2_sums(np.ascontiguousarray(turns, dtype=np.int64), *_tables())
+    _, flops, _ = board_sets.canonical_boards(3)
+    if progress:
+        progress(f"hand strength of {len(flops):,} flops, from their turns")
+    flop_sums = lookup_kernels().flop_sums_from_turns(
+        np.ascontiguousarray(flops, dtype=np.int64), turn_keys, turn_sums,
+        COMBO_INDEX.astype(np.int64), COMBO_CARDS.astype(np.int64),
+    )  # fmt: skip
+    return quantise(flop_sums, flops, 1), quantise(turn_sums, turns, 2)
 
 
 def river_chunks(progress=None):
