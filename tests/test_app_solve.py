@@ -18,8 +18,9 @@ from pokertui.app import make_app
 from pokertui.screens.solve import ALGORITHM_NAMES, GAME_SPECS, SolveScreen, parse_stop
 from pokertui.widgets.solve import ConvergencePlot, braille_plot
 from pokertui.widgets.solve.messages import SolveUpdate
-from pokertui.widgets.solve.runbook import RunRecord
+from pokertui.widgets.solve.runbook import RunRecord, split_options
 from solvers.errors import InputError
+from solvers.games.hunl.spec import parse_hunl_spec
 from solvers.runs.request import RunRequest, Target
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
@@ -62,8 +63,11 @@ def test_names_match_the_engine():
     from solvers.games import GAMES, load_game
 
     assert set(ALGORITHM_NAMES) == {*ALGORITHMS, "lp"}
-    assert set(GAME_SPECS) == set(GAMES)
-    for spec in GAME_SPECS.values():
+    assert set(GAME_SPECS) == set(GAMES) | {"hunl"}
+    for name, spec in GAME_SPECS.items():
+        if name == "hunl":  # the full game has its own spec parser
+            assert parse_hunl_spec(spec).stack_bb == 100
+            continue
         assert load_game(spec).spec_string() == spec
 
 
@@ -262,3 +266,35 @@ async def test_quitting_stops_runs_cleanly(tmp_path):
     # the worker was cancelled with the app: its watcher interrupted the process cleanly
     assert run.process.wait(10) in (0, 130)
     assert record.out.with_name(record.out.name + ".ckpt.npz").exists()
+
+
+def test_options_keep_commas_inside_a_value():
+    assert split_options("alpha=1.5, seed=3 beta=0") == ["alpha=1.5", "seed=3", "beta=0"]
+    assert split_options("alpha=1.5,seed=3") == ["alpha=1.5", "seed=3"]
+    assert split_options("opponent=0.5,0.25,0.25 gamma=1") == ["opponent=0.5,0.25,0.25", "gamma=1"]
+    betting = "betting=pre=2.5x,a|3x,a;flop=33%,a;turn=a;river=a"
+    assert split_options(f"{betting} batch=100") == [betting, "batch=100"]
+    cards = "cards=hs2(flop=50,turn=50,river=50)"
+    assert split_options(f"{cards}, seed=2") == [cards, "seed=2"]
+
+
+async def test_full_game_trains_a_blueprint_from_the_launcher(tmp_path):
+    from solvers.strategy_file.blueprint_file import read_blueprint
+
+    app = make_app(STRATEGIES, tmp_path, seed=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_launcher(pilot, tmp_path)
+        screen.query_one("#solve-game", Select).value = "hunl"
+        await pilot.pause()
+        assert screen.query_one("#solve-algo", Select).value == "mccfr"
+        assert screen.query_one("#solve-stop", Select).value == "seconds"
+        options = "cards=hs2(flop=combo,turn=combo,river=combo) betting=pre=a;flop=a;turn=a;river=a"
+        await fill(pilot, screen, "hunl(stack_bb=10)", "mccfr", "iterations", "3000", options)
+        await pilot.press("ctrl+s")
+        record = screen.book.runs[0]
+        await wait_for(pilot, lambda: record.valid or record.state == "failed", timeout=240)
+        assert (record.state, record.error) == ("done", "")
+        assert record.out.suffix == ".npz"
+        assert str(record.out) not in app.settings.custom_strategies  # not a tree-game bot
+    header = read_blueprint(record.out).header
+    assert header["iterations"] == 3000 and header["game"] == "hunl(stack_bb=10)"

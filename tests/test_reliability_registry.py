@@ -26,7 +26,7 @@ def test_the_launcher_and_the_cli_share_the_registry():
     assert set(ALGORITHMS) == set(ALGORITHM_NAMES) - {"lp"}
 
 
-@pytest.mark.parametrize("algo", [a.name for a in ALGORITHM_LIST if a.name != "lp"])
+@pytest.mark.parametrize("algo", [a.name for a in ALGORITHM_LIST if a.name not in ("lp", "mccfr")])
 def test_declared_defaults_are_what_the_solver_uses(algo):
     """Built with no options, a solver's own settings equal the registry's declared defaults
     (the registry must not describe options the solver does not have, or wrong defaults)."""
@@ -37,6 +37,23 @@ def test_declared_defaults_are_what_the_solver_uses(algo):
         if option.default is None or option.name not in settings:
             continue
         assert settings[option.name] == option.default, (algo, option.name)
+
+
+def test_mccfr_declares_the_blueprint_solvers_defaults_and_refuses_tree_games():
+    """mccfr solves only the full game (``runs/blueprint_build.py``); its declared defaults are
+    ``MccfrOptions``'s, and a tree game is refused with a message."""
+    from solvers.algorithms.blueprint_mccfr import MccfrOptions
+
+    defaults = MccfrOptions()
+    entry = next(a for a in ALGORITHM_LIST if a.name == "mccfr")
+    checked = 0
+    for option in entry.options:
+        if option.default is not None:
+            assert getattr(defaults, option.name) == option.default, option.name
+            checked += 1
+    assert checked >= 6
+    with pytest.raises(SolverError, match="full game"):
+        make_solver(load_game("kuhn"), "mccfr")
 
 
 def test_algo_question_mark_lists_every_algorithm_with_options(capsys):

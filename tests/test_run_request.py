@@ -39,6 +39,8 @@ def _value(option) -> st.SearchStrategy:
         return _float_in(option)
     if option.kind == "floats":
         return st.lists(_float_in(option), min_size=1, max_size=5)
+    if option.kind == "text":
+        return TEXT.map(str.strip).filter(lambda text: 0 < len(text) <= 2000)
     return st.sampled_from(option.choices)
 
 

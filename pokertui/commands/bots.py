@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from pokertui.commands.arguments import bounded_float, bounded_int
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
 
@@ -21,7 +22,12 @@ recompute it. Regenerate them with:
 pokertui build-bots --out strategies               # everything (a few minutes)
 pokertui build-bots --out strategies --part toys   # the LP-solved games only (about a minute)
 pokertui build-bots --out strategies --part spots  # the hold'em river and turn spots
+pokertui build-bots --out strategies --part hunl --only hunl_100bb.npz  # the full game (2 h)
 ```
+
+`hunl_100bb.npz` (and `hunl_200bb.npz`, the ACPC game, when built) is the full-game blueprint:
+linear MCCFR over an abstract game, quantised to 255ths; its header records the abstractions,
+iterations and LBR figures (`docs/blueprint.md`). Its exploitability cannot be computed exactly.
 
 """
 
@@ -36,10 +42,26 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--only", nargs="*", help="file names to rebuild (default: all)")
     parser.add_argument(
         "--part",
-        choices=("all", "toys", "spots"),
+        choices=("all", "toys", "spots", "hunl"),
         default="all",
         help="toys: the LP-solved games (about a minute); spots: the hold'em river and turn "
-        "spots (minutes); all: both (default)",
+        "spots (minutes); all: both (default); hunl: the full-game blueprints (up to two hours "
+        "each, resumed from their checkpoints when rerun)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=bounded_float(0, 1e7, open_low=True),
+        help="hunl: training time per blueprint in this run (default: its budget)",
+    )
+    parser.add_argument(
+        "--iterations",
+        type=bounded_int(1, 10**12),
+        help="hunl: stop after this many more iterations per blueprint",
+    )
+    parser.add_argument(
+        "--export",
+        action="store_true",
+        help="hunl: only write each blueprint file from its checkpoint (no training)",
     )
     add_json_flag(parser)
     parser.set_defaults(handler=run)
@@ -59,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
     out_dir = Path(args.out) if args.out else default_strategies_dir()
     if not out_dir.is_dir():
         raise InputError(f"{out_dir} is not a folder")
+    if args.part == "hunl":
+        return _build_blueprints(args, out_dir)
     parts = {"toys": SHIPPED_BOTS, "spots": SHIPPED_SPOTS}
     everything = [*SHIPPED_BOTS, *SHIPPED_SPOTS]
     chosen = everything if args.part == "all" else parts[args.part]
@@ -90,4 +114,54 @@ def run(args: argparse.Namespace) -> int:
     (out_dir / "README.md").write_text(README_HEAD + readme_table(out_dir) + "\n")
     if args.json:
         print_json({"out": str(out_dir), "bots": rows})
+    return 0
+
+
+def _build_blueprints(args: argparse.Namespace, out_dir: Path) -> int:
+    """Train (or continue) each full-game blueprint, printing progress as JSON lines."""
+    import json  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+
+    from solvers.runs.blueprint_build import (  # noqa: PLC0415 - slow
+        SHIPPED_BLUEPRINTS,
+        export_checkpoint,
+        train,
+    )
+
+    known = {bot.filename: bot for bot in SHIPPED_BLUEPRINTS}
+    wanted = args.only or list(known)
+    unknown = [name for name in wanted if name not in known]
+    if unknown:
+        raise InputError(f"unknown blueprint(s): {', '.join(unknown)}; known: {', '.join(known)}")
+    stop = {"now": False}
+
+    def request_stop(signum: int, frame: Any) -> None:
+        stop["now"] = True
+
+    signal.signal(signal.SIGTERM, request_stop)
+    signal.signal(signal.SIGINT, request_stop)
+    rows = []
+    for name in wanted:
+        bot = known[name]
+
+        def emit(event: dict[str, Any], name: str = name) -> None:
+            print(json.dumps({"file": name, **event}), flush=True)
+
+        if args.export:
+            trainer = export_checkpoint(bot.spec, out_dir / bot.checkpoint_name, out_dir / name)
+            emit({"event": "exported", "iterations": trainer.iterations})
+            rows.append({"file": name, "iterations": trainer.iterations})
+            continue
+        seconds = args.seconds if args.seconds is not None else bot.seconds
+        trainer = train(
+            bot.spec, out_dir / name, out_dir / bot.checkpoint_name,
+            iterations=args.iterations, seconds=seconds, emit=emit,
+            should_stop=lambda: stop["now"],
+        )  # fmt: skip
+        rows.append({"file": name, "iterations": trainer.iterations,
+                     "seconds": trainer.elapsed_seconds})  # fmt: skip
+        if stop["now"]:
+            break
+    if args.json:
+        print_json({"out": str(out_dir), "blueprints": rows})
     return 0

@@ -47,9 +47,12 @@ def run(args: argparse.Namespace) -> int:
     if args.algo.strip() in ("?", "help", "list"):
         print(describe_algorithms())
         return 0
+    from solvers.games.hunl.spec import is_hunl_spec  # noqa: PLC0415
     from solvers.runs.solve_run import execute, prepare  # noqa: PLC0415
 
     spec = RunRequest.from_args(args)
+    if is_hunl_spec(spec.game) or spec.algo == BLUEPRINT_ALGO:
+        return _solve_blueprint(spec, args)
     from solvers.games.holdem.memory import set_memory_limit  # noqa: PLC0415
 
     if spec.max_memory_mb is not None:
@@ -141,3 +144,53 @@ def _run_for_people(spec, flag: _StopFlag, resume: bool, prepared) -> dict[str, 
                 f"{final['rounding_added']:.3g} to {final['exploitability_unrounded']:.3g}{missed}"
             )
     return final
+
+
+
+BLUEPRINT_ALGO = "mccfr"
+
+
+def _solve_blueprint(request: RunRequest, args: argparse.Namespace) -> int:
+    """``pokertui solve 'hunl(...)' --algo mccfr``: train a full-game blueprint (JSON lines with
+    --json, as the app's launcher reads them); --resume continues from the checkpoint."""
+    from solvers.errors import InputError  # noqa: PLC0415
+    from solvers.games.hunl.spec import is_hunl_spec, parse_hunl_spec  # noqa: PLC0415
+    from solvers.runs.blueprint_build import spec_from_options, train  # noqa: PLC0415
+
+    if not is_hunl_spec(request.game):
+        raise InputError(f"{BLUEPRINT_ALGO} solves the full game: give hunl(stack_bb=...), not "
+                         f"{request.game[:60]!r}")  # fmt: skip
+    config = parse_hunl_spec(request.game)
+    if request.algo != BLUEPRINT_ALGO:
+        raise InputError(f"the full game is solved by --algo {BLUEPRINT_ALGO} (linear MCCFR with "
+                         f"pruning over the abstract game), not {request.algo!r}")  # fmt: skip
+    if (config.small_blind, config.big_blind) != (50, 100):
+        raise InputError("the blueprint solver plays blinds of 50/100 chips (the ACPC game)")
+    if request.target is not None or request.lock is not None:
+        raise InputError("the full game's exploitability cannot be measured exactly: stop it "
+                         "with --iterations or --seconds (no --target, no --lock)")  # fmt: skip
+    options = dict(request.options)
+    seed = options.pop("seed", None)
+    spec = spec_from_options(config.stack_bb, options, seed)
+    request.check_paths()
+    checkpoint = request.checkpoint_path
+    if args.resume and not checkpoint.exists():
+        raise InputError(f"--resume: there is no checkpoint {checkpoint}")
+    flag = _StopFlag()
+    previous = {sig: signal.signal(sig, flag) for sig in (signal.SIGINT, signal.SIGTERM)}
+
+    def emit(event: dict[str, Any]) -> None:
+        if args.json:
+            _print_json_line(event)
+        elif event["event"] in ("progress", "resumed", "done", "interrupted"):
+            sys.stderr.write(json.dumps(event) + "\n")
+
+    try:
+        train(spec, request.out, checkpoint, iterations=request.iterations,
+              seconds=request.seconds, checkpoint_seconds=request.checkpoint_seconds,
+              report_seconds=max(request.report_seconds, 0.5), emit=emit,
+              should_stop=lambda: flag.stop, resume=args.resume)  # fmt: skip
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 130 if flag.stop else 0

@@ -23,9 +23,11 @@ from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Sel
 
 from pokertui.widgets.solve.choices import (
     ALGORITHM_NAMES,
+    BLUEPRINT_ALGO,
     GAME_SPECS,
     STOP_DEFAULTS,
     STOP_RULES,
+    is_full_game,
     parse_stop,
     remember_strategy,
 )
@@ -168,6 +170,9 @@ class SolveScreen(Screen[None]):
             self.keep_preset.discard("game")
             return
         self.query_one("#solve-spec", Input).value = GAME_SPECS.get(str(event.value), "")
+        if is_full_game(str(event.value)):  # the full game trains a blueprint for a while
+            self.query_one("#solve-algo", Select).value = BLUEPRINT_ALGO
+            self.query_one("#solve-stop", Select).value = "seconds"
 
     @on(Select.Changed, "#solve-stop")
     def stop_chosen(self, event: Select.Changed) -> None:
@@ -203,7 +208,8 @@ class SolveScreen(Screen[None]):
         name = Path(spec.split("(")[0].strip()).stem or "run"  # a spot file names its stem
         stamp = time.strftime("%Y%m%d-%H%M%S")
         run_id = len(self.book.runs) + 1
-        out = self.runs_dir / f"{name}-{algo.replace('+', 'plus')}-{stamp}-{run_id}.json"
+        suffix = ".npz" if is_full_game(spec) else ".json"
+        out = self.runs_dir / f"{name}-{algo.replace('+', 'plus')}-{stamp}-{run_id}{suffix}"
         options = self.query_one("#solve-options", Input).value
         record = self.book.add(
             game=spec, algo=algo, out=out, options=options, stop=(rule, limit), lock=lock
@@ -265,7 +271,7 @@ class SolveScreen(Screen[None]):
         """Apply a worker's event to the book (on the event loop); also used with no screen."""
         book = book_for(self.app)
         record = book.apply(update.run_id, update.event, update.history, update.handle)
-        if update.event.get("event") == "validated":
+        if update.event.get("event") == "validated" and update.event.get("kind") != "blueprint":
             remember_strategy(self.app, update.event["path"])
         if self.is_attached:
             self.refresh_row(record)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from solvers.agents.blueprint import blueprint_file_loader
 from solvers.agents.chumps import AlwaysCall, CallRaiseHalf, RandomActionAgent, RandomAgent
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
@@ -23,7 +24,7 @@ CHUMPS: dict[str, Callable[[], Agent]] = {
 }
 """Bots that ignore their cards, by the names the command line and the app accept."""
 
-FILE_LOADERS: list[Callable[[str, HunlConfig], Agent | None]] = []
+FILE_LOADERS: list[Callable[[str, HunlConfig], Agent | None]] = [blueprint_file_loader]
 """Loaders of bot files, tried in order: each returns an Agent, None when the file is not its
 kind, or raises ``InputError`` for a file of its kind that is broken or for another game."""
 

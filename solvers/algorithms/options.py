@@ -17,6 +17,9 @@ from solvers.errors import InputError
 MAX_SEED = 2**63 - 1
 
 
+MAX_TEXT = 2_000
+"""Longest text option (a betting abstraction spec is a few hundred characters)."""
+
 class SolverError(InputError):
     """Bad solver options, an unknown algorithm, or a checkpoint that does not fit."""
 
@@ -27,7 +30,8 @@ class OptionError(SolverError):
 
 @dataclass(frozen=True)
 class Option:
-    """One solver option: ``kind`` is bool, int, float, choice or floats (a list of numbers)."""
+    """One solver option: ``kind`` is bool, int, float, choice, floats (a list of numbers) or
+    text (a spec string the solver parses itself, such as a betting abstraction)."""
 
     name: str
     kind: str
@@ -90,6 +94,12 @@ class Option:
             if not isinstance(value, list | tuple) or len(value) > 1000:
                 raise OptionError(f"option {self.name} is a list of numbers")
             return [self._number(float, v) for v in value]
+        if self.kind == "text":
+            if not isinstance(value, str) or not value.strip() or len(value) > MAX_TEXT:
+                raise OptionError(f"option {self.name} is text of 1 to {MAX_TEXT} characters")
+            if "\x00" in value:
+                raise OptionError(f"option {self.name} holds a NUL character")
+            return value.strip()
         return self._number(int if self.kind == "int" else float, value)
 
     def _number(self, kind: type, value: Any) -> Any:

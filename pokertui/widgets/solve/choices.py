@@ -12,10 +12,12 @@ from solvers.runs.request import Target
 
 __all__ = [
     "ALGORITHM_NAMES",
+    "BLUEPRINT_ALGO",
     "GAME_SPECS",
     "STOP_DEFAULTS",
     "STOP_RULES",
     "parse_stop",
+    "is_full_game",
     "remember_strategy",
 ]
 
@@ -35,6 +37,16 @@ GAME_SPECS = {
 }
 """Each game's spec with its default parameters, as a starting point to edit (a test checks
 these against ``solvers.games``; the screen does not import the engine until a run starts)."""
+GAME_SPECS["hunl"] = "hunl(stack_bb=100)"
+"""The full game: solved by ``BLUEPRINT_ALGO`` into a blueprint file (``.npz``), stopped by time
+or iterations (its exploitability cannot be measured exactly)."""
+
+BLUEPRINT_ALGO = "mccfr"
+"""The full game's solver (``pokertui solve 'hunl(...)' --algo mccfr``), picked with the game."""
+
+
+def is_full_game(spec: str) -> bool:
+    return spec.strip().split("(", 1)[0].strip() == "hunl"
 
 STOP_RULES = ("target", "iterations", "seconds")
 STOP_DEFAULTS = {"target": "0.001", "iterations": "1000", "seconds": "10"}

@@ -96,15 +96,19 @@ def _follow(
     history: list[tuple[int, float]],
 ) -> None:
     from pokertui.runs import start_run  # noqa: PLC0415
+    from pokertui.widgets.solve.choices import is_full_game  # noqa: PLC0415
     from solvers.errors import InputError  # noqa: PLC0415
     from solvers.games import load_game  # noqa: PLC0415
+    from solvers.games.hunl.spec import parse_hunl_spec  # noqa: PLC0415
     from solvers.strategy_file import load_strategy  # noqa: PLC0415
+    from solvers.strategy_file.blueprint_file import read_blueprint  # noqa: PLC0415
 
     def send(event: dict[str, Any], handle: Any = None) -> None:
         deliver(SolveUpdate(run_id, event, tuple(history), handle))
 
+    full_game = is_full_game(request.game)  # a blueprint, not a tree game's strategy file
     try:
-        load_game(request.game)
+        parse_hunl_spec(request.game) if full_game else load_game(request.game)
     except InputError as exc:
         send({"event": "error", "message": str(exc)})
         return
@@ -129,10 +133,10 @@ def _follow(
     if final.get("event") == "done":
         out = Path(final.get("out", request.out))
         try:
-            load_strategy(out)
+            read_blueprint(out) if full_game else load_strategy(out)
         except InputError as exc:
             send({"event": "error", "message": f"the finished file is invalid: {exc}"})
             return
-        send({"event": "validated", "path": str(out)})
+        send({"event": "validated", "path": str(out), "kind": "blueprint" if full_game else "tree"})
         return
     send({"event": "ended"})

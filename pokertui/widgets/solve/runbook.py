@@ -73,8 +73,15 @@ class RunRecord:
 
 
 def split_options(text: str) -> list[str]:
-    """``"alpha=1.5, seed=3 beta=0"`` to ``["alpha=1.5", "seed=3", "beta=0"]``."""
-    return [part for part in text.replace(",", " ").split() if part]
+    """``"alpha=1.5, seed=3 beta=0"`` to ``["alpha=1.5", "seed=3", "beta=0"]``. A word whose
+    comma-separated pieces are not all ``key=value``, or that has brackets, is one option with
+    commas in its value (``opponent=0.5,0.5``, ``cards=hs2(flop=50,turn=50,river=50)``)."""
+    parts: list[str] = []
+    for word in text.split():
+        pieces = [piece for piece in word.split(",") if piece]
+        whole = any(bracket in word for bracket in "([") or not all("=" in p for p in pieces)
+        parts += [word.rstrip(",")] if whole else pieces
+    return parts
 
 
 class RunBook:
