@@ -1,4 +1,5 @@
-"""Which bot plays: ``make_agent`` turns a name (``call``, ``random``) or a file into an Agent.
+"""Which bot plays: ``make_agent`` turns a name (``call``, ``random``), a file or
+``resolve:`` before either (the re-solving bot over it) into an Agent.
 
 Every front end (the app's new-game dialog, ``pokertui play --game hunl(...)``, LBR) asks this
 one function, so a new kind of bot (the blueprint file) is added here once.
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from solvers.agents.blueprint import blueprint_file_loader
 from solvers.agents.chumps import AlwaysCall, CallRaiseHalf, RandomActionAgent, RandomAgent
+from solvers.agents.resolving import ResolvingAgent
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import HunlConfig
@@ -29,6 +31,10 @@ FILE_LOADERS: list[Callable[[str, HunlConfig], Agent | None]] = [blueprint_file_
 kind, or raises ``InputError`` for a file of its kind that is broken or for another game."""
 
 
+RESOLVE_PREFIX = "resolve:"
+"""``resolve:BOT`` re-solves the turn and river over ``BOT`` (a blueprint file or a chump)."""
+
+
 def agent_names() -> list[str]:
     return sorted(CHUMPS)
 
@@ -36,6 +42,11 @@ def agent_names() -> list[str]:
 def make_agent(name_or_path: str, config: HunlConfig) -> Agent:
     """The bot called ``name_or_path`` (a chump's name, or a bot file) for the game ``config``."""
     text = str(name_or_path).strip()
+    if text.lower().startswith(RESOLVE_PREFIX):
+        base = text[len(RESOLVE_PREFIX) :].strip()
+        if not base or base.lower().startswith(RESOLVE_PREFIX):
+            raise InputError("resolve: name the bot it re-solves over, e.g. resolve:BLUEPRINT_FILE")
+        return ResolvingAgent(make_agent(base, config))
     factory = CHUMPS.get(text.lower())
     if factory is not None:
         return factory()

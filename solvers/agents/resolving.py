@@ -6,8 +6,8 @@ state (``subgame.py``: real pot and stacks, both ranges by Bayes' rule, every be
 in the tree) and solves it with the compiled DCFR of the spot engine until the exploitability is
 below a target in percent of the pot or a time budget runs out. It plays its own row of that
 solution and keeps it for the rest of the street; a bet the solution's tree does not hold makes
-it solve again from the street's start with that bet added. Solutions are cached per (betting
-before the street, board), so policy() and act() at one state never solve twice.
+it solve again from the street's start with that bet added. Solutions are cached per (seat,
+betting before the street, board), so policy() and act() at one state never solve twice.
 
 Ranges: the bot's own seat is Bayes over its own policies (the base agent's, then its own
 re-solves), the opponent's over ``opponent_model`` (the base agent unless given): the range-only,
@@ -120,7 +120,7 @@ class ResolvingAgent:
     def solution(self, state: HunlState, board: np.ndarray) -> Solution:
         """The street's solution that holds ``state`` (solved now if none does)."""
         board = np.asarray(board, dtype=np.int64)
-        key = ("/".join(state.history[:-1]), tuple(int(c) for c in board))
+        key = (state.to_act, "/".join(state.history[:-1]), tuple(int(c) for c in board))
         kept: list[Solution] = self._cache.get(key, [])
         for known in reversed(kept):
             if known.subgame.node_of(state) is not None:
@@ -145,11 +145,13 @@ class ResolvingAgent:
         budget = self.seconds.get(state.street, 1.0)
         target = self.target_pct / 100.0 * pot
         solver = make_solver(game, "dcfr")
-        while True:  # at least one round, then until the target or the budget
-            solver.run(iterations=CHECK_EVERY)
-            metrics = solver.metrics()
-            if metrics.exploitability <= target or time.perf_counter() - started >= budget:
-                break
+        while True:  # one iteration at least, then until the target or the budget
+            solver.run(iterations=1)
+            out_of_time = time.perf_counter() - started >= budget
+            if out_of_time or solver.iterations % CHECK_EVERY == 0:
+                metrics = solver.metrics()
+                if out_of_time or metrics.exploitability <= target:
+                    break
         self.solves += 1
         return Solution(
             sub,

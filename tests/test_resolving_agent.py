@@ -1,0 +1,116 @@
+"""The re-solving bot: its policy is its own row of the street's solve, legal in the full game;
+a street is solved once and kept while the hand stays on its tree; an off-tree bet is solved
+again with that bet in the tree; the river's ranges follow the turn's re-solved policy; the
+registry builds it; and its river solution is as unexploitable as it claims (exact best
+response on the subgame, from the spot engine's evaluation, a separate pass from the solver)."""
+
+import numpy as np
+import pytest
+
+from solvers.agents.registry import make_agent
+from solvers.agents.resolving import ResolvingAgent
+from solvers.agents.subgame import bayes_ranges
+from solvers.cards.deck import N_COMBOS, dead_mask, parse_cards
+from solvers.errors import InputError
+from solvers.exact.evaluation import exploitability
+from solvers.games.holdem.bet_sizes import StreetSizes
+from solvers.games.hunl.agent import Policy
+from solvers.games.hunl.rules import CALL, RAISE, Action, HunlConfig, HunlState, replay
+
+CONFIG = HunlConfig(100)
+TURN = np.array(parse_cards("Ks 7h 2d 9c"))
+RIVER = np.array(parse_cards("Ks 7h 2d 9c 4s"))
+
+
+class Fixed:
+    """A stand-in blueprint: checks or calls with chance ``p(combo)``, else a pot-sized raise."""
+
+    name = "fixed"
+
+    def __init__(self, salt: int) -> None:
+        self.p = ((np.arange(N_COMBOS) * 37 + salt) % 11 + 1) / 12.0
+
+    def policy(self, state: HunlState, board: np.ndarray) -> Policy:
+        legal = state.legal()
+        if legal.min_raise_to is None:
+            return Policy((Action(CALL),), np.ones((N_COMBOS, 1)))
+        to = min(max(state.committed[1 - state.to_act] + state.pot, legal.min_raise_to),
+                 legal.max_raise_to)  # fmt: skip
+        return Policy((Action(CALL), Action(RAISE, to)), np.stack([self.p, 1 - self.p], axis=1))
+
+    def act(self, state, board, combo, rng):
+        return self.policy(state, board).sample(combo, rng)
+
+
+def street(bet: str, raise_: str = "", cap: int | None = None) -> StreetSizes:
+    texts = {"oop_bet": bet, "ip_bet": bet, "oop_raise": raise_, "ip_raise": raise_}
+    if cap is not None:
+        texts["raise_cap"] = cap
+    return StreetSizes.parse(texts, "test")
+
+
+def river_bot(**kwargs) -> ResolvingAgent:
+    options = {"streets": (3,), "seconds": {3: 30.0}, "target_pct": 1.0}
+    return ResolvingAgent(Fixed(3), **{**options, **kwargs})
+
+
+def test_the_river_policy_is_the_bots_row_of_its_solve_and_legal():
+    bot = river_bot()
+    state = replay("r250c/cr400c/cc/", CONFIG)  # the big blind (OOP) opens the river
+    policy = bot.policy(state, RIVER)
+    assert policy.probabilities.shape == (N_COMBOS, len(policy.actions))
+    np.testing.assert_allclose(policy.probabilities.sum(axis=1), 1.0, atol=1e-6)
+    for action in policy.actions:
+        state.apply(action)
+    solution = bot.solution(state, RIVER)
+    game, root = solution.subgame.game, solution.subgame.game.root
+    assert root.player == 0  # OOP in the spot is the big blind, the seat to act
+    rows = solution.strategy[root.id]
+    np.testing.assert_array_equal(policy.probabilities[game.hand_combos[0]], rows)
+    # the claimed exploitability is the spot engine's exact best responses, and on target
+    measured = exploitability(game, solution.strategy).pot_percent
+    assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)
+    assert measured <= 1.0
+    assert bot.solves == 1
+
+
+def test_a_street_is_solved_once_and_an_off_tree_bet_is_solved_with_that_bet():
+    bot = river_bot()
+    facing = replay("r250c/cr400c/cc/r1000", CONFIG)  # BB bets 600 into 800: the tree's 75%
+    policy = bot.policy(facing, RIVER)
+    assert bot.solves == 1 and policy.actions[:2] == (Action("f"), Action(CALL))
+    bot.act(facing, RIVER, 0, np.random.default_rng(0))
+    assert bot.solves == 1  # act() reuses the street's solution
+    off = replay("r250c/cr400c/cc/r1440", CONFIG)  # 130% of the pot: not in the tree
+    policy = bot.policy(off, RIVER)
+    assert bot.solves == 2
+    sizes = [s.value for s in bot.solution(off, RIVER).subgame.params.river.oop_bet]
+    assert 130.0 in sizes and policy.actions[:2] == (Action("f"), Action(CALL))
+    raised = off.apply(Action(RAISE, 10_000))  # the bot's seat may be asked again later
+    assert raised.to_act == 1
+    bot.policy(raised, RIVER)  # the big blind facing the all-in: a new seat, a new solve
+    assert bot.solves == 3
+
+
+def test_the_rivers_ranges_follow_the_turns_re_solved_policy():
+    sizes = {"turn": street("a"), "river": street("a")}
+    bot = ResolvingAgent(Fixed(3), sizes=sizes, seconds={2: 1.0, 3: 1.0}, target_pct=5.0)
+    turn = replay("r250c/cr400c/", CONFIG)
+    turn_policy = bot.policy(turn, TURN)
+    check = turn_policy.actions.index(Action(CALL))
+    river = turn.apply(Action(CALL)).apply(Action(CALL))
+    bot.policy(river, RIVER)
+    ranges = bot.solution(river, RIVER).subgame.ranges
+    before = bayes_ranges(turn, TURN, (Fixed(3), Fixed(3)))
+    live = ~dead_mask([int(c) for c in RIVER])
+    np.testing.assert_allclose(ranges[1], before[1] * turn_policy.probabilities[:, check] * live)
+    # the opponent's range is the base agent's (check back with chance p) from the turn on
+    np.testing.assert_allclose(ranges[0], before[0] * Fixed(3).p * live)
+
+
+def test_the_registry_builds_the_re_solving_bot_over_any_bot():
+    bot = make_agent("resolve:call", CONFIG)
+    assert isinstance(bot, ResolvingAgent) and bot.base.name == "always-call"
+    for bad in ("resolve:", "resolve:resolve:call", "resolve:no-such-bot"):
+        with pytest.raises(InputError):
+            make_agent(bad, CONFIG)
