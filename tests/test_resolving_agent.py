@@ -13,40 +13,12 @@ from solvers.agents.subgame import bayes_ranges
 from solvers.cards.deck import N_COMBOS, dead_mask, parse_cards
 from solvers.errors import InputError
 from solvers.exact.evaluation import exploitability
-from solvers.games.holdem.bet_sizes import StreetSizes
-from solvers.games.hunl.agent import Policy
-from solvers.games.hunl.rules import CALL, RAISE, Action, HunlConfig, HunlState, replay
+from solvers.games.hunl.rules import CALL, RAISE, Action, HunlConfig, replay
+from tests.resolve_fixtures import Fixed, street
 
 CONFIG = HunlConfig(100)
 TURN = np.array(parse_cards("Ks 7h 2d 9c"))
 RIVER = np.array(parse_cards("Ks 7h 2d 9c 4s"))
-
-
-class Fixed:
-    """A stand-in blueprint: checks or calls with chance ``p(combo)``, else a pot-sized raise."""
-
-    name = "fixed"
-
-    def __init__(self, salt: int) -> None:
-        self.p = ((np.arange(N_COMBOS) * 37 + salt) % 11 + 1) / 12.0
-
-    def policy(self, state: HunlState, board: np.ndarray) -> Policy:
-        legal = state.legal()
-        if legal.min_raise_to is None:
-            return Policy((Action(CALL),), np.ones((N_COMBOS, 1)))
-        to = min(max(state.committed[1 - state.to_act] + state.pot, legal.min_raise_to),
-                 legal.max_raise_to)  # fmt: skip
-        return Policy((Action(CALL), Action(RAISE, to)), np.stack([self.p, 1 - self.p], axis=1))
-
-    def act(self, state, board, combo, rng):
-        return self.policy(state, board).sample(combo, rng)
-
-
-def street(bet: str, raise_: str = "", cap: int | None = None) -> StreetSizes:
-    texts = {"oop_bet": bet, "ip_bet": bet, "oop_raise": raise_, "ip_raise": raise_}
-    if cap is not None:
-        texts["raise_cap"] = cap
-    return StreetSizes.parse(texts, "test")
 
 
 def river_bot(**kwargs) -> ResolvingAgent:

@@ -1,0 +1,107 @@
+"""The re-solving bot's decision time per street, beside the blueprint it re-solves over.
+
+Hands are dealt with a fixed seed and played to the end: the re-solving bot (``resolve:FILE``)
+against the blueprint (``FILE``), seats alternating. Each of the re-solving bot's decisions is
+timed (``policy`` then the sampled action: ranges, subgame, solve), grouped by street and by pot
+type (single-raised or 3-bet+, from the preflop raises); a decision that reuses the street's
+solution is a cache hit and is timed too. For each solve the iterations and the exploitability
+reached (percent of the street's starting pot) are listed. The blueprint's own decision time
+is in the same table. The issue's budgets: river at most 0.5 s, turn at most 5 s.
+
+Run: ``.venv/bin/python benchmarks/bench_resolve.py [--bot strategies/hunl_100bb.npz]
+[--hands N] [--target PCT]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import print_rows  # noqa: E402
+
+from solvers.agents.registry import make_agent  # noqa: E402
+from solvers.agents.resolving import ResolvingAgent  # noqa: E402
+from solvers.cards.deck import COMBO_INDEX  # noqa: E402
+from solvers.games.hunl.rules import BOARD_CARDS, STREET_NAMES, HunlConfig, HunlState  # noqa: E402
+
+
+def play(bot: ResolvingAgent, blueprint, hands: int, seed: int) -> tuple[list, list]:
+    rng = np.random.default_rng(seed)
+    config = HunlConfig(100)
+    rows, solves = [], []
+    for hand in range(hands):
+        cards = rng.permutation(52)[:9]
+        combos = (COMBO_INDEX[cards[0], cards[1]], COMBO_INDEX[cards[2], cards[3]])
+        board_all = cards[4:9]
+        bot_seat = hand % 2
+        state = HunlState.initial(config)
+        while not state.is_over and state.street < 4:
+            board = board_all[: BOARD_CARDS[state.street]]
+            seat = state.to_act
+            agent = bot if seat == bot_seat else blueprint
+            before = bot.solves
+            started = time.perf_counter()
+            action = agent.act(state, board, int(combos[seat]), rng)
+            took = time.perf_counter() - started
+            pot_type = "3bet+" if state.history[0].count("r") >= 2 else "srp"
+            who = "resolve" if agent is bot else "blueprint"
+            rows.append((who, state.street, pot_type, took, bot.solves > before))
+            if agent is bot and bot.solves > before:
+                solution = bot.solution(state, board)
+                solves.append((state.street, pot_type, solution))
+            state = state.apply(action)
+    return rows, solves
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="strategies/hunl_100bb.npz")
+    parser.add_argument("--hands", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--target", type=float, default=1.0, help="% of the pot")
+    args = parser.parse_args()
+    config = HunlConfig(100)
+    blueprint = make_agent(args.bot, config)
+    bot = ResolvingAgent(blueprint, target_pct=args.target)
+    rows, solves = play(bot, blueprint, args.hands, args.seed)
+    table = []
+    for who in ("blueprint", "resolve"):
+        for street in range(4):
+            for pot_type in ("srp", "3bet+"):
+                times = [r[3] for r in rows if r[:3] == (who, street, pot_type)]
+                if not times:
+                    continue
+                fresh = [r[3] for r in rows if r[:3] == (who, street, pot_type) and r[4]]
+                table.append({
+                    "bot": who, "street": STREET_NAMES[street], "pot": pot_type,
+                    "decisions": len(times), "median s": statistics.median(times),
+                    "max s": max(times), "solves": len(fresh),
+                    "median s/solve": statistics.median(fresh) if fresh else None,
+                })  # fmt: skip
+    print_rows(f"decision time, {args.hands} hands, target {args.target:g}% of the pot", table)
+    solved = []
+    for street in (2, 3):
+        for pot_type in ("srp", "3bet+"):
+            mine = [s for st, pt, s in solves if (st, pt) == (street, pot_type)]
+            if not mine:
+                continue
+            solved.append({
+                "street": STREET_NAMES[street], "pot": pot_type, "solves": len(mine),
+                "median iterations": statistics.median(s.iterations for s in mine),
+                "median solve s": statistics.median(s.seconds for s in mine),
+                "median expl %pot": statistics.median(s.exploitability_pct for s in mine),
+                "max expl %pot": max(s.exploitability_pct for s in mine),
+                "median nodes": statistics.median(len(s.subgame.game.nodes) for s in mine),
+            })  # fmt: skip
+    print_rows("re-solves (build + solve, exploitability reached)", solved)
+
+
+if __name__ == "__main__":
+    main()
