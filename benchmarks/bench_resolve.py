@@ -9,7 +9,7 @@ reached (percent of the street's starting pot) are listed. The blueprint's own d
 is in the same table. The issue's budgets: river at most 0.5 s, turn at most 5 s.
 
 Run: ``.venv/bin/python benchmarks/bench_resolve.py [--bot strategies/hunl_100bb.npz]
-[--hands N] [--target PCT]``.
+[--hands N] [--target PCT] [--safe]``.
 """
 
 from __future__ import annotations
@@ -66,10 +66,11 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", type=float, default=1.0, help="% of the pot")
+    parser.add_argument("--safe", action="store_true", help="the river through the gadget")
     args = parser.parse_args()
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
-    bot = ResolvingAgent(blueprint, target_pct=args.target)
+    bot = ResolvingAgent(blueprint, target_pct=args.target, safe=args.safe)
     rows, solves = play(bot, blueprint, args.hands, args.seed)
     table = []
     for who in ("blueprint", "resolve"):
@@ -85,7 +86,9 @@ def main() -> None:
                     "max s": max(times), "solves": len(fresh),
                     "median s/solve": statistics.median(fresh) if fresh else None,
                 })  # fmt: skip
-    print_rows(f"decision time, {args.hands} hands, target {args.target:g}% of the pot", table)
+    kind = "safe river" if args.safe else "range-only"
+    title = f"decision time, {args.hands} hands, target {args.target:g}% of the pot, {kind}"
+    print_rows(title, table)
     solved = []
     for street in (2, 3):
         for pot_type in ("srp", "3bet+"):

@@ -9,6 +9,7 @@ import pytest
 
 from solvers.agents.registry import make_agent
 from solvers.agents.resolving import ResolvingAgent
+from solvers.agents.safe_resolve import blueprint_strategy, opponent_values
 from solvers.agents.subgame import bayes_ranges
 from solvers.cards.deck import N_COMBOS, dead_mask, parse_cards
 from solvers.errors import InputError
@@ -65,7 +66,7 @@ def test_a_street_is_solved_once_and_an_off_tree_bet_is_solved_with_that_bet():
 
 
 def test_the_rivers_ranges_follow_the_turns_re_solved_policy():
-    sizes = {"turn": street("a"), "river": street("a")}
+    sizes = {2: {"turn": street("a"), "river": street("a")}, 3: {"river": street("a")}}
     bot = ResolvingAgent(Fixed(3), sizes=sizes, seconds={2: 1.0, 3: 1.0}, target_pct=5.0)
     turn = replay("r250c/cr400c/", CONFIG)
     turn_policy = bot.policy(turn, TURN)
@@ -86,3 +87,24 @@ def test_the_registry_builds_the_re_solving_bot_over_any_bot():
     for bad in ("resolve:", "resolve:resolve:call", "resolve:no-such-bot"):
         with pytest.raises(InputError):
             make_agent(bad, CONFIG)
+
+
+def test_the_safe_bot_plays_the_gadgets_river_solution():
+    bot = river_bot(safe=True, seconds={3: 5.0})
+    state = replay("r250c/cr400c/cc/", CONFIG)
+    policy = bot.policy(state, RIVER)
+    np.testing.assert_allclose(policy.probabilities.sum(axis=1), 1.0, atol=1e-6)
+    solution = bot.solution(state, RIVER)
+    sub = solution.subgame
+    rows = solution.strategy[sub.game.root.id]
+    np.testing.assert_array_equal(policy.probabilities[sub.game.hand_combos[0]], rows)
+    blueprint = blueprint_strategy(sub, bot.base)
+    bound = opponent_values(sub, blueprint, 1)
+    got = opponent_values(sub, solution.strategy, 1)
+    assert (got <= bound + 0.001 * sub.game.pot).all()
+    assert 0 < solution.iterations <= 1_000
+    assert isinstance(make_agent("resolve-safe:call", CONFIG), ResolvingAgent)
+    assert make_agent("resolve-safe:call", CONFIG).safe
+    assert not make_agent("resolve:call", CONFIG).safe
+    with pytest.raises(InputError):
+        make_agent("resolve-safe:", CONFIG)

@@ -72,7 +72,7 @@ def test_the_safe_re_solve_is_no_more_exploitable_than_the_blueprint_hand_by_han
     sub, blueprint, values = river
     game = sub.game
     weights = game.hand_weights(OPPONENT)
-    safe = safe_resolve(sub, ME, values, iterations=300)
+    safe, _ = safe_resolve(sub, ME, values, iterations=300)
     against_safe = opponent_values(sub, safe, OPPONENT)
     tolerance = 0.001 * game.pot  # 0.1% of the pot per hand
     assert (against_safe <= values + tolerance).all()

@@ -33,6 +33,8 @@ kind, or raises ``InputError`` for a file of its kind that is broken or for anot
 
 RESOLVE_PREFIX = "resolve:"
 """``resolve:BOT`` re-solves the turn and river over ``BOT`` (a blueprint file or a chump)."""
+SAFE_RESOLVE_PREFIX = "resolve-safe:"
+"""The same with the river re-solved through the resolve gadget (``agents/safe_resolve.py``)."""
 
 
 def agent_names() -> list[str]:
@@ -42,11 +44,13 @@ def agent_names() -> list[str]:
 def make_agent(name_or_path: str, config: HunlConfig) -> Agent:
     """The bot called ``name_or_path`` (a chump's name, or a bot file) for the game ``config``."""
     text = str(name_or_path).strip()
-    if text.lower().startswith(RESOLVE_PREFIX):
-        base = text[len(RESOLVE_PREFIX) :].strip()
-        if not base or base.lower().startswith(RESOLVE_PREFIX):
-            raise InputError("resolve: name the bot it re-solves over, e.g. resolve:BLUEPRINT_FILE")
-        return ResolvingAgent(make_agent(base, config))
+    for prefix, safe in ((RESOLVE_PREFIX, False), (SAFE_RESOLVE_PREFIX, True)):
+        if text.lower().startswith(prefix):
+            base = text[len(prefix) :].strip()
+            if not base or base.lower().startswith((RESOLVE_PREFIX, SAFE_RESOLVE_PREFIX)):
+                raise InputError(f"{prefix} name the bot it re-solves over, e.g. "
+                                 f"{prefix}BLUEPRINT_FILE")  # fmt: skip
+            return ResolvingAgent(make_agent(base, config), safe=safe)
     factory = CHUMPS.get(text.lower())
     if factory is not None:
         return factory()

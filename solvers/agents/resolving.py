@@ -10,8 +10,10 @@ it solve again from the street's start with that bet added. Solutions are cached
 betting before the street, board), so policy() and act() at one state never solve twice.
 
 Ranges: the bot's own seat is Bayes over its own policies (the base agent's, then its own
-re-solves), the opponent's over ``opponent_model`` (the base agent unless given): the range-only,
-"unsafe" re-solve. Combos outside the bot's range (reach 0) get uniform rows, as blocked ones do.
+re-solves), the opponent's over ``opponent_model`` (the base agent unless given). By default the
+re-solve is from ranges alone ("unsafe"); ``safe=True`` re-solves the river through the resolve
+gadget with the opponent's values against the base agent as alternatives (``safe_resolve.py``).
+Combos outside the bot's range (reach 0) get uniform rows, as blocked ones do.
 """
 
 from __future__ import annotations
@@ -22,9 +24,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from solvers.agents.subgame import Subgame, bayes_ranges, build_subgame, street_root
+from solvers.agents.safe_resolve import blueprint_strategy, opponent_values, safe_resolve
+from solvers.agents.subgame import (
+    SPOT_PLAYER_OF_SEAT,
+    Subgame,
+    bayes_ranges,
+    build_subgame,
+    street_root,
+)
 from solvers.algorithms.base import make_solver
 from solvers.cards.deck import N_COMBOS, dead_mask
+from solvers.exact.evaluation import exploitability
 from solvers.games.base import Strategy
 from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.hunl.agent import Agent, Policy
@@ -38,13 +48,15 @@ def _street(bet: str, raise_: str, cap: int) -> StreetSizes:
 
 
 DEFAULT_SIZES = {
-    "turn": _street("50%, 100%, a", "a", 1),
-    "river": _street("33%, 75%, 150%, a", "60%, a", 2),
+    2: {"turn": _street("66%, a", "a", 1), "river": _street("66%, a", "a", 1)},
+    3: {"river": _street("33%, 75%, 150%, a", "60%, a", 2)},
 }
-"""Re-solve trees: a river with three bets and a raise; a turn kept small enough to solve in a
-few seconds with its rivers (checked by ``benchmarks/bench_resolve.py``)."""
+"""Re-solve trees per solved street: the river with three bets and a raise; the turn, which
+carries every river under it, with one bet and all-in on each street (``bench_resolve.py``)."""
 DEFAULT_SECONDS = {2: 5.0, 3: 0.5}
 """Time budgets per street (turn, river), the issue's."""
+SAFE_MAX_ITERATIONS = 1_000
+"""The gadget's DCFR iterations on the numpy walk when the budget allows (a river: ~1 ms each)."""
 CHECK_EVERY = 10
 """DCFR iterations between exploitability checks (a check costs about two iterations)."""
 DEFAULT_TARGET_PCT = 1.0
@@ -92,10 +104,14 @@ class ResolvingAgent:
 
     base: Agent
     opponent_model: Agent | None = None
-    sizes: dict[str, StreetSizes] = field(default_factory=lambda: dict(DEFAULT_SIZES))
+    sizes: dict[int, dict[str, StreetSizes]] = field(default_factory=lambda: dict(DEFAULT_SIZES))
+    """Per solved street (2 turn, 3 river): the sizes of each street in its tree."""
     seconds: dict[int, float] = field(default_factory=lambda: dict(DEFAULT_SECONDS))
     target_pct: float = DEFAULT_TARGET_PCT
     streets: tuple[int, ...] = (2, 3)
+    safe: bool = False
+    """Re-solve the river through the resolve gadget (``safe_resolve.py``) instead of from
+    ranges alone (the turn is always range-only: its gadget needs the blueprint over rivers)."""
     name: str = ""
     cache_size: int = 8
     solves: int = 0
@@ -139,11 +155,13 @@ class ResolvingAgent:
         agents[1 - me] = self.opponent_model or self.base
         ranges = self._root_ranges(state, board, agents)  # may solve the streets before
         started = time.perf_counter()
-        sub = build_subgame(state, board, ranges, self.sizes)
+        sub = build_subgame(state, board, ranges, self.sizes.get(state.street, {}))
         game = sub.game
         pot = float(sub.root.pot)
         budget = self.seconds.get(state.street, 1.0)
         target = self.target_pct / 100.0 * pot
+        if self.safe and state.street == 3:
+            return self._safe_solve(sub, me, started, budget)
         solver = make_solver(game, "dcfr")
         while True:  # one iteration at least, then until the target or the budget
             solver.run(iterations=1)
@@ -160,6 +178,16 @@ class ResolvingAgent:
             time.perf_counter() - started,
             100.0 * metrics.exploitability / pot,
         )
+
+    def _safe_solve(self, sub: Subgame, me: int, started: float, budget: float) -> Solution:
+        """The river through the resolve gadget, alternatives from the base agent's play."""
+        opponent = SPOT_PLAYER_OF_SEAT[1 - me]
+        values = opponent_values(sub, blueprint_strategy(sub, self.base), opponent)
+        left = max(budget - (time.perf_counter() - started), 0.0)
+        strategy, iterations = safe_resolve(sub, me, values, SAFE_MAX_ITERATIONS, left)
+        measured = exploitability(sub.game, strategy).pot_percent
+        self.solves += 1
+        return Solution(sub, strategy, iterations, time.perf_counter() - started, measured)
 
     def _root_ranges(self, state: HunlState, board: np.ndarray, agents: list[Agent]) -> np.ndarray:
         ranges = bayes_ranges(street_root(state), board, (agents[0], agents[1]))

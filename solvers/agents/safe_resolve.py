@@ -130,16 +130,14 @@ class GadgetGame(HoldemGame):
 
 def safe_resolve(
     sub: Subgame, me: int, values: np.ndarray, iterations: int, seconds: float | None = None
-) -> Strategy:
+) -> tuple[Strategy, int]:
     """The re-solver's strategy (seat ``me``) from the gadget game with the opponent's
-    alternatives ``values`` (per hand of the opponent's spot player), keyed by the spot's ids."""
+    alternatives ``values`` (per hand of the opponent's spot player), keyed by the spot's ids,
+    and the iterations run (``iterations``, or fewer when ``seconds`` run out)."""
     opponent = 1 - [p for p, seat in enumerate(SEAT_OF_SPOT_PLAYER) if seat == me][0]
     gadget = GadgetGame.around(sub.game, opponent, values)
     solver = make_solver(gadget, "dcfr", walk="numpy")
     solver.run(iterations=iterations, seconds=seconds)
     average = solver.average_strategy()
-    return {
-        node.id: average[node.id + GADGET_OFFSET]
-        for node in sub.game.nodes
-        if node.is_decision
-    }
+    strategy = {n.id: average[n.id + GADGET_OFFSET] for n in sub.game.nodes if n.is_decision}
+    return strategy, solver.iterations
