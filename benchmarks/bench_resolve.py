@@ -4,9 +4,12 @@ Hands are dealt with a fixed seed and played to the end: the re-solving bot (``r
 against the blueprint (``FILE``), seats alternating. Each of the re-solving bot's decisions is
 timed (``policy`` then the sampled action: ranges, subgame, solve), grouped by street and by pot
 type (single-raised or 3-bet+, from the preflop raises); a decision that reuses the street's
-solution is a cache hit and is timed too. For each solve the iterations and the exploitability
-reached (percent of the street's starting pot) are listed. The blueprint's own decision time
-is in the same table. The issue's budgets: river at most 0.5 s, turn at most 5 s.
+solution is a cache hit and is timed too; "with earlier" counts decisions that also had to
+solve an earlier street of the hand (its ranges need the bot's policy there). For each solve the
+iterations and the exploitability reached (percent of the street's starting pot) are listed; a
+safe river solve lists instead the opponent's best-response gain over the blueprint (at most 0
+is the safety property). The blueprint's own decision time is in the same table. The issue's
+budgets: river at most 0.5 s, turn at most 5 s.
 
 Run: ``.venv/bin/python benchmarks/bench_resolve.py [--bot strategies/hunl_100bb.npz]
 [--hands N] [--target PCT] [--safe]``.
@@ -52,8 +55,8 @@ def play(bot: ResolvingAgent, blueprint, hands: int, seed: int) -> tuple[list, l
             took = time.perf_counter() - started
             pot_type = "3bet+" if state.history[0].count("r") >= 2 else "srp"
             who = "resolve" if agent is bot else "blueprint"
-            rows.append((who, state.street, pot_type, took, bot.solves > before))
-            if agent is bot and bot.solves > before:
+            rows.append((who, state.street, pot_type, took, bot.solves - before))
+            if agent is bot and bot.solves == before + 1:
                 solution = bot.solution(state, board)
                 solves.append((state.street, pot_type, solution))
             state = state.apply(action)
@@ -79,11 +82,12 @@ def main() -> None:
                 times = [r[3] for r in rows if r[:3] == (who, street, pot_type)]
                 if not times:
                     continue
-                fresh = [r[3] for r in rows if r[:3] == (who, street, pot_type) and r[4]]
+                fresh = [r[3] for r in rows if r[:3] == (who, street, pot_type) and r[4] == 1]
+                nested = sum(1 for r in rows if r[:3] == (who, street, pot_type) and r[4] > 1)
                 table.append({
                     "bot": who, "street": STREET_NAMES[street], "pot": pot_type,
                     "decisions": len(times), "median s": statistics.median(times),
-                    "max s": max(times), "solves": len(fresh),
+                    "max s": max(times), "solves": len(fresh), "with earlier": nested,
                     "median s/solve": statistics.median(fresh) if fresh else None,
                 })  # fmt: skip
     kind = "safe river" if args.safe else "range-only"
@@ -101,6 +105,8 @@ def main() -> None:
                 "median solve s": statistics.median(s.seconds for s in mine),
                 "median expl %pot": statistics.median(s.exploitability_pct for s in mine),
                 "max expl %pot": max(s.exploitability_pct for s in mine),
+                "max opp gain %pot": max((s.opponent_gain_pct for s in mine
+                                          if s.opponent_gain_pct is not None), default=None),
                 "median nodes": statistics.median(len(s.subgame.game.nodes) for s in mine),
             })  # fmt: skip
     print_rows("re-solves (build + solve, exploitability reached)", solved)

@@ -103,6 +103,7 @@ def test_the_safe_bot_plays_the_gadgets_river_solution():
     got = opponent_values(sub, solution.strategy, 1)
     assert (got <= bound + 0.001 * sub.game.pot).all()
     assert 0 < solution.iterations <= 1_000
+    assert solution.opponent_gain_pct <= 0.0 and np.isnan(solution.exploitability_pct)
     assert isinstance(make_agent("resolve-safe:call", CONFIG), ResolvingAgent)
     assert make_agent("resolve-safe:call", CONFIG).safe
     assert not make_agent("resolve:call", CONFIG).safe

@@ -34,7 +34,6 @@ from solvers.agents.subgame import (
 )
 from solvers.algorithms.base import make_solver
 from solvers.cards.deck import N_COMBOS, dead_mask
-from solvers.exact.evaluation import exploitability
 from solvers.games.base import Strategy
 from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.hunl.agent import Agent, Policy
@@ -73,7 +72,11 @@ class Solution:
     seconds: float
     """Wall time of building the subgame and solving it."""
     exploitability_pct: float
-    """Exploitability of ``strategy`` in percent of the street's starting pot."""
+    """Exploitability of ``strategy`` in percent of the street's starting pot (range-only
+    solves; NaN for a safe solve, whose opponent rows are the gadget's and mean nothing)."""
+    opponent_gain_pct: float | None = None
+    """Safe solves: what the opponent's best response wins against this strategy less what it
+    wins against the base agent's, in percent of the pot (at most 0: no more exploitable)."""
 
     def policy(self, state: HunlState) -> Policy | None:
         """The solution's policy over all 1,326 combos at ``state``, or None off its tree."""
@@ -185,9 +188,11 @@ class ResolvingAgent:
         values = opponent_values(sub, blueprint_strategy(sub, self.base), opponent)
         left = max(budget - (time.perf_counter() - started), 0.0)
         strategy, iterations = safe_resolve(sub, me, values, SAFE_MAX_ITERATIONS, left)
-        measured = exploitability(sub.game, strategy).pot_percent
+        weights = sub.game.hand_weights(opponent)
+        gain = weights @ (opponent_values(sub, strategy, opponent) - values)
         self.solves += 1
-        return Solution(sub, strategy, iterations, time.perf_counter() - started, measured)
+        took = time.perf_counter() - started
+        return Solution(sub, strategy, iterations, took, np.nan, 100.0 * gain / sub.game.pot)
 
     def _root_ranges(self, state: HunlState, board: np.ndarray, agents: list[Agent]) -> np.ndarray:
         ranges = bayes_ranges(street_root(state), board, (agents[0], agents[1]))
