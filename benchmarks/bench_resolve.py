@@ -110,6 +110,8 @@ def main() -> None:
                 "median nodes": statistics.median(len(s.subgame.game.nodes) for s in mine),
             })  # fmt: skip
     print_rows("re-solves (build + solve, exploitability reached)", solved)
+    if args.safe:
+        print(f"safe river solves replaced by the blueprint's play: {bot.fallbacks}")
 
 
 if __name__ == "__main__":

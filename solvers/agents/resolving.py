@@ -118,6 +118,8 @@ class ResolvingAgent:
     name: str = ""
     cache_size: int = 8
     solves: int = 0
+    fallbacks: int = 0
+    """Safe river solves replaced by the base agent's play (the budget was too short)."""
     _cache: OrderedDict = field(default_factory=OrderedDict, repr=False)
 
     def __post_init__(self) -> None:
@@ -183,13 +185,19 @@ class ResolvingAgent:
         )
 
     def _safe_solve(self, sub: Subgame, me: int, started: float, budget: float) -> Solution:
-        """The river through the resolve gadget, alternatives from the base agent's play."""
+        """The river through the resolve gadget, alternatives from the base agent's play. The
+        opponent's best response is measured exactly; a solve that the budget left worse than
+        the base agent's play (too few iterations) is replaced by that play."""
         opponent = SPOT_PLAYER_OF_SEAT[1 - me]
-        values = opponent_values(sub, blueprint_strategy(sub, self.base), opponent)
+        blueprint = blueprint_strategy(sub, self.base)
+        values = opponent_values(sub, blueprint, opponent)
         left = max(budget - (time.perf_counter() - started), 0.0)
         strategy, iterations = safe_resolve(sub, me, values, SAFE_MAX_ITERATIONS, left)
         weights = sub.game.hand_weights(opponent)
-        gain = weights @ (opponent_values(sub, strategy, opponent) - values)
+        gain = float(weights @ (opponent_values(sub, strategy, opponent) - values))
+        if gain > 0:
+            strategy, gain = blueprint, 0.0
+            self.fallbacks += 1
         self.solves += 1
         took = time.perf_counter() - started
         return Solution(sub, strategy, iterations, took, np.nan, 100.0 * gain / sub.game.pot)
