@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -156,7 +157,8 @@ class Subgame:
 
 
 def _with_size(sizes: StreetSizes, key: str, size: Size) -> StreetSizes:
-    return replace(sizes, **{key: (*getattr(sizes, key), size)})
+    changed: dict[str, Any] = {key: (*getattr(sizes, key), size)}
+    return replace(sizes, **changed)
 
 
 def street_sizes_with_line(
@@ -222,12 +224,13 @@ def build_subgame(
     stack = state.config.stack - root.committed[0]
     if stack <= 0:
         raise InputError("nobody has chips behind: the hand is all-in")
-    params = SpotParams(
-        board=" ".join(card_str(int(c)) for c in board),
-        pot=float(root.pot),
-        stack=float(stack),
-        oop_range=range_text(ranges[SEAT_OF_SPOT_PLAYER[0]]),
-        ip_range=range_text(ranges[SEAT_OF_SPOT_PLAYER[1]]),
+    values: dict[str, Any] = {
+        "board": " ".join(card_str(int(c)) for c in board),
+        "pot": float(root.pot),
+        "stack": float(stack),
+        "oop_range": range_text(ranges[SEAT_OF_SPOT_PLAYER[0]]),
+        "ip_range": range_text(ranges[SEAT_OF_SPOT_PLAYER[1]]),
         **streets,
-    )
+    }
+    params = SpotParams.model_validate(values)
     return Subgame(root, tuple(int(c) for c in board), ranges, params)
