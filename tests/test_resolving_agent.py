@@ -1,8 +1,9 @@
 """The re-solving bot: its policy is its own row of the street's solve, legal in the full game;
 a street is solved once and kept while the hand stays on its tree; an off-tree bet is solved
 again with that bet in the tree; the river's ranges follow the turn's re-solved policy; the
-registry builds it; and its river solution is as unexploitable as it claims (exact best
-response on the subgame, from the spot engine's evaluation, a separate pass from the solver)."""
+registry builds it; its river solution is as unexploitable as it claims (exact best response on
+the subgame, from the spot engine's evaluation, a separate pass from the solver); the safe bot
+plays the gadget's solution and falls back to the base agent's play when a solve is worse."""
 
 import numpy as np
 import pytest
@@ -14,7 +15,8 @@ from solvers.agents.subgame import bayes_ranges
 from solvers.cards.deck import N_COMBOS, dead_mask, parse_cards
 from solvers.errors import InputError
 from solvers.exact.evaluation import exploitability
-from solvers.games.hunl.rules import CALL, RAISE, Action, HunlConfig, replay
+from solvers.games.hunl.agent import Policy
+from solvers.games.hunl.rules import CALL, RAISE, Action, HunlConfig, HunlState, replay
 from tests.resolve_fixtures import Fixed, street
 
 CONFIG = HunlConfig(100)
@@ -109,3 +111,47 @@ def test_the_safe_bot_plays_the_gadgets_river_solution():
     assert not make_agent("resolve:call", CONFIG).safe
     with pytest.raises(InputError):
         make_agent("resolve-safe:", CONFIG)
+
+
+class GiveUp:
+    """Checks when it can and folds to any bet: the base whose play the bad solve is compared to."""
+
+    name = "give-up"
+
+    def policy(self, state: HunlState, board: np.ndarray) -> Policy:
+        kind = "f" if state.legal().can_fold else CALL
+        return Policy((Action(kind),), np.ones((N_COMBOS, 1)))
+
+    def act(self, state, board, combo, rng):
+        return self.policy(state, board).sample(combo, rng)
+
+
+def test_a_safe_solve_worse_than_the_blueprint_falls_back_to_the_blueprints_play(monkeypatch):
+    import solvers.agents.resolving as resolving
+
+    def call_everything(sub, me, values, iterations, seconds=None):
+        """A re-solve gone wrong: every hand checks and calls every bet, all-ins included."""
+        game = sub.game
+        bad = {}
+        for node in game.nodes:
+            if node.is_decision:
+                rows = np.zeros((game.n_hands[node.player], len(node.tokens)))
+                rows[:, node.tokens.index("c" if "c" in node.tokens else "x")] = 1.0
+                bad[node.id] = rows
+        return bad, 1
+
+    monkeypatch.setattr(resolving, "safe_resolve", call_everything)
+    bot = ResolvingAgent(GiveUp(), streets=(3,), safe=True)
+    state = replay("cc/cc/cc/", CONFIG)  # a limp GiveUp never makes: ranges fall back to all
+    bot.policy(state, RIVER)
+    solution = bot.solution(state, RIVER)
+    sub = solution.subgame
+    assert np.array_equal(sub.ranges[0] > 0, ~dead_mask([int(c) for c in RIVER]))
+    blueprint = blueprint_strategy(sub, bot.base)
+    bad, _ = call_everything(sub, 1, None, 1)
+    weights = sub.game.hand_weights(1)
+    premise = weights @ (opponent_values(sub, bad, 1) - opponent_values(sub, blueprint, 1))
+    assert premise > 0  # calling every all-in loses more than giving up every pot
+    assert bot.fallbacks == 1 and solution.opponent_gain_pct == 0.0
+    root = sub.game.root.id
+    np.testing.assert_array_equal(solution.strategy[root], blueprint[root])

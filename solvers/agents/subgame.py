@@ -33,7 +33,7 @@ from solvers.errors import InputError
 from solvers.games.holdem.bet_sizes import BetContext, Size, StreetSizes, action_amounts
 from solvers.games.holdem.game import HoldemGame
 from solvers.games.holdem.spot import SpotParams
-from solvers.games.hunl.agent import Agent, Policy
+from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import (
     BOARD_CARDS,
     CALL,
@@ -44,7 +44,7 @@ from solvers.games.hunl.rules import (
     HunlState,
     parse_action,
 )
-from solvers.reports.hunl_live import bayes_reach
+from solvers.reports.hunl_live import action_column
 
 SPOT_PLAYER_OF_SEAT = (1, 0)
 """Seat 0 (button) is in position (spot player 1); seat 1 (big blind) is OOP (player 0)."""
@@ -79,15 +79,18 @@ def street_root(state: HunlState) -> HunlState:
 
 def bayes_ranges(state: HunlState, board: np.ndarray, agents: tuple[Agent, Agent]) -> np.ndarray:
     """``[2 seats, 1326]``: each seat's reach of ``state`` under its agent's policy (seat ``s``
-    is played by ``agents[s]``), zero on combos the board blocks."""
+    is played by ``agents[s]``), zero on combos the board blocks, and zero everywhere for a
+    seat whose agent never takes one of its actions (a raise by an agent that never raises)."""
     board = np.asarray(board, dtype=np.int64)
-    steps: tuple[list[tuple[Policy, Action]], list[tuple[Policy, Action]]] = ([], [])
+    reach = np.ones((2, N_COMBOS))
     for before, action in line(state):
         seat = before.to_act
-        shown = board[: BOARD_CARDS[before.street]]
-        steps[seat].append((agents[seat].policy(before, shown), action))
-    live = ~dead_mask([int(c) for c in board])
-    return np.stack([bayes_reach(steps[seat]) * live for seat in (0, 1)])
+        policy = agents[seat].policy(before, board[: BOARD_CARDS[before.street]])
+        try:
+            reach[seat] *= policy.probabilities[:, action_column(policy, action)]
+        except ValueError:  # the policy lists nothing like the action
+            reach[seat] = 0.0
+    return reach * ~dead_mask([int(c) for c in board])
 
 
 def range_text(weights: np.ndarray) -> str:
