@@ -1,7 +1,9 @@
 """The re-solving bot's decision time per street, beside the blueprint it re-solves over.
 
-Hands are dealt with a fixed seed and played to the end: the re-solving bot (``resolve:FILE``)
-against the blueprint (``FILE``), seats alternating. Each of the re-solving bot's decisions is
+First, fixed single-raised and 3-bet pots at the start of the turn and the river (the
+blueprint's ranges, median of ``--repeats`` solves each). Then hands are dealt with a fixed
+seed and played to the end: the re-solving bot (``resolve:FILE``) against the blueprint
+(``FILE``), seats alternating. Each of the re-solving bot's decisions is
 timed (``policy`` then the sampled action: ranges, subgame, solve), grouped by street and by pot
 type (single-raised or 3-bet+, from the preflop raises); a decision that reuses the street's
 solution is a cache hit and is timed too; "with earlier" counts decisions that also had to
@@ -31,8 +33,14 @@ from _timing import print_rows  # noqa: E402
 
 from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.agents.resolving import ResolvingAgent  # noqa: E402
-from solvers.cards.deck import COMBO_INDEX  # noqa: E402
-from solvers.games.hunl.rules import BOARD_CARDS, STREET_NAMES, HunlConfig, HunlState  # noqa: E402
+from solvers.cards.deck import COMBO_INDEX, parse_cards  # noqa: E402
+from solvers.games.hunl.rules import (  # noqa: E402
+    BOARD_CARDS,
+    STREET_NAMES,
+    HunlConfig,
+    HunlState,
+    replay,
+)
 
 
 def play(bot: ResolvingAgent, blueprint, hands: int, seed: int) -> tuple[list, list]:
@@ -63,6 +71,39 @@ def play(bot: ResolvingAgent, blueprint, hands: int, seed: int) -> tuple[list, l
     return rows, solves
 
 
+FIXED_SPOTS = (
+    ("srp", "r250c/cc/", "Ks 7h 2d 9c"),
+    ("srp", "r250c/cc/cc/", "Ks 7h 2d 9c 4s"),
+    ("3bet", "r250r750c/cc/", "Ks 7h 2d 9c"),
+    ("3bet", "r250r750c/cc/cc/", "Ks 7h 2d 9c 4s"),
+)
+"""Single-raised and 3-bet pots checked to the turn or river on one board: the blueprint's
+ranges there, the street solved alone (earlier streets by the blueprint)."""
+
+
+def fixed_spots(blueprint, target: float, safe: bool, repeats: int) -> list[dict]:
+    config = HunlConfig(100)
+    rows = []
+    for pot_type, betting, board_text in FIXED_SPOTS:
+        state = replay(betting, config)
+        board = np.array(parse_cards(board_text))
+        took, solutions = [], []
+        for _ in range(repeats):
+            bot = ResolvingAgent(blueprint, target_pct=target, safe=safe, streets=(state.street,))
+            started = time.perf_counter()
+            bot.policy(state, board)
+            took.append(time.perf_counter() - started)
+            solutions.append(bot.solution(state, board))
+        rows.append({
+            "spot": f"{pot_type} {STREET_NAMES[state.street]}", "pot": state.pot,
+            "median s": statistics.median(took),
+            "median iterations": statistics.median(s.iterations for s in solutions),
+            "median expl %pot": statistics.median(s.exploitability_pct for s in solutions),
+            "nodes": len(solutions[0].subgame.game.nodes),
+        })  # fmt: skip
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bot", default="strategies/hunl_100bb.npz")
@@ -70,9 +111,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", type=float, default=1.0, help="% of the pot")
     parser.add_argument("--safe", action="store_true", help="the river through the gadget")
+    parser.add_argument("--repeats", type=int, default=3, help="solves per fixed spot")
     args = parser.parse_args()
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
+    spots = fixed_spots(blueprint, args.target, args.safe, args.repeats)
+    print_rows("fixed spots: one decision at the street's start, solved alone", spots)
     bot = ResolvingAgent(blueprint, target_pct=args.target, safe=args.safe)
     rows, solves = play(bot, blueprint, args.hands, args.seed)
     table = []
