@@ -1,0 +1,162 @@
+"""The re-solving bot's decision time per street, beside the blueprint it re-solves over.
+
+First, fixed single-raised and 3-bet pots at the start of the turn and the river (the
+blueprint's ranges, median of ``--repeats`` solves each). Then hands are dealt with a fixed
+seed and played to the end: the re-solving bot (``resolve:FILE``) against the blueprint
+(``FILE``), seats alternating. Each of the re-solving bot's decisions is
+timed (``policy`` then the sampled action: ranges, subgame, solve), grouped by street and by pot
+type (single-raised or 3-bet+, from the preflop raises); a decision that reuses the street's
+solution is a cache hit and is timed too; "with earlier" counts decisions that also had to
+solve an earlier street of the hand (its ranges need the bot's policy there). For each solve the
+iterations and the exploitability reached (percent of the street's starting pot) are listed; a
+safe river solve lists instead the opponent's best-response gain over the blueprint (at most 0
+is the safety property). The blueprint's own decision time is in the same table. The issue's
+budgets: river at most 0.5 s, turn at most 5 s.
+
+Run: ``.venv/bin/python benchmarks/bench_resolve.py [--bot strategies/hunl_100bb.npz]
+[--hands N] [--target PCT] [--safe]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import print_rows  # noqa: E402
+
+from solvers.agents.registry import make_agent  # noqa: E402
+from solvers.agents.resolving import ResolvingAgent  # noqa: E402
+from solvers.cards.deck import COMBO_INDEX, parse_cards  # noqa: E402
+from solvers.games.hunl.rules import (  # noqa: E402
+    BOARD_CARDS,
+    STREET_NAMES,
+    HunlConfig,
+    HunlState,
+    replay,
+)
+
+
+def play(bot: ResolvingAgent, blueprint, hands: int, seed: int) -> tuple[list, list]:
+    rng = np.random.default_rng(seed)
+    config = HunlConfig(100)
+    rows, solves = [], []
+    for hand in range(hands):
+        cards = rng.permutation(52)[:9]
+        combos = (COMBO_INDEX[cards[0], cards[1]], COMBO_INDEX[cards[2], cards[3]])
+        board_all = cards[4:9]
+        bot_seat = hand % 2
+        state = HunlState.initial(config)
+        while not state.is_over and state.street < 4:
+            board = board_all[: BOARD_CARDS[state.street]]
+            seat = state.to_act
+            agent = bot if seat == bot_seat else blueprint
+            before = bot.solves
+            started = time.perf_counter()
+            action = agent.act(state, board, int(combos[seat]), rng)
+            took = time.perf_counter() - started
+            pot_type = "3bet+" if state.history[0].count("r") >= 2 else "srp"
+            who = "resolve" if agent is bot else "blueprint"
+            rows.append((who, state.street, pot_type, took, bot.solves - before))
+            if agent is bot and bot.solves == before + 1:
+                solution = bot.solution(state, board)
+                solves.append((state.street, pot_type, solution))
+            state = state.apply(action)
+    return rows, solves
+
+
+FIXED_SPOTS = (
+    ("srp", "r250c/cc/", "Ks 7h 2d 9c"),
+    ("srp", "r250c/cc/cc/", "Ks 7h 2d 9c 4s"),
+    ("3bet", "r250r750c/cc/", "Ks 7h 2d 9c"),
+    ("3bet", "r250r750c/cc/cc/", "Ks 7h 2d 9c 4s"),
+)
+"""Single-raised and 3-bet pots checked to the turn or river on one board: the blueprint's
+ranges there, the street solved alone (earlier streets by the blueprint)."""
+
+
+def fixed_spots(blueprint, target: float, safe: bool, repeats: int) -> list[dict]:
+    config = HunlConfig(100)
+    rows = []
+    for pot_type, betting, board_text in FIXED_SPOTS:
+        state = replay(betting, config)
+        board = np.array(parse_cards(board_text))
+        took, solutions = [], []
+        for _ in range(repeats):
+            bot = ResolvingAgent(blueprint, target_pct=target, safe=safe, streets=(state.street,))
+            started = time.perf_counter()
+            bot.policy(state, board)
+            took.append(time.perf_counter() - started)
+            solutions.append(bot.solution(state, board))
+        rows.append({
+            "spot": f"{pot_type} {STREET_NAMES[state.street]}", "pot": state.pot,
+            "median s": statistics.median(took),
+            "median iterations": statistics.median(s.iterations for s in solutions),
+            "median expl %pot": statistics.median(s.exploitability_pct for s in solutions),
+            "nodes": len(solutions[0].subgame.game.nodes),
+        })  # fmt: skip
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="strategies/hunl_100bb.npz")
+    parser.add_argument("--hands", type=int, default=12)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--target", type=float, default=1.0, help="% of the pot")
+    parser.add_argument("--safe", action="store_true", help="the river through the gadget")
+    parser.add_argument("--repeats", type=int, default=3, help="solves per fixed spot")
+    args = parser.parse_args()
+    config = HunlConfig(100)
+    blueprint = make_agent(args.bot, config)
+    spots = fixed_spots(blueprint, args.target, args.safe, args.repeats)
+    print_rows("fixed spots: one decision at the street's start, solved alone", spots)
+    bot = ResolvingAgent(blueprint, target_pct=args.target, safe=args.safe)
+    rows, solves = play(bot, blueprint, args.hands, args.seed)
+    table = []
+    for who in ("blueprint", "resolve"):
+        for street in range(4):
+            for pot_type in ("srp", "3bet+"):
+                times = [r[3] for r in rows if r[:3] == (who, street, pot_type)]
+                if not times:
+                    continue
+                fresh = [r[3] for r in rows if r[:3] == (who, street, pot_type) and r[4] == 1]
+                nested = sum(1 for r in rows if r[:3] == (who, street, pot_type) and r[4] > 1)
+                table.append({
+                    "bot": who, "street": STREET_NAMES[street], "pot": pot_type,
+                    "decisions": len(times), "median s": statistics.median(times),
+                    "max s": max(times), "solves": len(fresh), "with earlier": nested,
+                    "median s/solve": statistics.median(fresh) if fresh else None,
+                })  # fmt: skip
+    kind = "safe river" if args.safe else "range-only"
+    title = f"decision time, {args.hands} hands, target {args.target:g}% of the pot, {kind}"
+    print_rows(title, table)
+    solved = []
+    for street in (2, 3):
+        for pot_type in ("srp", "3bet+"):
+            mine = [s for st, pt, s in solves if (st, pt) == (street, pot_type)]
+            if not mine:
+                continue
+            solved.append({
+                "street": STREET_NAMES[street], "pot": pot_type, "solves": len(mine),
+                "median iterations": statistics.median(s.iterations for s in mine),
+                "median solve s": statistics.median(s.seconds for s in mine),
+                "median expl %pot": statistics.median(s.exploitability_pct for s in mine),
+                "max expl %pot": max(s.exploitability_pct for s in mine),
+                "max opp gain %pot": max((s.opponent_gain_pct for s in mine
+                                          if s.opponent_gain_pct is not None), default=None),
+                "median nodes": statistics.median(len(s.subgame.game.nodes) for s in mine),
+            })  # fmt: skip
+    print_rows("re-solves (build + solve, exploitability reached)", solved)
+    if args.safe:
+        print(f"safe river solves replaced by the blueprint's play: {bot.fallbacks}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,239 @@
+"""The rest of a street as a hold'em spot: the full game's public state rebuilt for the spot engine.
+
+A re-solving bot needs, at a postflop street, the game that is left: the real pot and stacks,
+both ranges over all 1,326 combos, and a bet-size tree that holds every bet already made on
+this street (an opponent's off-tree bet included). ``build_subgame`` makes that an ``nlhe`` spot
+(``games/holdem/``) rooted at the street's first decision:
+
+- chips: a spot starts with each player having put in half its pot, which is what each seat has
+  committed when a street starts (equal totals), so the spot's contributions are the seats' real
+  totals over the hand, its pot the real pot and its stack what each seat has behind;
+- seats: the big blind (seat 1) acts first postflop, so it is the spot's player 0 (OOP) and the
+  button is player 1;
+- ranges: per-combo weights in the range grammar (``AsKd:w``) with every float spelled exactly
+  (``repr``), scaled so the largest is 1 (values per deal do not depend on the scale);
+- sizes: the street's usual sizes, plus the size of each bet or raise already made this street
+  that the usual sizes do not give (a pot percentage that rounds back to its chips), and a raise
+  cap at least the raises made.
+
+The ranges come from Bayes' rule over the policies that played the hand (``bayes_ranges``):
+each seat's combos are weighted by the chance that seat's agent took every action it took.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from solvers.cards.deck import COMBO_LABELS, N_COMBOS, card_str, dead_mask
+from solvers.errors import InputError
+from solvers.games.holdem.bet_sizes import BetContext, Size, StreetSizes, action_amounts
+from solvers.games.holdem.game import HoldemGame
+from solvers.games.holdem.spot import SpotParams
+from solvers.games.hunl.agent import Agent
+from solvers.games.hunl.rules import (
+    BOARD_CARDS,
+    CALL,
+    FOLD,
+    RAISE,
+    STREET_NAMES,
+    Action,
+    HunlState,
+    parse_action,
+)
+from solvers.reports.hunl_live import action_column
+
+SPOT_PLAYER_OF_SEAT = (1, 0)
+"""Seat 0 (button) is in position (spot player 1); seat 1 (big blind) is OOP (player 0)."""
+SEAT_OF_SPOT_PLAYER = (1, 0)
+
+
+def line(state: HunlState) -> list[tuple[HunlState, Action]]:
+    """Every action of the hand so far with the state it was taken in, in order."""
+    steps: list[tuple[HunlState, Action]] = []
+    real = HunlState.initial(state.config)
+    for text in state.history:
+        position = 0
+        while position < len(text):
+            end = position + 1
+            if text[position] == "r":
+                while end < len(text) and text[end].isdigit():
+                    end += 1
+            action = parse_action(text[position:end])
+            steps.append((real, action))
+            real = real.apply(action)
+            position = end
+    return steps
+
+
+def street_root(state: HunlState) -> HunlState:
+    """The state at the start of ``state``'s street (before its first action)."""
+    for before, _ in line(state):
+        if before.street == state.street:
+            return before
+    return state
+
+
+def bayes_ranges(state: HunlState, board: np.ndarray, agents: tuple[Agent, Agent]) -> np.ndarray:
+    """``[2 seats, 1326]``: each seat's reach of ``state`` under its agent's policy (seat ``s``
+    is played by ``agents[s]``), zero on combos the board blocks, and zero everywhere for a
+    seat whose agent never takes one of its actions (a raise by an agent that never raises)."""
+    board = np.asarray(board, dtype=np.int64)
+    reach = np.ones((2, N_COMBOS))
+    for before, action in line(state):
+        seat = before.to_act
+        policy = agents[seat].policy(before, board[: BOARD_CARDS[before.street]])
+        try:
+            reach[seat] *= policy.probabilities[:, action_column(policy, action)]
+        except ValueError:  # the policy lists nothing like the action
+            reach[seat] = 0.0
+    return reach * ~dead_mask([int(c) for c in board])
+
+
+def range_text(weights: np.ndarray) -> str:
+    """A range string that ``parse_range`` reads back to ``weights / weights.max()`` exactly."""
+    weights = np.asarray(weights, dtype=np.float64)
+    top = float(weights.max()) if weights.size else 0.0
+    if not top > 0:
+        raise InputError("a subgame range is empty: no combo can reach this state")
+    scaled = weights / top
+    return ", ".join(f"{COMBO_LABELS[c]}:{float(scaled[c])!r}" for c in np.flatnonzero(scaled > 0))
+
+
+@dataclass(frozen=True)
+class Subgame:
+    """A street of the full game as a spot; ``root`` is the real state at the street's start."""
+
+    root: HunlState
+    board: tuple[int, ...]
+    ranges: np.ndarray
+    """``[2 seats, 1326]`` at ``root``, as given."""
+    params: SpotParams
+
+    @cached_property
+    def game(self) -> HoldemGame:
+        return HoldemGame.from_params(self.params)
+
+    def node_of(self, state: HunlState) -> int | None:
+        """The spot's decision node of ``state`` (same street, later in it), or None when the
+        street's actions are not in the tree."""
+        if state.street != self.root.street or state.history[:-1] != self.root.history[:-1]:
+            return None
+        game = self.game
+        node = game.root
+        for before, action in line(state)[len(line(self.root)) :]:
+            if not node.is_decision or node.player != SPOT_PLAYER_OF_SEAT[before.to_act]:
+                return None
+            index = self.action_index(node.id, before, action)
+            if index is None:
+                return None
+            node = game.nodes[node.children[index]]
+        ok = node.is_decision and node.player == SPOT_PLAYER_OF_SEAT[state.to_act]
+        return node.id if ok else None
+
+    def action_index(self, node_id: int, state: HunlState, action: Action) -> int | None:
+        """The child of decision ``node_id`` that is ``action`` taken in ``state``."""
+        node = self.game.nodes[node_id]
+        for index in range(len(node.tokens)):
+            if self.real_action(node_id, index, state) == action:
+                return index
+        return None
+
+    def real_action(self, node_id: int, index: int, state: HunlState) -> Action:
+        """Action ``index`` of decision ``node_id`` as the full game's action in ``state``: the
+        spot's chips are the real totals, so a bet to N is a raise to N (kept legal)."""
+        node = self.game.nodes[node_id]
+        token = node.tokens[index]
+        if token == "f":
+            return Action(FOLD)
+        if token in ("x", "c"):
+            return Action(CALL)
+        legal = state.legal()
+        own = node.contributions[node.player]
+        to = int(round(own + node.amounts[index]))
+        if legal.min_raise_to is None or legal.max_raise_to is None:
+            return Action(CALL)
+        return Action(RAISE, min(max(to, legal.min_raise_to), legal.max_raise_to))
+
+
+def _with_size(sizes: StreetSizes, key: str, size: Size) -> StreetSizes:
+    changed: dict[str, Any] = {key: (*getattr(sizes, key), size)}
+    return replace(sizes, **changed)
+
+
+def street_sizes_with_line(
+    state: HunlState, sizes: StreetSizes, root: HunlState | None = None
+) -> StreetSizes:
+    """``sizes`` plus the size of every bet or raise made on ``state``'s street that ``sizes``
+    do not give at that point, and a raise cap of at least the raises made."""
+    root = root or street_root(state)
+    stack = state.config.stack
+    start = float(root.committed[0])
+    last_increment = 0.0
+    raises = 0
+    for before, action in line(state)[len(line(root)) :]:
+        if action.kind != RAISE:
+            continue
+        seat = before.to_act
+        player = SPOT_PLAYER_OF_SEAT[seat]
+        own, opp = float(before.committed[seat]), float(before.committed[1 - seat])
+        facing = opp > own
+        key = ("oop_" if player == 0 else "ip_") + ("raise" if facing else "bet")
+        ctx = BetContext(own, opp, start, float(stack), last_increment, 4 - before.street)
+        given = action_amounts(
+            getattr(sizes, key), ctx, add_allin=0.0, force_allin=0.0, merging=0.0
+        )
+        if float(action.to) not in given:
+            if action.to >= stack:
+                size = Size("allin")
+            else:
+                base = 2 * opp if facing else own + opp
+                size = Size("pct", 100.0 * (action.to - opp) / base)
+            sizes = _with_size(sizes, key, size)
+        raises += int(facing)
+        last_increment = max(last_increment, action.to - opp)
+    if sizes.raise_cap is not None and sizes.raise_cap < raises:
+        sizes = replace(sizes, raise_cap=raises)
+    return sizes
+
+
+def build_subgame(
+    state: HunlState,
+    board: np.ndarray,
+    ranges: np.ndarray,
+    sizes: dict[str, StreetSizes],
+) -> Subgame:
+    """The spot of ``state``'s street: rooted at its start, with ``ranges`` ([2 seats, 1326],
+    each seat's reach at the street's start), ``sizes`` per street name (``turn``, ``river``;
+    absent streets are check-only) and the street's bets so far added to its sizes."""
+    if not 1 <= state.street <= 3 or state.is_over:
+        raise InputError("a subgame starts at a flop, turn or river decision")
+    board = np.asarray(board, dtype=np.int64)
+    if len(board) != BOARD_CARDS[state.street]:
+        raise InputError(f"the {STREET_NAMES[state.street]} has {BOARD_CARDS[state.street]} "
+                         f"board cards, not {len(board)}")  # fmt: skip
+    ranges = np.asarray(ranges, dtype=np.float64)
+    if ranges.shape != (2, N_COMBOS):
+        raise InputError(f"subgame ranges are [2, {N_COMBOS}], not {list(ranges.shape)}")
+    root = street_root(state)
+    if root.committed[0] != root.committed[1]:
+        raise InputError("a street starts with equal totals")
+    name = STREET_NAMES[state.street]
+    streets = {s: sizes.get(s, StreetSizes()) for s in ("flop", "turn", "river")}
+    streets[name] = street_sizes_with_line(state, streets[name], root)
+    stack = state.config.stack - root.committed[0]
+    if stack <= 0:
+        raise InputError("nobody has chips behind: the hand is all-in")
+    values: dict[str, Any] = {
+        "board": " ".join(card_str(int(c)) for c in board),
+        "pot": float(root.pot),
+        "stack": float(stack),
+        "oop_range": range_text(ranges[SEAT_OF_SPOT_PLAYER[0]]),
+        "ip_range": range_text(ranges[SEAT_OF_SPOT_PLAYER[1]]),
+        **streets,
+    }
+    params = SpotParams.model_validate(values)
+    return Subgame(root, tuple(int(c) for c in board), ranges, params)

@@ -1,0 +1,157 @@
+"""The re-solving bot: its policy is its own row of the street's solve, legal in the full game;
+a street is solved once and kept while the hand stays on its tree; an off-tree bet is solved
+again with that bet in the tree; the river's ranges follow the turn's re-solved policy; the
+registry builds it; its river solution is as unexploitable as it claims (exact best response on
+the subgame, from the spot engine's evaluation, a separate pass from the solver); the safe bot
+plays the gadget's solution and falls back to the base agent's play when a solve is worse."""
+
+import numpy as np
+import pytest
+
+from solvers.agents.registry import make_agent
+from solvers.agents.resolving import ResolvingAgent
+from solvers.agents.safe_resolve import blueprint_strategy, opponent_values
+from solvers.agents.subgame import bayes_ranges
+from solvers.cards.deck import N_COMBOS, dead_mask, parse_cards
+from solvers.errors import InputError
+from solvers.exact.evaluation import exploitability
+from solvers.games.hunl.agent import Policy
+from solvers.games.hunl.rules import CALL, RAISE, Action, HunlConfig, HunlState, replay
+from tests.resolve_fixtures import Fixed, street
+
+CONFIG = HunlConfig(100)
+TURN = np.array(parse_cards("Ks 7h 2d 9c"))
+RIVER = np.array(parse_cards("Ks 7h 2d 9c 4s"))
+
+
+def river_bot(**kwargs) -> ResolvingAgent:
+    options = {"streets": (3,), "seconds": {3: 30.0}, "target_pct": 1.0}
+    return ResolvingAgent(Fixed(3), **{**options, **kwargs})
+
+
+def test_the_river_policy_is_the_bots_row_of_its_solve_and_legal():
+    bot = river_bot()
+    state = replay("r250c/cr400c/cc/", CONFIG)  # the big blind (OOP) opens the river
+    policy = bot.policy(state, RIVER)
+    assert policy.probabilities.shape == (N_COMBOS, len(policy.actions))
+    np.testing.assert_allclose(policy.probabilities.sum(axis=1), 1.0, atol=1e-6)
+    for action in policy.actions:
+        state.apply(action)
+    solution = bot.solution(state, RIVER)
+    game, root = solution.subgame.game, solution.subgame.game.root
+    assert root.player == 0  # OOP in the spot is the big blind, the seat to act
+    rows = solution.strategy[root.id]
+    np.testing.assert_array_equal(policy.probabilities[game.hand_combos[0]], rows)
+    # the claimed exploitability is the spot engine's exact best responses, and on target
+    measured = exploitability(game, solution.strategy).pot_percent
+    assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)
+    assert measured <= 1.0
+    assert bot.solves == 1
+
+
+def test_a_street_is_solved_once_and_an_off_tree_bet_is_solved_with_that_bet():
+    bot = river_bot()
+    facing = replay("r250c/cr400c/cc/r1000", CONFIG)  # BB bets 600 into 800: the tree's 75%
+    policy = bot.policy(facing, RIVER)
+    assert bot.solves == 1 and policy.actions[:2] == (Action("f"), Action(CALL))
+    bot.act(facing, RIVER, 0, np.random.default_rng(0))
+    assert bot.solves == 1  # act() reuses the street's solution
+    off = replay("r250c/cr400c/cc/r1440", CONFIG)  # 130% of the pot: not in the tree
+    policy = bot.policy(off, RIVER)
+    assert bot.solves == 2
+    sizes = [s.value for s in bot.solution(off, RIVER).subgame.params.river.oop_bet]
+    assert 130.0 in sizes and policy.actions[:2] == (Action("f"), Action(CALL))
+    raised = off.apply(Action(RAISE, 10_000))  # the bot's seat may be asked again later
+    assert raised.to_act == 1
+    bot.policy(raised, RIVER)  # the big blind facing the all-in: a new seat, a new solve
+    assert bot.solves == 3
+
+
+def test_the_rivers_ranges_follow_the_turns_re_solved_policy():
+    sizes = {2: {"turn": street("a"), "river": street("a")}, 3: {"river": street("a")}}
+    bot = ResolvingAgent(Fixed(3), sizes=sizes, seconds={2: 1.0, 3: 1.0}, target_pct=5.0)
+    turn = replay("r250c/cr400c/", CONFIG)
+    turn_policy = bot.policy(turn, TURN)
+    check = turn_policy.actions.index(Action(CALL))
+    river = turn.apply(Action(CALL)).apply(Action(CALL))
+    bot.policy(river, RIVER)
+    ranges = bot.solution(river, RIVER).subgame.ranges
+    before = bayes_ranges(turn, TURN, (Fixed(3), Fixed(3)))
+    live = ~dead_mask([int(c) for c in RIVER])
+    np.testing.assert_allclose(ranges[1], before[1] * turn_policy.probabilities[:, check] * live)
+    # the opponent's range is the base agent's (check back with chance p) from the turn on
+    np.testing.assert_allclose(ranges[0], before[0] * Fixed(3).p * live)
+
+
+def test_the_registry_builds_the_re_solving_bot_over_any_bot():
+    bot = make_agent("resolve:call", CONFIG)
+    assert isinstance(bot, ResolvingAgent) and bot.base.name == "always-call"
+    for bad in ("resolve:", "resolve:resolve:call", "resolve:no-such-bot"):
+        with pytest.raises(InputError):
+            make_agent(bad, CONFIG)
+
+
+def test_the_safe_bot_plays_the_gadgets_river_solution():
+    bot = river_bot(safe=True, seconds={3: 5.0})
+    state = replay("r250c/cr400c/cc/", CONFIG)
+    policy = bot.policy(state, RIVER)
+    np.testing.assert_allclose(policy.probabilities.sum(axis=1), 1.0, atol=1e-6)
+    solution = bot.solution(state, RIVER)
+    sub = solution.subgame
+    rows = solution.strategy[sub.game.root.id]
+    np.testing.assert_array_equal(policy.probabilities[sub.game.hand_combos[0]], rows)
+    blueprint = blueprint_strategy(sub, bot.base)
+    bound = opponent_values(sub, blueprint, 1)
+    got = opponent_values(sub, solution.strategy, 1)
+    assert (got <= bound + 0.001 * sub.game.pot).all()
+    assert 0 < solution.iterations <= 1_000
+    assert solution.opponent_gain_pct <= 0.0 and np.isnan(solution.exploitability_pct)
+    assert isinstance(make_agent("resolve-safe:call", CONFIG), ResolvingAgent)
+    assert make_agent("resolve-safe:call", CONFIG).safe
+    assert not make_agent("resolve:call", CONFIG).safe
+    with pytest.raises(InputError):
+        make_agent("resolve-safe:", CONFIG)
+
+
+class GiveUp:
+    """Checks when it can and folds to any bet: the base whose play the bad solve is compared to."""
+
+    name = "give-up"
+
+    def policy(self, state: HunlState, board: np.ndarray) -> Policy:
+        kind = "f" if state.legal().can_fold else CALL
+        return Policy((Action(kind),), np.ones((N_COMBOS, 1)))
+
+    def act(self, state, board, combo, rng):
+        return self.policy(state, board).sample(combo, rng)
+
+
+def test_a_safe_solve_worse_than_the_blueprint_falls_back_to_the_blueprints_play(monkeypatch):
+    import solvers.agents.resolving as resolving
+
+    def call_everything(sub, me, values, iterations, seconds=None):
+        """A re-solve gone wrong: every hand checks and calls every bet, all-ins included."""
+        game = sub.game
+        bad = {}
+        for node in game.nodes:
+            if node.is_decision:
+                rows = np.zeros((game.n_hands[node.player], len(node.tokens)))
+                rows[:, node.tokens.index("c" if "c" in node.tokens else "x")] = 1.0
+                bad[node.id] = rows
+        return bad, 1
+
+    monkeypatch.setattr(resolving, "safe_resolve", call_everything)
+    bot = ResolvingAgent(GiveUp(), streets=(3,), safe=True)
+    state = replay("cc/cc/cc/", CONFIG)  # a limp GiveUp never makes: ranges fall back to all
+    bot.policy(state, RIVER)
+    solution = bot.solution(state, RIVER)
+    sub = solution.subgame
+    assert np.array_equal(sub.ranges[0] > 0, ~dead_mask([int(c) for c in RIVER]))
+    blueprint = blueprint_strategy(sub, bot.base)
+    bad, _ = call_everything(sub, 1, None, 1)
+    weights = sub.game.hand_weights(1)
+    premise = weights @ (opponent_values(sub, bad, 1) - opponent_values(sub, blueprint, 1))
+    assert premise > 0  # calling every all-in loses more than giving up every pot
+    assert bot.fallbacks == 1 and solution.opponent_gain_pct == 0.0
+    root = sub.game.root.id
+    np.testing.assert_array_equal(solution.strategy[root], blueprint[root])
