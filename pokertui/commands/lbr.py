@@ -134,10 +134,14 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     from solvers.reports.lbr_hunl_run import evaluate_hunl  # noqa: PLC0415
 
     config = parse_hunl_spec(args.file)
-    if args.exact or args.record:
-        raise InputError("--exact and --record are for strategy files, not the full game")
+    if args.exact:
+        raise InputError("--exact is for strategy files: the full game is sampled")
     if not args.bot:
         raise InputError("the full game needs a bot: --bot call, --bot random-action or --bot FILE")
+    if args.record:
+        from solvers.strategy_file.blueprint_file import read_blueprint  # noqa: PLC0415
+
+        read_blueprint(args.bot)  # --record writes into a blueprint file: refuse others first
 
     def evaluate(_file, action_set, deals, seed, streets, workers, progress=None, **where):
         return evaluate_hunl(
@@ -148,9 +152,18 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     if args.json:
         result = evaluate(None, args.action_set, args.hands, args.seed, streets, args.workers,
                           backend=args.backend, address=args.address)  # fmt: skip
+    else:
+        result = _with_progress(args, streets, evaluate)
+    if args.record:
+        from solvers.reports.lbr_hunl_run import record_hunl_lbr  # noqa: PLC0415
+
+        result["recorded"] = record_hunl_lbr(args.bot, result)
+    if args.json:
         print_json(result)
         return 0
-    _print_table(_with_progress(args, streets, evaluate))
+    _print_table(result)
+    if args.record:
+        print(f"recorded in the header of {args.bot} as {result['recorded']!r}")
     return 0
 
 

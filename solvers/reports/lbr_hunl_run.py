@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from solvers.games.hunl.agent import Agent
-from solvers.games.hunl.rules import HunlConfig
+from solvers.games.hunl.rules import STREET_NAMES, HunlConfig
 from solvers.games.hunl.spec import hunl_spec_string
 from solvers.reports.lbr import summarise
 from solvers.reports.lbr_hunl import HunlLocalBestResponse
 from solvers.reports.lbr_run import check_counts, run_chunks
+from solvers.strategy_file.blueprint_file import record_lbr
 
 AgentFactory = Callable[[str, HunlConfig], Agent]
 
@@ -70,3 +71,23 @@ def evaluate_hunl(
         **summarise(values, scale),
         "chips": float(values.mean()),
     }
+
+
+RECORDED_KEYS = ("game", "value", "ci95", "unit", "deals", "hands", "seed", "seat_values",
+                 "seat_ci95")  # fmt: skip
+
+
+def figure_name(result: dict) -> str:
+    """``fcpa 3-4``: the action set and the paper's street numbers (preflop is 1)."""
+    numbers = [STREET_NAMES.index(street) + 1 for street in result["streets"]]
+    contiguous = numbers == list(range(numbers[0], numbers[-1] + 1))
+    if contiguous and len(numbers) > 1:
+        return f"{result['action_set']} {numbers[0]}-{numbers[-1]}"
+    return f"{result['action_set']} {','.join(map(str, numbers))}"
+
+
+def record_hunl_lbr(path: str, result: dict) -> str:
+    """Store an LBR result in the blueprint file's header under its ``figure_name``."""
+    name = figure_name(result)
+    record_lbr(path, {name: {key: result[key] for key in RECORDED_KEYS}})
+    return name
