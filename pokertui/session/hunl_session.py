@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from pokertui.session.hands_in_play import HandsInPlay
 from pokertui.session.hunl_hand import (
     HunlActionError,
     HunlHand,
@@ -74,7 +75,7 @@ def warm_up(agent: Agent, config: HunlConfig) -> None:
         agent.policy(replay(betting, config), board[: BOARD_CARDS[street]])
 
 
-class HunlSession:
+class HunlSession(HandsInPlay[HunlHand]):
     def __init__(
         self,
         config: HunlConfig,
@@ -105,24 +106,6 @@ class HunlSession:
         """Keep each human decision's equity and valued EVs for the hand review."""
 
     # --- the hand in progress -----------------------------------------------------------------
-    @property
-    def hand(self) -> HunlHand:
-        if not self.hands:
-            raise InputError("no hand has been dealt yet")
-        return self.hands[-1]
-
-    @property
-    def human_seat(self) -> int:
-        return self.hand.human_seat
-
-    @property
-    def bot_seat(self) -> int:
-        return 1 - self.human_seat
-
-    @property
-    def hand_over(self) -> bool:
-        return not self.hands or self.hand.result is not None
-
     @property
     def human_to_act(self) -> bool:
         return not self.hand_over and self.state.to_act == self.human_seat

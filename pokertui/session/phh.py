@@ -15,10 +15,15 @@ file is the player's own study record).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
 
 from solvers.cards.deck import cards_str
-from solvers.games.hunl.rules import BOARD_CARDS, HunlConfig, HunlState, parse_action
+from solvers.games.hunl.rules import (
+    BOARD_CARDS,
+    HunlConfig,
+    HunlState,
+    betting_tokens,
+    parse_action,
+)
 
 PLAYER_OF_SEAT = {0: "p2", 1: "p1"}
 
@@ -31,7 +36,7 @@ def hand_actions(config: HunlConfig, hole, board, betting: str, showdown: bool) 
     for street_index, street in enumerate(betting.split("/")):
         dealt = _deal_to(lines, board, dealt, BOARD_CARDS[street_index])
         street_start = 0 if street_index == 0 else min(state.committed)
-        for token in _tokens(street):
+        for token in betting_tokens(street):
             seat = state.to_act
             action = parse_action(token)
             player = PLAYER_OF_SEAT[seat]
@@ -57,17 +62,6 @@ def _deal_to(lines: list[str], board, dealt: int, needed: int) -> int:
         lines.append(f"d db {cards_str(board[dealt:upto])}")
         dealt = upto
     return dealt
-
-
-def _tokens(street: str) -> Iterable[str]:
-    position = 0
-    while position < len(street):
-        end = position + 1
-        if street[position] == "r":
-            while end < len(street) and street[end].isdigit():
-                end += 1
-        yield street[position:end]
-        position = end
 
 
 def hand_document(

@@ -27,6 +27,7 @@ from pokertui.session.deal import (
     is_spot_game,
     showdown_payoff,
 )
+from pokertui.session.hands_in_play import HandsInPlay
 from pokertui.session.scoring import Score
 from solvers.errors import InputError
 from solvers.exact.evaluation import (
@@ -119,7 +120,7 @@ PAIR_TABLE_LIMIT = 4_000_000
 """Largest ``nodes * n0 * n1`` for which a session tabulates every pair's values (32 MB)."""
 
 
-class Session:
+class Session(HandsInPlay[HandRecord]):
     def __init__(
         self,
         strategy_file: StrategyFile,
@@ -257,24 +258,6 @@ class Session:
         return bayes_range_from_walk(self.game, done, self.node, self.human_seat)
 
     # --- the hand in progress ---------------------------------------------------------------
-    @property
-    def hand(self) -> HandRecord:
-        if not self.hands:
-            raise InputError("no hand has been dealt yet")
-        return self.hands[-1]
-
-    @property
-    def human_seat(self) -> int:
-        return self.hand.human_seat
-
-    @property
-    def bot_seat(self) -> int:
-        return 1 - self.human_seat
-
-    @property
-    def hand_over(self) -> bool:
-        return not self.hands or self.hand.result is not None
-
     @property
     def human_to_act(self) -> bool:
         return not self.hand_over and self.node.is_decision and self.node.player == self.human_seat

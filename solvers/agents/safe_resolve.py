@@ -103,7 +103,7 @@ class GadgetGame(HoldemGame):
         gadget = cls(game.params, game.hand_labels, game.prior, builder.finish(), big_blind=1.0)
         for name in ("hand_combos", "range_weights", "normaliser", "memory_estimate_mb"):
             setattr(gadget, name, getattr(game, name))
-        gadget.__dict__["_suit_swap"] = None
+        gadget._suit_swap = None
         gadget.opponent = opponent
         gadget.values = np.asarray(values, dtype=np.float64)
         gadget.leaf_row = int(np.flatnonzero(gadget.terminal_ids == 1)[0])
@@ -115,15 +115,14 @@ class GadgetGame(HoldemGame):
 
     def terminal_values_batch(self, player: int, opp_reach: np.ndarray) -> np.ndarray:
         values = super().terminal_values_batch(player, opp_reach)
-        ev = self.evaluator
-        q = 1 - player
+        strengths = self.strengths
+        weights = strengths.hand_weights
         row = self.leaf_row
-        weights = ev.hand_weights
-        reach = opp_reach[row : row + 1] * weights[q]
+        reach = opp_reach[row] * weights[1 - player]
         if player == self.opponent:  # v(h) times the re-solver's reach it can meet
-            leaf = ev.fold_sums(player, reach)[0] * self.values
+            leaf = strengths.compatible_sums(player, reach) * self.values
         else:  # the re-solver pays v(h') to every opponent hand it can meet
-            leaf = -ev.fold_sums(player, reach * self.values)[0]
+            leaf = -strengths.compatible_sums(player, reach * self.values)
         values[row] = leaf * weights[player] / self.normaliser
         return values
 

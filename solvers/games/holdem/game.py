@@ -146,8 +146,8 @@ class HoldemGame(TreeGame):
         values (sums accumulate in float64)."""
         from solvers.games.holdem import terminal_kernels  # noqa: PLC0415 - numba on use
 
-        tables = self.combo_terminals()
-        out = np.empty((len(opp_reach), self.n_hands[player]))
+        tables = self._combo_terminals  # the property, so a subclass without the compiled walk
+        out = np.empty((len(opp_reach), self.n_hands[player]))  # keeps its terminal values
         terminal_kernels.terminal_values(
             np.ascontiguousarray(opp_reach, dtype=np.float64),
             out,

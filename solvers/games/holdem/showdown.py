@@ -46,3 +46,17 @@ class BoardStrengths:
         where = np.full(N_COMBOS, len(opp), dtype=np.intp)
         where[opp] = np.arange(len(opp))
         return where[own]
+
+    def compatible_sums(self, player: int, reach: np.ndarray) -> np.ndarray:
+        """For each hand of ``player``: the opponent's ``reach`` over the hands that share no
+        card with it (inclusion-exclusion over the 52 cards, adding back the identical combo)."""
+        opponent = 1 - player
+        cards = self.cards[opponent]
+        per_card = np.bincount(cards[:, 0], reach, 52) + np.bincount(cards[:, 1], reach, 52)
+        own = self.cards[player]
+        out = reach.sum() - per_card[own[:, 0]] - per_card[own[:, 1]]
+        same = self.same[player]
+        present = same < len(reach)
+        out[present] += reach[same[present]]
+        return out
+

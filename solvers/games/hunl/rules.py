@@ -17,6 +17,7 @@ solver, LBR), which asks ``board_cards_needed`` how many board cards the state c
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from solvers.errors import InputError
@@ -255,12 +256,18 @@ def replay(betting: str, config: HunlConfig | None = None) -> HunlState:
     for street_index, street in enumerate(betting.split("/")):
         if street_index != state.street:
             raise IllegalAction(f"street {street_index + 1} of {betting!r} is not reached yet")
-        position = 0
-        while position < len(street):
-            end = position + 1
-            if street[position] == "r":
-                while end < len(street) and street[end].isdigit():
-                    end += 1
-            state = state.apply(parse_action(street[position:end]))
-            position = end
+        for token in betting_tokens(street):
+            state = state.apply(parse_action(token))
     return state
+
+
+def betting_tokens(street: str) -> Iterator[str]:
+    """The actions of one street's ACPC betting: ``"cr500c"`` gives ``c``, ``r500``, ``c``."""
+    position = 0
+    while position < len(street):
+        end = position + 1
+        if street[position] == "r":
+            while end < len(street) and street[end].isdigit():
+                end += 1
+        yield street[position:end]
+        position = end
