@@ -199,7 +199,7 @@ def test_bad_options_exit_2(tmp_path, capsys):
 
 
 def test_a_batch_killed_mid_job_resumes_with_every_output_valid(tmp_path):
-    path = job_file(tmp_path, values=(100, 140, 180, 220, 260, 300), iterations=400)
+    path = job_file(tmp_path, values=(100, 140, 180, 220, 260, 300), iterations=20000)
     folder = tmp_path / "out"
     command = [sys.executable, "-m", "pokertui", "batch", str(path), "--workers", "1", "--json"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -209,7 +209,7 @@ def test_a_batch_killed_mid_job_resumes_with_every_output_valid(tmp_path):
     while time.monotonic() < deadline and not list(folder.glob("*.summary.json")):
         assert process.poll() is None, process.stderr.read().decode()
         time.sleep(0.05)
-    time.sleep(0.3)  # into the next job
+    time.sleep(0.3)  # into the next job: each job is seconds of solving, so one is running
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
     jobs, _ = load_job_file(path)
