@@ -74,7 +74,19 @@ def play_match(
         if progress is not None and (played % PROGRESS_EVERY == 0 or played == hands):
             progress(played)
     summary = session.summary()
-    bot_view = {
+    bot_view = bots_view(summary)
+    if reviewed:
+        bot_view |= {
+            "opponent_ev_lost_net": summary["ev_lost_net"],
+            "opponent_ev_lost_mean": summary["ev_lost_mean"],
+            "opponent_ev_lost_ci95": summary["ev_lost_ci95"],
+        }
+    return {"bot": bot_file.source, "opponent": opponent, "seed": seed, **bot_view}
+
+
+def bots_view(summary: dict) -> dict:
+    """A session summary (the human seat's figures) turned round to the bot's side."""
+    return {
         "hands": summary["hands"],
         "mean": -summary["mean"],
         "ci95": summary["ci95"],
@@ -83,10 +95,4 @@ def play_match(
         "net": -summary["net"],
         "unit": summary["unit"],
     }
-    if reviewed:
-        bot_view |= {
-            "opponent_ev_lost_net": summary["ev_lost_net"],
-            "opponent_ev_lost_mean": summary["ev_lost_mean"],
-            "opponent_ev_lost_ci95": summary["ev_lost_ci95"],
-        }
-    return {"bot": bot_file.source, "opponent": opponent, "seed": seed, **bot_view}
+

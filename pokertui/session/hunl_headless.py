@@ -11,6 +11,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from pokertui.session.headless import bots_view
 from pokertui.session.hunl_session import HunlSession
 from solvers.cards.deck import COMBO_INDEX
 from solvers.errors import InputError
@@ -48,12 +49,6 @@ def play_hunl_match(
         "bot": names[0],
         "opponent": names[1],
         "seed": seed,
-        "hands": summary["hands"],
-        "mean": -summary["mean"],
-        "ci95": summary["ci95"],
-        "ev_adjusted_mean": -summary["ev_adjusted_mean"],
-        "ev_adjusted_ci95": summary["ev_adjusted_ci95"],
-        "net": -summary["net"],
-        "unit": summary["unit"],
+        **bots_view(summary),
     }
     return report, session

@@ -42,6 +42,7 @@ from solvers.games.hunl.rules import (
     STREET_NAMES,
     Action,
     HunlState,
+    betting_tokens,
     parse_action,
 )
 from solvers.reports.hunl_live import action_column
@@ -56,16 +57,10 @@ def line(state: HunlState) -> list[tuple[HunlState, Action]]:
     steps: list[tuple[HunlState, Action]] = []
     real = HunlState.initial(state.config)
     for text in state.history:
-        position = 0
-        while position < len(text):
-            end = position + 1
-            if text[position] == "r":
-                while end < len(text) and text[end].isdigit():
-                    end += 1
-            action = parse_action(text[position:end])
+        for token in betting_tokens(text):
+            action = parse_action(token)
             steps.append((real, action))
             real = real.apply(action)
-            position = end
     return steps
 
 
