@@ -105,10 +105,15 @@ def run_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report_row(name: str, game, strategy) -> dict[str, Any]:
+def _report_row(name: str, game, strategy, change=None) -> dict[str, Any]:
     from solvers.exact.evaluation import exploitability  # noqa: PLC0415
+    from solvers.strategy_file.binary import BinaryStrategy  # noqa: PLC0415
+    from solvers.strategy_file.binary_eval import binary_exploitability  # noqa: PLC0415
 
-    report = exploitability(game, strategy)
+    if isinstance(strategy, BinaryStrategy):  # a flop's: on the compact per-edge profile
+        report = binary_exploitability(strategy, change)
+    else:
+        report = exploitability(game, strategy if change is None else change(strategy))
     return {
         "strategy": name,
         "best_response_values": [r.value for r in report.best_responses],
@@ -123,16 +128,25 @@ def _report_row(name: str, game, strategy) -> dict[str, Any]:
 def run_exploit(args: argparse.Namespace) -> int:
     from solvers.runs.solve_run import pot_fields  # noqa: PLC0415
     from solvers.strategy_file import load_strategy  # noqa: PLC0415
-    from solvers.strategy_file.transforms import purify, threshold  # noqa: PLC0415
+    from solvers.strategy_file.binary import BinaryStrategy  # noqa: PLC0415
+    from solvers.strategy_file.transforms import (  # noqa: PLC0415
+        purify,
+        purify_per_edge,
+        threshold,
+        threshold_per_edge,
+    )
 
-    loaded = load_strategy(args.file)
+    loaded = load_strategy(args.file, lazy=True)  # every row is decoded, and so checked, below
     game = loaded.game
+    cut = args.threshold
+    if isinstance(loaded.strategy, BinaryStrategy):
+        changes = (purify_per_edge, lambda f, a, x: threshold_per_edge(f, a, x, cut))
+    else:
+        changes = (purify, lambda strategy: threshold(strategy, cut))
     rows = [
         _report_row("as saved", game, loaded.strategy),
-        _report_row("purified", game, purify(loaded.strategy)),
-        _report_row(
-            f"threshold {args.threshold:g}", game, threshold(loaded.strategy, args.threshold)
-        ),
+        _report_row("purified", game, loaded.strategy, changes[0]),
+        _report_row(f"threshold {cut:g}", game, loaded.strategy, changes[1]),
     ]
     base = rows[0]["exploitability"]
     for row in rows:
@@ -215,7 +229,7 @@ def run_show(args: argparse.Namespace) -> int:
     from solvers.exact.evaluation import bayes_range  # noqa: PLC0415
     from solvers.strategy_file import load_strategy  # noqa: PLC0415
 
-    loaded = load_strategy(args.file)
+    loaded = load_strategy(args.file, lazy=True)  # a binary file's nodes decode when read
     game, strategy = loaded.game, loaded.strategy
     if getattr(args, "by_card", False):
         from pokertui.commands.by_card_view import run_by_card  # noqa: PLC0415

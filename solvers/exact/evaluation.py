@@ -375,7 +375,29 @@ def bayes_range(
     of having taken their actions does not depend on ``h``, so it is left out, and the range is
     defined even on a line the opponent's strategy never takes.
     """
-    return bayes_range_from_walk(game, walk(game, strategy), node, player, normalise, opp_hand)
+    target = game.node(node)
+    own = path_reach(game, strategy, target, player)
+    opp = path_reach(game, strategy, target, 1 - player)
+    return _bayes_weight(game, target, player, own, opp, normalise, opp_hand)
+
+
+def path_reach(game: TreeGame, strategy: Mapping[int, np.ndarray], node, player: int):
+    """``player``'s own reach at ``node`` (``[n_hands[player]]``): the product of their action
+    probabilities and chance masks along the path from the root. Reads only the decisions on the
+    path, so a report on one node of a flop tree touches a dozen nodes, not the tree."""
+    target = game.node(node)
+    reach = np.ones(game.n_hands[player])
+    child = target
+    while child.parent >= 0:
+        parent = game.nodes[child.parent]
+        index = parent.children.index(child.id)
+        if parent.is_decision and parent.player == player:
+            reach = reach * np.asarray(strategy[parent.id])[:, index]
+        elif parent.is_chance:
+            assert parent.outcome_masks is not None
+            reach = reach * parent.outcome_masks[player][index]
+        child = parent
+    return reach
 
 
 def bayes_range_from_walk(
@@ -392,6 +414,10 @@ def bayes_range_from_walk(
     row = done.plan.row_of_node[target.id]
     own = done.reach[row, player, : game.n_hands[player]]
     opp = done.reach[row, 1 - player, : game.n_hands[1 - player]]
+    return _bayes_weight(game, target, player, own, opp, normalise, opp_hand)
+
+
+def _bayes_weight(game, target, player, own, opp, normalise, opp_hand) -> np.ndarray:
     prior = game.prior if player == 0 else game.prior.T
     if opp_hand is None:
         weight = own * (prior @ opp) * game.path_chance[target.id]

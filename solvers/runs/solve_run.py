@@ -30,6 +30,10 @@ from solvers.errors import InputError
 from solvers.runs.request import NON_ITERATIVE, RunRequest
 from solvers.runs.run_lock import RunLock
 
+BINARY_SUFFIX = ".ptsb"
+"""An ``--out`` with this suffix is written as a binary strategy file
+(``strategy_file/binary.py``)."""
+
 if TYPE_CHECKING:
     from solvers.algorithms.base import Solver
 
@@ -89,6 +93,8 @@ def prepare(spec: RunRequest, resume: bool = False) -> Prepared:
     pot = float(sum(game.root.contributions))
     target = None if spec.target is None else spec.target.chips(pot)
     if spec.algo in NON_ITERATIVE:
+        if spec.out.suffix == BINARY_SUFFIX:
+            raise InputError(f"{spec.out}: {spec.algo} writes JSON; binary files are for CFR runs")
         return Prepared(game, target=target)
     from solvers.algorithms.base import make_solver  # noqa: PLC0415 - imports the solver only
 
@@ -101,6 +107,13 @@ def prepare(spec: RunRequest, resume: bool = False) -> Prepared:
         solver = make_locked_solver(game, spec.algo, locks, record, **spec.options)
     else:
         solver = make_solver(game, spec.algo, **spec.options)
+    if spec.out.suffix == BINARY_SUFFIX and (
+        spec.lock is not None or getattr(solver, "compiled", None) is None
+    ):
+        raise InputError(
+            f"{spec.out}: binary strategy files ({BINARY_SUFFIX}) are for hold'em spots solved "
+            "by the full-width CFR family without locks; write .json or .json.gz"
+        )
     if resume:
         if not spec.checkpoint_path.exists():
             raise InputError(f"nothing to resume: no checkpoint at {spec.checkpoint_path}")
@@ -187,10 +200,12 @@ def _execute_iterative(spec: RunRequest, prepared: Prepared, emit: Emit, should_
     info = _solver_info(spec, solver)
     unrounded = solver.metrics().exploitability
     compiled = getattr(solver, "compiled", None) is not None and spec.lock is None
+    binary = spec.out.suffix == BINARY_SUFFIX
     if compiled:
         # the final checkpoint holds the state: the file is written in the memory it held
         compact = solver.compiled_output(release=True)
-        written = _write_compiled(spec, game, solver, compact, info, unrounded, target)
+        write = _write_binary if binary else _write_compiled
+        written = write(spec, game, solver, compact, info, unrounded, target)
     else:
         written = _write_strategy(spec, game, solver.strategy(), info, unrounded, target)
     metrics = solver.metrics().as_dict()
@@ -337,6 +352,52 @@ def _write_compiled(spec: RunRequest, game, solver, compact, info, unrounded: fl
 
     atomic_write_chunks(spec.out, document_chunks(head, nodes()))
     return _written(measured, precision, unrounded, target)
+
+
+def _write_binary(spec: RunRequest, game, solver, compact, info, unrounded: float, target):
+    """A binary strategy file (``strategy_file/binary.py``): probabilities quantised to 8 bits
+    at the decisions each hand can reach; the header's exploitability is the exact one of the
+    decoded profile (the float one is kept beside it)."""
+    import numpy as np  # noqa: PLC0415
+
+    from solvers.exact.compiled_walk import Source, compiled_walk  # noqa: PLC0415
+    from solvers.exact.evaluation import exploitability_of_sources  # noqa: PLC0415
+    from solvers.exact.executor import evaluation_dtype  # noqa: PLC0415
+    from solvers.strategy_file import measured_from  # noqa: PLC0415
+    from solvers.strategy_file.binary import DEFAULT_BITS, write_binary  # noqa: PLC0415
+    from solvers.strategy_file.binary_codec import (  # noqa: PLC0415
+        canonical_plan,
+        decode,
+        live_hands,
+        plan_layout,
+        quantise,
+    )
+
+    if not all(np.isfinite(x).all() for x in compact):
+        raise SolverError(
+            f"{spec.algo} diverged (its strategy holds NaN or infinity); nothing was written. "
+            "Try other options."
+        )
+    plan = canonical_plan(game)
+    if solver.compiled.plan is not plan:  # a walk without suit isomorphism: keep one twin
+        compact = [compact[p][~plan.expand[p][1]] if plan.isomorphic else compact[p]
+                   for p in (0, 1)]  # fmt: skip
+    walk = compiled_walk(game, evaluation_dtype(game), isomorphic=True)
+    if walk is not solver.compiled:
+        solver.compiled.release()
+    live = live_hands(walk, compact)
+    sections = []
+    for p in (0, 1):
+        layout = plan_layout(game, p)
+        sections.append(quantise(layout, compact[p], live[p], DEFAULT_BITS))
+        compact[p] = decode(layout, sections[p], DEFAULT_BITS, out=compact[p])  # in place
+    report = exploitability_of_sources(game, [Source(x) for x in compact], walk=walk)
+    measured = measured_from(report)
+    write_binary(
+        spec.out, game, sections, DEFAULT_BITS, solver=info, measured=measured,
+        float_exploitability=unrounded,
+    )  # fmt: skip
+    return _written(measured, DEFAULT_BITS, unrounded, target)
 
 
 def _execute_lp(spec: RunRequest, game, emit: Emit, started: float):

@@ -24,6 +24,8 @@ from solvers.errors import InputError
 from solvers.games import load_game
 from solvers.games.base import Strategy, TreeGame, spot_hand_combos
 from solvers.strategy_file import model
+from solvers.strategy_file.binary import load_binary
+from solvers.strategy_file.binary_layout import is_binary
 from solvers.strategy_file.model import (
     FORMAT_VERSION,
     ROW_TOLERANCE,
@@ -419,11 +421,15 @@ def _too_big(size: int) -> str:
     return f"file is {size / 1e6:.0f} MB; the limit is {model.MAX_FILE_BYTES // (1024 * 1024)} MB"
 
 
-def load_strategy(path: str | os.PathLike) -> StrategyFile:
+def load_strategy(path: str | os.PathLike, lazy: bool = False) -> StrategyFile:
     """Read and validate a strategy file; ``StrategyFileError`` for anything wrong with it.
 
     A file over the size limit that pokertui wrote in the compact form (a solved flop spot is
-    a GB of JSON) is read node by node instead (``_load_streamed``)."""
+    a GB of JSON) is read node by node instead (``_load_streamed``). A binary file
+    (``binary.py``, a flop spot's) is memory-mapped and checked whole, or with ``lazy`` its
+    frame and offsets now and each node's rows when read (a report on one node of a flop)."""
+    if is_binary(path):
+        return load_binary(path, check=not lazy)
     try:
         return loads_strategy(read_strategy_text(path), str(path))
     except StrategyFileTooBig:

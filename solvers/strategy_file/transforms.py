@@ -37,3 +37,46 @@ def threshold(strategy: Mapping[int, np.ndarray], cutoff: float) -> Strategy:
         kept[empty, rows[empty].argmax(axis=1)] = 1.0
         out[node_id] = kept / kept.sum(axis=1, keepdims=True)
     return out
+
+
+def _by_width(first: np.ndarray, actions: np.ndarray, per_edge: np.ndarray, change) -> np.ndarray:
+    """``change`` applied to every decision's ``[actions, hands]`` block of a per-edge array
+    (decisions of one width at a time, vectorised), in place (a flop's profile is hundreds of
+    MB)."""
+    out = per_edge
+    for width in np.unique(actions):
+        slots = np.flatnonzero(actions == width)
+        for chunk in np.array_split(slots, max(1, len(slots) * int(width) // 4096)):
+            index = first[chunk][:, None] + np.arange(int(width))[None, :]
+            out[index] = change(np.asarray(per_edge[index], dtype=np.float64))
+    return out
+
+
+def purify_per_edge(first: np.ndarray, actions: np.ndarray, per_edge: np.ndarray) -> np.ndarray:
+    """``purify`` of a per-edge array ``[edges, hands]`` whose decisions start at ``first``,
+    in place."""
+
+    def change(block: np.ndarray) -> np.ndarray:
+        pure = np.zeros_like(block)
+        np.put_along_axis(pure, block.argmax(axis=1)[:, None, :], 1.0, axis=1)
+        return pure
+
+    return _by_width(first, actions, per_edge, change)
+
+
+def threshold_per_edge(
+    first: np.ndarray, actions: np.ndarray, per_edge: np.ndarray, cutoff: float
+) -> np.ndarray:
+    """``threshold`` of a per-edge array ``[edges, hands]``, in place."""
+    if not 0.0 <= cutoff < 1.0:
+        raise InputError(f"the threshold must be in [0, 1), not {cutoff}")
+
+    def change(block: np.ndarray) -> np.ndarray:
+        kept = np.where(block >= cutoff, block, 0.0)
+        empty = kept.sum(axis=1) == 0  # [slots, hands]
+        top = np.zeros_like(block)
+        np.put_along_axis(top, block.argmax(axis=1)[:, None, :], 1.0, axis=1)
+        kept = np.where(empty[:, None, :], top, kept)
+        return kept / kept.sum(axis=1, keepdims=True)
+
+    return _by_width(first, actions, per_edge, change)

@@ -1,0 +1,45 @@
+"""Exact evaluation of a binary strategy file without its per-node tables.
+
+A flop spot's profile spread over every node as ``{node: [hands, actions]}`` is GBs; here it
+stays in the compiled walk's compact per-edge layout (``BinaryStrategy.compact_per_edge``), one
+player's array per pass, and the walk is the suit-isomorphic one a solve measures with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from solvers.exact.compiled_walk import CompiledWalk, Source, compiled_walk
+from solvers.exact.evaluation import Exploitability, exploitability_of_sources
+from solvers.exact.executor import evaluation_dtype
+from solvers.strategy_file.binary import BinaryStrategy
+
+Change = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+"""An in-place change of a per-edge array given its decisions' first edges and widths
+(``transforms.purify_per_edge``, ``threshold_per_edge``)."""
+
+
+def binary_walk(strategy: BinaryStrategy) -> CompiledWalk:
+    """The walk exact evaluation of a binary file runs on (``evaluation_dtype``, isomorphic)."""
+    game = strategy.game
+    return compiled_walk(game, evaluation_dtype(game), isomorphic=True)
+
+
+def binary_profile(strategy: BinaryStrategy, change: Change | None = None) -> list[np.ndarray]:
+    """Both players' compact per-edge probabilities, optionally changed."""
+    out = []
+    for p in (0, 1):
+        per_edge = strategy.compact_per_edge(p)
+        lay = strategy.layouts[p]
+        if change is not None:
+            per_edge = change(lay.first, lay.actions, per_edge)
+        out.append(per_edge)
+    return out
+
+
+def binary_exploitability(strategy: BinaryStrategy, change: Change | None = None) -> Exploitability:
+    """Exact exploitability of a binary file's profile (``change``d if given)."""
+    sources = [Source(x) for x in binary_profile(strategy, change)]
+    return exploitability_of_sources(strategy.game, sources, walk=binary_walk(strategy))
