@@ -228,7 +228,9 @@ def test_special_files_are_refused(tmp_path):
         load_strategy(tmp_path)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(data=st.data())
 def test_any_damage_loads_or_is_a_strategy_file_error(solved, tmp_path, data):
     """Random truncations and byte changes: a valid strategy, or a clear error, never a crash."""

@@ -92,3 +92,33 @@ def test_a_run_named_with_sizes_spelled_otherwise_is_the_same_spot(tmp_path):
         (runs / name).write_text(json.dumps({"game": game, "measured": {"pot_percent": percent}}))
     (row,) = spot_rows([spots], strategies, runs)
     assert row.solved == runs / "mini-1.json" and row.pot_percent == 0.2
+
+
+def test_a_binary_run_counts_as_solved_by_its_header(tmp_path):
+    """A ``saves/runs/{stem}-*.ptsb`` (a flop's binary file) is found by its JSON header, and
+    the Spots screen's Solve of a flop spot asks for one."""
+    import json  # noqa: PLC0415
+
+    from pokertui.screens.spots import spot_rows  # noqa: PLC0415
+    from solvers.runs.request import RunRequest  # noqa: PLC0415
+    from solvers.runs.solve_run import execute  # noqa: PLC0415
+    from solvers.strategy_file import load_strategy  # noqa: PLC0415
+
+    spots, strategies, runs = (tmp_path / d for d in ("spots", "strategies", "runs"))
+    for folder in (spots, strategies, runs):
+        folder.mkdir()
+    (spots / "mini.toml").write_text(
+        'board = "Qs Jh 2h 8d 3c"\npot = 100\nstack = 300\noop_range = "AA, QQ, 76s"\n'
+        'ip_range = "KK, JJ, 98s"\n'
+    )
+    spec = load_game(str(spots / "mini.toml")).spec_string()
+    out = runs / "mini-dcfr-2.ptsb"
+    execute(RunRequest(game=str(spots / "mini.toml"), algo="dcfr", out=out, iterations=300),
+            lambda event: None, lambda: False)  # fmt: skip
+    recorded = load_strategy(out).measured.pot_percent
+    worse = recorded + 1.0
+    (runs / "mini-dcfr-1.json").write_text(
+        json.dumps({"game": spec, "measured": {"pot_percent": worse}})
+    )
+    (row,) = spot_rows([spots], strategies, runs)
+    assert row.solved == out and row.pot_percent == pytest.approx(recorded)

@@ -86,7 +86,8 @@ class SolveScreen(Screen[None]):
         super().__init__()
         self.preset = {k: str(v) for k, v in (preset or {}).items()}
         """Form values to start with: ``spec`` (or ``game``), ``algo``, ``target``, ``lock``; from
-        the Spots screen's Solve and the explorer's lock."""
+        the Spots screen's Solve and the explorer's lock. ``suffix``: the strategy file's
+        (``.ptsb`` for a flop spot's binary file; default ``.json``)."""
         if "game" in self.preset:
             self.preset.setdefault("spec", self.preset.pop("game"))
         self.keep_preset = ({"game"} if "spec" in self.preset else set()) | (
@@ -208,7 +209,7 @@ class SolveScreen(Screen[None]):
         name = Path(spec.split("(")[0].strip()).stem or "run"  # a spot file names its stem
         stamp = time.strftime("%Y%m%d-%H%M%S")
         run_id = len(self.book.runs) + 1
-        suffix = ".npz" if is_full_game(spec) else ".json"
+        suffix = ".npz" if is_full_game(spec) else self.preset.get("suffix", ".json")
         out = self.runs_dir / f"{name}-{algo.replace('+', 'plus')}-{stamp}-{run_id}{suffix}"
         options = self.query_one("#solve-options", Input).value
         record = self.book.add(

@@ -2,12 +2,13 @@
 
 Each row is a spot file (``spots/`` in the project, then the user's ``saves/spots/``): its name,
 street, board, pot, stack, and the best solved strategy file found for it, a shipped
-``strategies/{stem}.json.gz`` or a finished run in ``saves/runs/{stem}-*.json`` whose header
-names the same game, with the exploitability it records in percent of the pot. Files are read
-in a thread worker. From a row: Practice (play the solved bot), Explore (the strategy
-explorer), Edit (a copy with other ranges or sizes, saved in the user's folder) and Solve (the
-solver launcher, preset to DCFR and ``SPOT_TARGET``, 0.3% of the pot; flop spots are solved
-this way, on demand, and the finished run is found here next time).
+``strategies/{stem}.ptsb`` (binary, ``docs/strategy_files.md``) or ``.json.gz``, or a finished
+run in ``saves/runs/{stem}-*.json`` or ``-*.ptsb`` whose header names the same game, with the
+exploitability it records in percent of the pot. Files are read in a thread worker. From a
+row: Practice (play the solved bot), Explore (the strategy explorer), Edit (a copy with other
+ranges or sizes, saved in the user's folder) and Solve (the solver launcher, preset to DCFR and
+``SPOT_TARGET``, 0.3% of the pot; flop spots are solved this way, on demand, into a binary
+file, and the finished run is found here next time).
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ from textual.widgets import DataTable, Footer, Header, Static
 from solvers.errors import InputError
 from solvers.games.holdem.spot import SpotParams, load_spot_params, spot_meta, spot_spec
 from solvers.games.spec import parse_spec
-from solvers.runs.request import SPOT_TARGET
+from solvers.runs.request import BINARY_SUFFIX, SPOT_TARGET
 from solvers.strategy_file import read_strategy_text
+from solvers.strategy_file.binary_layout import is_binary, read_frame
 
 PROJECT_SPOTS = Path(__file__).resolve().parents[2] / "spots"
 
@@ -55,8 +57,11 @@ class SpotRow:
 
 
 def _header(path: Path) -> dict | None:
-    """A strategy file's JSON (gzip or plain), or None if it cannot be read."""
+    """A strategy file's JSON (gzip or plain) or a binary file's header, or None if it cannot
+    be read."""
     try:
+        if is_binary(path):  # a flop's .ptsb: its JSON header only, not its 50 MB of rows
+            return read_frame(path)[0]
         data = json.loads(read_strategy_text(path))  # never a FIFO, a folder or a zip bomb
     except (InputError, ValueError):
         return None
@@ -86,10 +91,10 @@ def _same_spot(game: object, spec: str) -> bool:
 def find_solution(row: SpotRow, strategies_dir: Path, runs_dir: Path) -> None:
     """Fill ``row.solved`` with the least exploitable file for the spot's game."""
     candidates = [
-        strategies_dir / f"{row.path.stem}.json.gz",
-        strategies_dir / f"{row.path.stem}.json",
+        strategies_dir / f"{row.path.stem}{suffix}" for suffix in (".ptsb", ".json.gz", ".json")
     ]
     candidates += sorted(runs_dir.glob(f"{row.path.stem}-*.json"))
+    candidates += sorted(runs_dir.glob(f"{row.path.stem}-*.ptsb"))
     best: tuple[float, Path] | None = None
     for path in candidates:
         if not path.is_file():
@@ -265,6 +270,8 @@ class SpotsScreen(Screen[None]):
             "algo": "dcfr",
             "target": SPOT_TARGET.text(),
         }
+        if row.street == "flop":  # a flop's JSON is a GB; its binary file 50 MB
+            preset["suffix"] = BINARY_SUFFIX
         self.app.push_screen(SolveScreen(self.runs_dir, preset=preset))
 
     def action_edit(self) -> None:

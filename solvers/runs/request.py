@@ -40,6 +40,10 @@ DEFAULT_REPORT_SECONDS = 0.5
 DEFAULT_CHECKPOINT_SECONDS = 60.0
 NON_ITERATIVE = ("lp",)
 
+BINARY_SUFFIX = ".ptsb"
+"""An ``--out`` with this suffix is written as a binary strategy file (hold'em spots,
+``solvers/strategy_file/binary.py``)."""
+
 
 def _check_number(name, value, low, high, *, whole=False, open_low=False) -> None:
     if value is None:

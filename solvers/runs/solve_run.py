@@ -27,12 +27,8 @@ from typing import TYPE_CHECKING, Any
 from solvers.algorithms.registry import SolverError
 from solvers.atomic import clean_stale_temps
 from solvers.errors import InputError
-from solvers.runs.request import NON_ITERATIVE, RunRequest
+from solvers.runs.request import BINARY_SUFFIX, NON_ITERATIVE, RunRequest
 from solvers.runs.run_lock import RunLock
-
-BINARY_SUFFIX = ".ptsb"
-"""An ``--out`` with this suffix is written as a binary strategy file
-(``strategy_file/binary.py``)."""
 
 if TYPE_CHECKING:
     from solvers.algorithms.base import Solver
