@@ -274,3 +274,33 @@ def test_path_reach_is_the_reference_reach():
         want = reference_walk.reaches(game, strategy, p)
         for node in game.nodes:
             np.testing.assert_allclose(path_reach(game, strategy, node, p), want[node.id])
+
+
+@pytest.mark.slow
+def test_convert_writes_8_and_16_bit_files_measured_again(solved, tmp_path):
+    """``convert --to binary``: 16 bits decode closer to the float file than 8 bits do; both
+    headers record the decoded profile's exact exploitability (reference recursion)."""
+    floats = load_strategy(solved[".json"])
+    game = floats.game
+    float_one = reference_exploitability(game, as_dict(floats))
+    gaps = {}
+    for bits in (8, 16):
+        out = tmp_path / f"spot{bits}.ptsb"
+        done = subprocess.run(
+            [sys.executable, "-m", "pokertui.cli", "convert", str(solved[".json"]), "--to",
+             "binary", "--out", str(out), "--bits", str(bits)],
+            capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        loaded = load_strategy(out)
+        decoded = reference_exploitability(game, as_dict(loaded))
+        assert loaded.measured.exploitability == pytest.approx(decoded, rel=1e-4)
+        gaps[bits] = abs(decoded - float_one)
+    assert 100 * gaps[8] / game.pot <= QUANTISATION_BOUND
+    assert gaps[16] <= gaps[8] and 100 * gaps[16] / game.pot <= 0.005
+    refused = subprocess.run(
+        [sys.executable, "-m", "pokertui.cli", "convert", "strategies/kuhn.json", "--to",
+         "binary", "--out", str(tmp_path / "k.ptsb")],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert refused.returncode == 2 and "hold'em spots" in refused.stderr

@@ -39,8 +39,11 @@ def register(subparsers: Any) -> None:
 
     convert = subparsers.add_parser("convert", help="rewrite a strategy file in the other form")
     convert.add_argument("file")
-    convert.add_argument("--to", choices=("readable", "compact"), required=True)
-    convert.add_argument("--out", help="output path (default: print to stdout)")
+    convert.add_argument("--to", choices=("readable", "compact", "binary"), required=True)
+    convert.add_argument("--out", help="output path (default: print to stdout; binary: required)")
+    convert.add_argument(
+        "--bits", type=int, choices=(8, 16), default=8, help="binary: bits per probability"
+    )
     convert.set_defaults(handler=run_convert)
 
     show = subparsers.add_parser("show", help="per-hand action frequencies of a strategy file")
@@ -205,6 +208,8 @@ def run_convert(args: argparse.Namespace) -> int:
     from solvers.atomic import atomic_write_text  # noqa: PLC0415
     from solvers.strategy_file import dumps_document, load_strategy, to_document  # noqa: PLC0415
 
+    if args.to == "binary":
+        return _convert_to_binary(args)
     loaded = load_strategy(args.file)
     document = to_document(
         loaded.game,
@@ -222,6 +227,40 @@ def run_convert(args: argparse.Namespace) -> int:
             raise InputError(f"cannot write {args.out}: {exc.strerror}") from None
     else:
         sys.stdout.write(text)
+    return 0
+
+
+def _convert_to_binary(args: argparse.Namespace) -> int:
+    """A hold'em spot's file as a binary file (``docs/strategy_files.md``), measured again:
+    the header records the decoded profile's exploitability, the source's beside it."""
+    from solvers.strategy_file import load_strategy, measured_from  # noqa: PLC0415
+    from solvers.strategy_file.binary import write_binary  # noqa: PLC0415
+    from solvers.strategy_file.binary_codec import canonical_plan  # noqa: PLC0415
+    from solvers.strategy_file.binary_eval import (  # noqa: PLC0415
+        compact_from_strategy,
+        encode_profile,
+    )
+
+    if not args.out:
+        raise InputError("give --out F.ptsb: a binary file is not printed")
+    loaded = load_strategy(args.file)
+    game = loaded.game
+    canonical_plan(game)  # InputError for a game that is not a hold'em spot
+    compact = compact_from_strategy(game, loaded.strategy)
+    sections, report = encode_profile(game, compact, args.bits)
+    measured = measured_from(report)
+    before = loaded.measured.exploitability if loaded.measured else None
+    try:
+        written = write_binary(
+            args.out, game, sections, args.bits, solver=loaded.solver, measured=measured,
+            float_exploitability=before,
+        )  # fmt: skip
+    except OSError as exc:
+        raise InputError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+    size = written.stat().st_size / 1e6
+    was = "" if before is None else f" (the source records {before:.4g})"
+    gap = measured.exploitability
+    print(f"wrote {args.out}: {size:.2f} MB, exploitability {gap:.4g} chips{was}")
     return 0
 
 

@@ -334,9 +334,13 @@ def exploitability_of_sources(
     walk = walk or evaluation_walk(game)
     if walk is None:
         raise TreeError(f"{game.name}: the compiled walk does not apply to this game")
+    walk.reach_down(sources)  # one reach pass serves all three: value passes only read reach
     responses = []
     for player in (0, 1):
-        value, root, best = _compiled_response(walk, sources, player)
+        n_slots = len(walk.plan.slot_first[player])
+        best = np.zeros((n_slots, game.n_hands[player]), dtype=np.int8)
+        root = walk.values_up(player, sources, MODE_RESPOND, best=best).copy()
+        value = float(root.sum())
         responses.append(
             BestResponse(
                 player=player,
@@ -349,7 +353,7 @@ def exploitability_of_sources(
         )
     return Exploitability(
         best_responses=(responses[0], responses[1]),
-        game_value=_compiled_value(walk, sources),
+        game_value=float(walk.values_up(0, sources).sum()),
         big_blind=getattr(game, "big_blind", 1.0),
         initial_pot=float(sum(game.root.contributions)),
     )

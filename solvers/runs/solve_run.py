@@ -356,18 +356,12 @@ def _write_binary(spec: RunRequest, game, solver, compact, info, unrounded: floa
     decoded profile (the float one is kept beside it)."""
     import numpy as np  # noqa: PLC0415
 
-    from solvers.exact.compiled_walk import Source, compiled_walk  # noqa: PLC0415
-    from solvers.exact.evaluation import exploitability_of_sources  # noqa: PLC0415
+    from solvers.exact.compiled_walk import compiled_walk  # noqa: PLC0415
     from solvers.exact.executor import evaluation_dtype  # noqa: PLC0415
     from solvers.strategy_file import measured_from  # noqa: PLC0415
     from solvers.strategy_file.binary import DEFAULT_BITS, write_binary  # noqa: PLC0415
-    from solvers.strategy_file.binary_codec import (  # noqa: PLC0415
-        canonical_plan,
-        decode,
-        live_hands,
-        plan_layout,
-        quantise,
-    )
+    from solvers.strategy_file.binary_codec import canonical_plan  # noqa: PLC0415
+    from solvers.strategy_file.binary_eval import encode_profile  # noqa: PLC0415
 
     if not all(np.isfinite(x).all() for x in compact):
         raise SolverError(
@@ -381,13 +375,7 @@ def _write_binary(spec: RunRequest, game, solver, compact, info, unrounded: floa
     walk = compiled_walk(game, evaluation_dtype(game), isomorphic=True)
     if walk is not solver.compiled:
         solver.compiled.release()
-    live = live_hands(walk, compact)
-    sections = []
-    for p in (0, 1):
-        layout = plan_layout(game, p)
-        sections.append(quantise(layout, compact[p], live[p], DEFAULT_BITS))
-        compact[p] = decode(layout, sections[p], DEFAULT_BITS, out=compact[p])  # in place
-    report = exploitability_of_sources(game, [Source(x) for x in compact], walk=walk)
+    sections, report = encode_profile(game, compact, DEFAULT_BITS, walk)
     measured = measured_from(report)
     write_binary(
         spec.out, game, sections, DEFAULT_BITS, solver=info, measured=measured,

@@ -15,6 +15,7 @@ from solvers.exact.compiled_walk import CompiledWalk, Source, compiled_walk
 from solvers.exact.evaluation import Exploitability, exploitability_of_sources
 from solvers.exact.executor import evaluation_dtype
 from solvers.strategy_file.binary import BinaryStrategy
+from solvers.strategy_file.binary_codec import decode, live_hands, plan_layout, quantise
 
 Change = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """An in-place change of a per-edge array given its decisions' first edges and widths
@@ -43,3 +44,30 @@ def binary_exploitability(strategy: BinaryStrategy, change: Change | None = None
     """Exact exploitability of a binary file's profile (``change``d if given)."""
     sources = [Source(x) for x in binary_profile(strategy, change)]
     return exploitability_of_sources(strategy.game, sources, walk=binary_walk(strategy))
+
+
+def encode_profile(game, compact: list[np.ndarray], bits: int, walk: CompiledWalk | None = None):
+    """Quantise a profile given per player in the canonical compact layout: the sections to
+    write, and the exact exploitability of the decoded profile (what every reader plays).
+    ``compact`` is overwritten with the decoded profile (a flop's is hundreds of MB)."""
+    walk = walk or compiled_walk(game, evaluation_dtype(game), isomorphic=True)
+    live = live_hands(walk, compact)
+    sections = []
+    for p in (0, 1):
+        lay = plan_layout(game, p)
+        sections.append(quantise(lay, compact[p], live[p], bits))
+        compact[p] = decode(lay, sections[p], bits, out=compact[p])
+    report = exploitability_of_sources(game, [Source(x) for x in compact], walk=walk)
+    return sections, report
+
+
+def compact_from_strategy(game, strategy) -> list[np.ndarray]:
+    """``{node: [hands, actions]}`` as the canonical compact per-edge arrays (float32)."""
+    out = []
+    for p in (0, 1):
+        lay = plan_layout(game, p)
+        per_edge = np.empty((lay.n_edges, lay.hands), dtype=np.float32)
+        for node, first, width in zip(lay.nodes, lay.first, lay.actions, strict=True):
+            per_edge[first : first + width] = np.asarray(strategy[int(node)]).T
+        out.append(per_edge)
+    return out
