@@ -304,3 +304,16 @@ def test_convert_writes_8_and_16_bit_files_measured_again(solved, tmp_path):
         capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert refused.returncode == 2 and "hold'em spots" in refused.stderr
+
+
+def test_a_summary_of_a_big_binary_tree_is_refused(solved, monkeypatch, capsys):
+    """``show`` without ``--node`` lists every node; on a flop's binary file (48,000 of them)
+    it is a clear refusal, not GBs of reach tables."""
+    from pokertui.cli import main
+    from pokertui.commands import strategy as commands
+
+    monkeypatch.setattr(commands, "SUMMARY_NODES", 10)
+    assert main(["show", str(solved[".ptsb"])]) == 2
+    assert "give --node" in capsys.readouterr().err
+    monkeypatch.setattr(commands, "SUMMARY_NODES", 10**6)
+    assert main(["show", str(solved[".ptsb"]), "--json"]) == 0
