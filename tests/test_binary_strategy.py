@@ -317,3 +317,26 @@ def test_a_summary_of_a_big_binary_tree_is_refused(solved, monkeypatch, capsys):
     assert "give --node" in capsys.readouterr().err
     monkeypatch.setattr(commands, "SUMMARY_NODES", 10**6)
     assert main(["show", str(solved[".ptsb"]), "--json"]) == 0
+
+
+@pytest.mark.parametrize("change", ["purify", "threshold"])
+def test_per_edge_transforms_are_the_per_node_ones(change):
+    """``exploit`` on a binary file transforms per-edge arrays in place; the per-node
+    transforms of the JSON path are the reference."""
+    from solvers.strategy_file import transforms
+
+    rng = np.random.default_rng(4)
+    widths = rng.integers(2, 5, size=40)
+    first = np.concatenate([[0], np.cumsum(widths)[:-1]])
+    hands = 7
+    rows = {k: rng.dirichlet(np.ones(w) * 0.4, size=hands) for k, w in enumerate(widths)}
+    rows[3][2] = np.full(widths[3], 1 / widths[3])  # every action below the cutoff
+    per_edge = np.concatenate([rows[k].T for k in range(len(widths))]).astype(np.float32)
+    if change == "purify":
+        want = transforms.purify(rows)
+        got = transforms.purify_per_edge(first, widths, per_edge)
+    else:
+        want = transforms.threshold(rows, 0.4)
+        got = transforms.threshold_per_edge(first, widths, per_edge, 0.4)
+    for k, w in enumerate(widths):
+        np.testing.assert_allclose(got[first[k] : first[k] + w].T, want[k], atol=1e-6)

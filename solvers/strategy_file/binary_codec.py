@@ -148,10 +148,12 @@ def decode_slots(lay: Layout, sections: dict, bits: int, a: int, b: int, source:
         problem = Problem(f"decision {bad} (node {node}): a hand's actions add up past 1")
         raise StrategyFileError(source, [problem])
     block[first - e0] = np.maximum(1.0 - given, 0.0)
-    total = np.repeat(np.add.reduceat(block, first - e0, axis=0), actions, axis=0)
+    total = np.add.reduceat(block, first - e0, axis=0)
+    total[~live] = 1.0
+    block /= np.repeat(total, actions, axis=0)
     uniform = np.repeat((1.0 / actions).astype(np.float32), actions)[:, None]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(mask, block / total, uniform).astype(np.float32, copy=False)
+    np.copyto(block, np.broadcast_to(uniform, block.shape), where=~mask)
+    return block
 
 
 def decode(lay: Layout, sections: dict, bits: int, out=None, source: str = "", store=True):

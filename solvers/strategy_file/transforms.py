@@ -48,7 +48,7 @@ def _by_width(first: np.ndarray, actions: np.ndarray, per_edge: np.ndarray, chan
         slots = np.flatnonzero(actions == width)
         for chunk in np.array_split(slots, max(1, len(slots) * int(width) // 4096)):
             index = first[chunk][:, None] + np.arange(int(width))[None, :]
-            out[index] = change(np.asarray(per_edge[index], dtype=np.float64))
+            out[index] = change(np.asarray(per_edge[index]))
     return out
 
 
@@ -72,11 +72,13 @@ def threshold_per_edge(
         raise InputError(f"the threshold must be in [0, 1), not {cutoff}")
 
     def change(block: np.ndarray) -> np.ndarray:
-        kept = np.where(block >= cutoff, block, 0.0)
-        empty = kept.sum(axis=1) == 0  # [slots, hands]
-        top = np.zeros_like(block)
-        np.put_along_axis(top, block.argmax(axis=1)[:, None, :], 1.0, axis=1)
-        kept = np.where(empty[:, None, :], top, kept)
-        return kept / kept.sum(axis=1, keepdims=True)
+        kept = np.where(block >= cutoff, block, 0.0).astype(block.dtype, copy=False)
+        sums = kept.sum(axis=1)  # [slots, hands]
+        empty = np.nonzero(sums == 0)
+        if len(empty[0]):  # every action below the cutoff: the most likely one
+            kept[empty[0], block.argmax(axis=1)[empty], empty[1]] = 1.0
+            sums[empty] = 1.0
+        kept /= sums[:, None, :]
+        return kept
 
     return _by_width(first, actions, per_edge, change)
