@@ -307,7 +307,7 @@ def test_convert_writes_8_and_16_bit_files_measured_again(solved, tmp_path):
 
 
 def test_a_summary_of_a_big_binary_tree_is_refused(solved, monkeypatch, capsys):
-    """``show`` without ``--node`` lists every node; on a flop's binary file (48,000 of them)
+    """``show`` without ``--node`` lists every node; on a flop's binary file (57,000 of them)
     it is a clear refusal, not GBs of reach tables."""
     from pokertui.cli import main
     from pokertui.commands import strategy as commands

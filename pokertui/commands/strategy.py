@@ -328,7 +328,7 @@ def _aggregate(reach, rows) -> list[float | None]:
 
 SUMMARY_NODES = 5000
 """``show`` without ``--node`` lists every decision node; a binary file's tree past this many
-(a flop's 48,000) is refused: its reach tables alone are GBs. Give ``--node``."""
+(a flop's 57,000) is refused: its reach tables alone are GBs. Give ``--node``."""
 
 
 def _show_summary(args, game, strategy) -> int:
