@@ -96,11 +96,11 @@ def main() -> None:
             [sys.executable, "-c", WRITE, str(data), str(args.spot.resolve())], HERE, None
         )
         fields = next(line for line in out.splitlines() if line.startswith("SECONDS")).split()
-        rows.append({"what": "write .ptsb after a solve (s)", "new": float(fields[1]),
-                     "process peak MB (incl. resuming the solver)": peak})  # fmt: skip
+        rows.append({"what": "write .ptsb after a solve", "new s": float(fields[1]),
+                     "new MB": peak})  # fmt: skip  (the peak includes resuming the solver)
         print(f"decoded file {float(fields[2]):.5f} chips, float {float(fields[3]):.5f} chips")
-    rows.append({"what": "file MB", "new": new_file.stat().st_size / 1e6,
-                 "old": old_file.stat().st_size / 1e6})  # fmt: skip
+    rows.append({"what": "file size", "new MB": new_file.stat().st_size / 1e6,
+                 "old MB": old_file.stat().st_size / 1e6})  # fmt: skip
     commands = {
         "validate": ["validate"],
         "show --node ''": ["show", "--node", ""],
@@ -122,8 +122,13 @@ def main() -> None:
             row[f"{label} s"] = seconds
             row[f"{label} MB"] = peak
             print(f"{name:16} {label:5} {seconds:8.1f} s {peak:8.0f} MB", flush=True)
+        if "old s" in row:
+            row["old/new s"] = row["old s"] / row["new s"]
         rows.append(row)
-    print_rows("Benchmark flop files (medians; old and json once)", rows)
+    columns = ["what"] + [f"{label} {unit}" for label, *_ in checkouts for unit in ("s", "MB")]
+    columns += ["old/new s"] if args.old else []
+    table = [{c: row.get(c, "") for c in columns} for row in rows]
+    print_rows("Benchmark flop files (medians of fresh processes; old and json once)", table)
 
 
 if __name__ == "__main__":
