@@ -155,3 +155,29 @@ def test_a_safe_solve_worse_than_the_blueprint_falls_back_to_the_blueprints_play
     assert bot.fallbacks == 1 and solution.opponent_gain_pct == 0.0
     root = sub.game.root.id
     np.testing.assert_array_equal(solution.strategy[root], blueprint[root])
+
+
+def test_the_registry_reads_budgets_and_an_iteration_cap_switches_the_clock_off():
+    bot = make_agent("resolve(turn=2, target=0.5):call", CONFIG)
+    assert bot.seconds == {2: 2.0, 3: 0.5} and bot.target_pct == 0.5 and bot.max_iterations is None
+    capped = make_agent("resolve(iterations=40):call", CONFIG)
+    assert capped.max_iterations == 40 and capped.seconds == {2: np.inf, 3: np.inf}
+    assert make_agent("resolve-safe(river=0.3):call", CONFIG).safe
+    bad = ("resolve(x=1):call", "resolve(turn=0):call", "resolve(turn=1e9):call",
+           "resolve(iterations=2.5):call", "resolve(target=nan):call",
+           "resolve(turn):call")  # fmt: skip
+    for text in bad:
+        with pytest.raises(InputError):
+            make_agent(text, CONFIG)
+
+
+def test_the_iteration_cap_stops_the_solve_and_progress_reports_every_iteration():
+    seen = []
+    bot = river_bot(max_iterations=7, target_pct=1e-9, seconds={3: np.inf}, progress=seen.append)
+    solution = bot.solution(replay("r250c/cr400c/cc/", CONFIG), RIVER)
+    assert solution.iterations == 7
+    assert [t.iterations for t in seen] == list(range(1, 7))  # the 7th ends the solve
+    assert all(t.street == 3 and 0 < t.fraction < 1 for t in seen)
+    assert seen[-1].fraction == pytest.approx(6 / 7)
+    measured = exploitability(solution.subgame.game, solution.strategy).pot_percent
+    assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)

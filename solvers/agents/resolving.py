@@ -18,8 +18,10 @@ Combos outside the bot's range (reach 0) get uniform rows, as blocked ones do.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -60,6 +62,31 @@ CHECK_EVERY = 10
 """DCFR iterations between exploitability checks (a check costs about two iterations)."""
 DEFAULT_TARGET_PCT = 1.0
 """Stop once the exploitability is below this percent of the street's starting pot."""
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """Where a running re-solve stands, for a front end's progress bar (``progress`` hook)."""
+
+    street: int
+    iterations: int
+    seconds: float
+    budget: float
+    """The street's time budget in seconds (``inf`` when only ``max_iterations`` bounds it)."""
+    max_iterations: int | None
+    exploitability_pct: float
+    """At the last check, in percent of the street's starting pot (NaN before the first)."""
+    target_pct: float
+
+    @property
+    def fraction(self) -> float:
+        """How far along the budget the solve is, 0 to 1 (time or iterations, the nearer)."""
+        parts = [0.0]
+        if math.isfinite(self.budget) and self.budget > 0:
+            parts.append(self.seconds / self.budget)
+        if self.max_iterations:
+            parts.append(self.iterations / self.max_iterations)
+        return min(max(parts), 1.0)
 
 
 @dataclass
@@ -111,6 +138,11 @@ class ResolvingAgent:
     """Per solved street (2 turn, 3 river): the sizes of each street in its tree."""
     seconds: dict[int, float] = field(default_factory=lambda: dict(DEFAULT_SECONDS))
     target_pct: float = DEFAULT_TARGET_PCT
+    max_iterations: int | None = None
+    """Stop a solve after this many iterations whatever the clock says; with the budgets set to
+    ``inf`` the bot no longer depends on the machine's load (reproducible evaluation runs)."""
+    progress: Callable[[Thinking], None] | None = field(default=None, repr=False)
+    """Called after every iteration of a solve (from the solving thread)."""
     streets: tuple[int, ...] = (2, 3)
     safe: bool = False
     """Re-solve the river through the resolve gadget (``safe_resolve.py``) instead of from
@@ -168,20 +200,26 @@ class ResolvingAgent:
         if self.safe and state.street == 3:
             return self._safe_solve(sub, me, started, budget)
         solver = make_solver(game, "dcfr")
-        while True:  # one iteration at least, then until the target or the budget
+        reached = math.nan
+        while True:  # one iteration at least, then until the target or a budget
             solver.run(iterations=1)
-            out_of_time = time.perf_counter() - started >= budget
-            if out_of_time or solver.iterations % CHECK_EVERY == 0:
+            took = time.perf_counter() - started
+            spent = took >= budget or solver.iterations >= (self.max_iterations or math.inf)
+            if spent or solver.iterations % CHECK_EVERY == 0:
                 metrics = solver.metrics()
-                if out_of_time or metrics.exploitability <= target:
+                reached = 100.0 * metrics.exploitability / pot
+                if spent or metrics.exploitability <= target:
                     break
+            if self.progress is not None:
+                self.progress(Thinking(state.street, solver.iterations, took, budget,
+                                       self.max_iterations, reached, self.target_pct))  # fmt: skip
         self.solves += 1
         return Solution(
             sub,
             solver.average_strategy(),
             solver.iterations,
             time.perf_counter() - started,
-            100.0 * metrics.exploitability / pot,
+            reached,
         )
 
     def _safe_solve(self, sub: Subgame, me: int, started: float, budget: float) -> Solution:
