@@ -79,6 +79,11 @@ def resolve_note(found) -> str:
             "your best play after")  # fmt: skip
 
 
+class ThinkingStopped(Exception):  # noqa: N818 - a stop, not an error
+    """Raised from the re-solving bot's progress hook to end a solve nobody waits for any more
+    (the screen closed); the bot keeps no partial solve, the session is untouched."""
+
+
 class BotError(InputError):
     """The bot answered with an action the rules do not allow (a broken bot file)."""
 
