@@ -267,8 +267,8 @@ async def test_quitting_while_the_bot_solves_keeps_the_autosave_whole(tmp_path):
         await pilot.pause()
         assert app.screen is not screen
         gate.opened.set()
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        assert session.agent_lock.acquire(timeout=60)  # the solving thread has let go
+        session.agent_lock.release()
         assert session.agent.solves == 0  # the solve stopped; nothing half-done was kept
     saved, warning = load_hunl_session(tmp_path / f"{screen.save_name}.json")
     assert warning is None and len(saved.hands) == 1 and saved.think is None
