@@ -118,7 +118,7 @@ class HunlSetupDialog(ModalScreen[HunlSetup | None]):
         self.query_one("#hunl-problem", Static).update(message)
 
     def start(self) -> None:
-        from pokertui.session.hunl_session import check_think, set_think  # noqa: PLC0415
+        from pokertui.session.hunl_session import check_think  # noqa: PLC0415
         from pokertui.session.saves import SaveError, save_path  # noqa: PLC0415
         from solvers.agents.registry import make_agent  # noqa: PLC0415
         from solvers.agents.resolving import ResolvingAgent  # noqa: PLC0415
@@ -148,9 +148,7 @@ class HunlSetupDialog(ModalScreen[HunlSetup | None]):
             if name is not None:
                 save_path(self.saves_dir, name)
             agent = make_agent(bot, config)
-            re_solving = isinstance(agent, ResolvingAgent)
-            if re_solving:
-                set_think(agent, think)
+            re_solving = isinstance(agent, ResolvingAgent)  # the session applies the think time
         except (InputError, SaveError) as exc:
             self.problem(str(exc))
             return

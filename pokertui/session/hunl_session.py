@@ -112,7 +112,8 @@ def check_think(value: float | str) -> float:
 
 def set_think(agent: Agent, seconds: float) -> None:
     """Scale the re-solving bot's per-street budgets so that the turn's default becomes
-    ``seconds`` (the river keeps its share); other bots answer at once and refuse it."""
+    ``seconds`` (the river keeps its share); other bots answer at once and refuse it. Once per
+    agent: a second call scales again (the session applies it; dialogs only check it)."""
     if not isinstance(agent, ResolvingAgent):
         raise InputError("a think time is for the re-solving bot (resolve:BOT); "
                          f"{getattr(agent, 'name', 'this bot')} answers at once")  # fmt: skip
