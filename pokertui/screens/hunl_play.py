@@ -140,6 +140,8 @@ class HunlPlayScreen(Screen[None]):
         self.saved_hands = sum(1 for h in session.hands if h.result is not None)
         self.thinking_key = None
         """The decision the bot is thinking about (a worker runs), or None."""
+        self.live_key = None
+        """The decision whose live numbers a worker computes (it may be solving), or None."""
         self.last_progress = 0.0
 
     def compose(self) -> ComposeResult:
@@ -183,8 +185,10 @@ class HunlPlayScreen(Screen[None]):
         live = self.query_one("#hunl-live-text", Static)
         if session.human_to_act:
             live.update("computing…")
-            if self.hints:
-                self.compute_live(session.live_job(), session.decision_key())
+            key = session.decision_key()
+            if self.hints and self.live_key != key:  # one job per decision: it may be solving
+                self.live_key = key
+                self.compute_live(session.live_job(), key)
         elif session.bot_to_act:
             live.update("The bot is to act.")
             key = session.decision_key()
@@ -276,6 +280,8 @@ class HunlPlayScreen(Screen[None]):
 
     @on(LiveReady)
     def show_live(self, message: LiveReady) -> None:
+        if self.live_key == message.key:
+            self.live_key = None
         if self.is_current(message.key):
             self.show_thinking("")
             self.session.store_live(message.key, message.numbers)
@@ -286,6 +292,8 @@ class HunlPlayScreen(Screen[None]):
 
     @on(LiveFailed)
     def show_failure(self, message: LiveFailed) -> None:
+        if self.live_key == message.key:
+            self.live_key = None
         if self.is_current(message.key):
             self.show_thinking("")
             self.query_one("#hunl-live-text", Static).update(
