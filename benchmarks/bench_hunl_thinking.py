@@ -8,8 +8,9 @@ blueprint; the human checks or calls every hand. Measured side by side in one ru
   (``hunl-live`` worker, which solves the bot's street when the human opens it). Median, 99th
   percentile and maximum in milliseconds. The solvers' numba kernels hold the GIL while they
   run, so this is what a key press waits for at worst.
-- **Key to screen**: during every think of a second or more, ``?`` is pressed and the time
-  until the help screen is the active screen is recorded (then Escape).
+- **Key to screen**: ``--press-after`` seconds into every turn or river think, ``?`` is pressed
+  and the time until the help screen is the active screen is recorded (then Escape); the same
+  at every decision of the human, when nothing runs.
 - **Waits**: wall time of each bot think on the turn and river (the think time's budgets).
 
 Run: ``.venv/bin/python benchmarks/bench_hunl_thinking.py [--hands N] [--think S] [--json]``.
@@ -29,6 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _timing import print_rows  # noqa: E402
+from textual import events  # noqa: E402
 
 from pokertui.app import make_app  # noqa: E402
 from pokertui.screens.help import HelpScreen  # noqa: E402
@@ -38,15 +40,18 @@ ROOT = Path(__file__).resolve().parent.parent
 INTERVAL = 0.02
 
 
-async def help_latency(app, pilot) -> float:
-    """Seconds from pressing ``?`` to the help screen being the active screen (then Escape)."""
+async def help_latency(app) -> float:
+    """Seconds from a ``?`` key event (posted to the app as a terminal driver posts it; the
+    pilot's ``press`` waits for the process to go idle, a second at least while a solve runs)
+    to the help screen being the active screen; then Escape the same way."""
     at = time.perf_counter()
-    await pilot.press("question_mark")
+    app.post_message(events.Key("question_mark", "?"))
     while not isinstance(app.screen, HelpScreen):
         await asyncio.sleep(0.001)
     took = time.perf_counter() - at
-    await pilot.press("escape")
-    await pilot.pause()
+    app.post_message(events.Key("escape", None))
+    while isinstance(app.screen, HelpScreen):
+        await asyncio.sleep(0.001)
     return took
 
 
@@ -59,7 +64,7 @@ def busy_group(app) -> str:
     return "idle"
 
 
-async def play(hands: int, think: float, seed: int) -> dict:
+async def play(hands: int, think: float, seed: int, press_after: float) -> dict:
     bot = f"resolve:{ROOT / 'strategies' / 'hunl_100bb.npz'}"
     saves = Path(tempfile.mkdtemp(prefix="bench-thinking-"))
     app = make_app(ROOT / "strategies", saves, bot=bot, game="hunl(stack_bb=100)", seed=seed,
@@ -91,9 +96,9 @@ async def play(hands: int, think: float, seed: int) -> dict:
                 pressed = False
                 while session.bot_to_act and not session.hand_over:
                     spent = time.perf_counter() - started
-                    if street >= 2 and not pressed and spent > 0.3 and think >= 1:
+                    if street >= 2 and not pressed and spent > press_after and think >= 1:
                         pressed = True
-                        keys["bot thinking"].append(await help_latency(app, pilot))
+                        keys["bot thinking"].append(await help_latency(app))
                     await asyncio.sleep(0.01)
                 if street >= 2:
                     waits[street].append(time.perf_counter() - started)
@@ -101,7 +106,7 @@ async def play(hands: int, think: float, seed: int) -> dict:
             if session.human_to_act:
                 while busy_group(app) == "live numbers":
                     await asyncio.sleep(0.01)
-                keys["idle"].append(await help_latency(app, pilot))
+                keys["idle"].append(await help_latency(app))
                 await pilot.press("c")
             await asyncio.sleep(0.01)
     return {"lags": lags, "keys": keys, "waits": waits}
@@ -125,9 +130,11 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=6)
     parser.add_argument("--think", type=float, default=5.0)
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--press-after", type=float, default=1.0,
+                        help="seconds into a think when '?' is pressed")  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    found = asyncio.run(play(args.hands, args.think, args.seed))
+    found = asyncio.run(play(args.hands, args.think, args.seed, args.press_after))
     lag_rows = [summary(f"event-loop lag, {k} (ms)", v) for k, v in found["lags"].items()]
     key_rows = [summary(f"'?' to help screen, {k} (ms)", v) for k, v in found["keys"].items()]
     wait_rows = [summary(f"bot think, {name} (s)", found["waits"][street], 1.0)
