@@ -6,8 +6,7 @@ blueprint; the human checks or calls every hand. Measured side by side in one ru
 - **Event-loop lag**: a 20 ms interval timer records how late each tick fires, grouped by what
   runs at that moment: nothing (idle), the bot's think (``hunl-bot`` worker) or the live numbers
   (``hunl-live`` worker, which solves the bot's street when the human opens it). Median, 99th
-  percentile and maximum in milliseconds. The solvers' numba kernels hold the GIL while they
-  run, so this is what a key press waits for at worst.
+  percentile and maximum in milliseconds: how long a key press may wait for the loop.
 - **Key to screen**: ``--press-after`` seconds into every turn or river think, ``?`` is pressed
   and the time until the help screen is the active screen is recorded (then Escape); the same
   at every decision of the human, when nothing runs.
@@ -46,13 +45,19 @@ async def help_latency(app) -> float:
     to the help screen being the active screen; then Escape the same way."""
     at = time.perf_counter()
     app.post_message(events.Key("question_mark", "?"))
-    while not isinstance(app.screen, HelpScreen):
-        await asyncio.sleep(0.001)
+    await until(lambda: isinstance(app.screen, HelpScreen), "the help screen")
     took = time.perf_counter() - at
     app.post_message(events.Key("escape", None))
-    while isinstance(app.screen, HelpScreen):
-        await asyncio.sleep(0.001)
+    await until(lambda: not isinstance(app.screen, HelpScreen), "the table again")
     return took
+
+
+async def until(condition, what: str, seconds: float = 120.0) -> None:
+    end = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > end:
+            raise RuntimeError(f"waited {seconds:g} s for {what}")
+        await asyncio.sleep(0.002)
 
 
 def busy_group(app) -> str:
@@ -72,7 +77,7 @@ async def play(hands: int, think: float, seed: int, press_after: float) -> dict:
     lags: dict[str, list[float]] = {"idle": [], "bot thinking": [], "live numbers": []}
     keys: dict[str, list[float]] = {"bot thinking": [], "idle": []}
     waits: dict[int, list[float]] = {2: [], 3: []}
-    async with app.run_test(size=(150, 50)) as pilot:
+    async with app.run_test(size=(150, 50)):
         last = [time.perf_counter()]
 
         def tick() -> None:
@@ -90,7 +95,8 @@ async def play(hands: int, think: float, seed: int, press_after: float) -> dict:
         while played < hands:
             if session.hand_over:
                 played += 1
-                await pilot.press("n")
+                app.post_message(events.Key("n", "n"))
+                await until(lambda: not session.hand_over, f"hand {played + 1}")
             if session.bot_to_act:
                 street, started = session.state.street, time.perf_counter()
                 pressed = False
@@ -107,7 +113,10 @@ async def play(hands: int, think: float, seed: int, press_after: float) -> dict:
                 while busy_group(app) == "live numbers":
                     await asyncio.sleep(0.01)
                 keys["idle"].append(await help_latency(app))
-                await pilot.press("c")
+                key = session.decision_key()
+                app.post_message(events.Key("c", "c"))  # not pilot.press: it waits for idle
+                await until(lambda key=key: session.hand_over or session.decision_key() != key,
+                            f"the call at {session.state.betting!r}")  # fmt: skip
             await asyncio.sleep(0.01)
     return {"lags": lags, "keys": keys, "waits": waits}
 
