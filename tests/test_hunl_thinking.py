@@ -143,3 +143,44 @@ async def test_the_new_game_dialog_defaults_to_the_re_solving_bot_with_its_think
         assert session.agent.seconds == {2: pytest.approx(2.0), 3: pytest.approx(0.2)}
         await pilot.press("escape")
         await app.workers.wait_for_complete()
+
+
+def test_known_values_replace_the_closed_forms_without_asking_the_bot():
+    import numpy as np
+
+    from solvers.cards.deck import parse_cards
+    from solvers.games.hunl.rules import CALL, FOLD, RAISE, Action, replay
+    from solvers.reports.hunl_live import live_numbers
+
+    class Refusing(RandomAgent):
+        def policy(self, state, board):
+            raise AssertionError("a re-solving bot's answer would be a new solve")
+
+    state = replay("r250c/cc/cc/r500", CONFIG)  # the button faces a river bet
+    board = np.array(parse_cards("Ks 7h 2d 9c 4s"))
+    hole = tuple(parse_cards("AhQs"))
+    reach = np.ones(1326)
+    offered = (Action(RAISE, 1500), Action(RAISE, 10_000))
+    known = {Action(FOLD): 0.0, Action(CALL): 321.5, Action(RAISE, 10_000): -40.0}
+    numbers = live_numbers(state, board, hole, reach, Refusing(), offered, 0, known, "the solve")
+    assert [(e.action, e.ev) for e in numbers.evs] == [*known.items(), (Action(RAISE, 1500), None)]
+    assert numbers.ev_method == "the solve"
+    plain = live_numbers(state, board, hole, reach, None, offered)
+    assert plain.ev_method == "" and plain.evs[1].ev is not None  # a river call is closed form
+
+
+def test_warm_up_of_the_re_solving_bot_warms_its_base_and_not_its_budgets():
+    from pokertui.session.hunl_session import warm_up
+    from solvers.agents.chumps import AlwaysCall
+
+    seen = []
+
+    class Recording(AlwaysCall):
+        def policy(self, state, board):
+            seen.append(state.street)
+            return super().policy(state, board)
+
+    bot = ResolvingAgent(Recording())
+    warm_up(bot, CONFIG)
+    assert bot.solves == 0  # no solve of the dummy board on the bot's own clock
+    assert seen[:4] == [0, 1, 2, 3] and set(seen[4:]) <= {0, 1, 2}  # then the probe's ranges
