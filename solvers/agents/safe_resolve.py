@@ -31,14 +31,19 @@ GADGET_OFFSET = 2
 
 
 def node_states(sub: Subgame) -> dict[int, HunlState]:
-    """The real state at every decision node of the subgame's spot (one street: no chance)."""
+    """The real state at every decision node of the subgame's spot; a dealt card changes the
+    board (``node.board``), not the betting state, so a chance node's children share its state."""
     game = sub.game
     states = {game.root.id: sub.root}
-    for node in game.nodes:
-        if node.id not in states or not node.is_decision:
+    for node in game.nodes:  # parents come before their children
+        if node.id not in states or node.is_terminal:
             continue
         for index, child in enumerate(node.children):
-            if game.nodes[child].is_decision:
+            if game.nodes[child].is_terminal:
+                continue
+            if node.is_chance:
+                states[child] = states[node.id]
+            else:
                 action = sub.real_action(node.id, index, states[node.id])
                 states[child] = states[node.id].apply(action)
     return states
@@ -46,15 +51,15 @@ def node_states(sub: Subgame) -> dict[int, HunlState]:
 
 def blueprint_strategy(sub: Subgame, agent: Agent) -> Strategy:
     """``agent``'s play of the subgame as a spot strategy: its policy at each decision's real
-    state, a raise counted as the tree's raise nearest in chips. Rivers only (no chance)."""
+    state and board (every river card of a turn subgame), a raise counted as the tree's raise
+    nearest in chips."""
     game = sub.game
-    if any(node.is_chance for node in game.nodes):
-        raise ValueError("the blueprint's strategy is mapped on river subgames only")
-    board = np.array(sub.board)
     strategy: Strategy = {}
     for node_id, state in node_states(sub).items():
         node = game.nodes[node_id]
-        policy = agent.policy(state, board)
+        if not node.is_decision:
+            continue
+        policy = agent.policy(state, np.array(node.board, dtype=np.int64))
         rows = np.zeros((game.n_hands[node.player], len(node.tokens)))
         combos = game.hand_combos[node.player]
         targets = [sub.real_action(node_id, i, state) for i in range(len(node.tokens))]
@@ -67,7 +72,10 @@ def blueprint_strategy(sub: Subgame, agent: Agent) -> Strategy:
             else:  # a call, a check, or a raise where the tree has none
                 index = [i for i, a in enumerate(targets) if a.kind == CALL][0]
             rows[:, index] += policy.probabilities[combos, column]
-        strategy[node_id] = rows / rows.sum(axis=1, keepdims=True)
+        total = rows.sum(axis=1, keepdims=True)
+        # hands the card dealt blocks: any row will do (they never reach this node)
+        strategy[node_id] = np.divide(rows, total, out=np.full_like(rows, 1.0 / rows.shape[1]),
+                                      where=total > 0)  # fmt: skip
     return strategy
 
 
