@@ -20,6 +20,7 @@ Run: ``.venv/bin/python benchmarks/bench_resolve.py [--bot strategies/hunl_100bb
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import sys
 import time
@@ -32,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import print_rows  # noqa: E402
 
 from solvers.agents.registry import make_agent  # noqa: E402
-from solvers.agents.resolving import ResolvingAgent  # noqa: E402
+from solvers.agents.resolving import FLOP_TREES, TURN_TREES, ResolvingAgent  # noqa: E402
 from solvers.cards.deck import COMBO_INDEX, parse_cards  # noqa: E402
 from solvers.games.hunl.rules import (  # noqa: E402
     BOARD_CARDS,
@@ -72,35 +73,63 @@ def play(bot: ResolvingAgent, blueprint, hands: int, seed: int) -> tuple[list, l
 
 
 FIXED_SPOTS = (
+    ("srp", "r250c/", "Ks 7h 2d"),
+    ("3bet", "r250r750c/", "Ks 7h 2d"),
     ("srp", "r250c/cc/", "Ks 7h 2d 9c"),
-    ("srp", "r250c/cc/cc/", "Ks 7h 2d 9c 4s"),
     ("3bet", "r250r750c/cc/", "Ks 7h 2d 9c"),
+    ("srp", "r250c/cc/cc/", "Ks 7h 2d 9c 4s"),
     ("3bet", "r250r750c/cc/cc/", "Ks 7h 2d 9c 4s"),
 )
-"""Single-raised and 3-bet pots checked to the turn or river on one board: the blueprint's
-ranges there, the street solved alone (earlier streets by the blueprint)."""
+"""Single-raised and 3-bet pots at 100 bb, checked to the flop, turn or river on one board: the
+blueprint's ranges there, the street solved alone (earlier streets by the blueprint)."""
+BUDGETS = {1: 15.0, 2: 5.0, 3: 0.5}
+"""The issue's budgets per street, seconds."""
 
 
-def fixed_spots(blueprint, target: float, safe: bool, repeats: int) -> list[dict]:
+def variants(street: int, safe: bool) -> list[tuple[str, dict]]:
+    """The bots compared on a street: (label, ResolvingAgent keywords), the default last."""
+    if street == 1:  # two flop trees of the same size, then nothing else
+        return [(f"tree {name}", {"sizes": {1: tree}}) for name, tree in FLOP_TREES.items()]
+    if street == 2:
+        before = {"sizes": {2: TURN_TREES["two-street"]}, "check_growth": 0.0}
+        found = [("before: two-street, checks every 10", before), ("default", {})]
+    else:
+        found = [("default", {})]
+    return found + ([("safe", {"safe": True})] if safe else [])
+
+
+def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: bool,
+                repeats: int) -> list[dict]:  # fmt: skip
     config = HunlConfig(100)
     rows = []
     for pot_type, betting, board_text in FIXED_SPOTS:
+        if betting.count("/") not in streets:
+            continue
         state = replay(betting, config)
         board = np.array(parse_cards(board_text))
-        took, solutions = [], []
-        for _ in range(repeats):
-            bot = ResolvingAgent(blueprint, target_pct=target, safe=safe, streets=(state.street,))
-            started = time.perf_counter()
-            bot.policy(state, board)
-            took.append(time.perf_counter() - started)
-            solutions.append(bot.solution(state, board))
-        rows.append({
-            "spot": f"{pot_type} {STREET_NAMES[state.street]}", "pot": state.pot,
-            "median s": statistics.median(took),
-            "median iterations": statistics.median(s.iterations for s in solutions),
-            "median expl %pot": statistics.median(s.exploitability_pct for s in solutions),
-            "nodes": len(solutions[0].subgame.game.nodes),
-        })  # fmt: skip
+        street = state.street
+        for label, options in variants(street, safe):
+            took, solutions = [], []
+            for _ in range(repeats):
+                bot = ResolvingAgent(blueprint, target_pct=targets[street], streets=(street,),
+                                     **options)  # fmt: skip
+                started = time.perf_counter()
+                bot.policy(state, board)
+                took.append(time.perf_counter() - started)
+                solutions.append(bot.solution(state, board))
+            safe_gains = [s.opponent_gain_pct for s in solutions if s.opponent_gain_pct is not None]
+            game = solutions[0].subgame.game
+            rows.append({
+                "street": STREET_NAMES[street], "pot": pot_type, "bot": label,
+                "median s": statistics.median(took), "budget s": BUDGETS[street],
+                "median iterations": statistics.median(s.iterations for s in solutions),
+                "median expl %pot": statistics.median(s.exploitability_pct for s in solutions),
+                "target %pot": targets[street],
+                "opp gain %pot": max(safe_gains) if safe_gains else None,
+                "nodes": len(game.nodes), "estimate MB": round(game.memory_estimate_mb),
+                "peak RSS MB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+            })  # fmt: skip
+            print_rows("", rows[-1:])  # progress: one row as it is measured
     return rows
 
 
@@ -109,15 +138,21 @@ def main() -> None:
     parser.add_argument("--bot", default="strategies/hunl_100bb.npz")
     parser.add_argument("--hands", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--target", type=float, default=1.0, help="% of the pot")
-    parser.add_argument("--safe", action="store_true", help="the river through the gadget")
+    parser.add_argument("--target", type=float, default=1.0, help="turn and river, % of the pot")
+    parser.add_argument("--flop-target", type=float, default=5.0, help="% of the pot")
+    parser.add_argument("--streets", default="1,2,3", help="fixed spots of these streets")
+    parser.add_argument("--safe", action="store_true", help="turn and river through the gadget")
+    parser.add_argument("--flop", action="store_true", help="the played hands re-solve the flop")
     parser.add_argument("--repeats", type=int, default=3, help="solves per fixed spot")
     args = parser.parse_args()
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
-    spots = fixed_spots(blueprint, args.target, args.safe, args.repeats)
-    print_rows("fixed spots: one decision at the street's start, solved alone", spots)
-    bot = ResolvingAgent(blueprint, target_pct=args.target, safe=args.safe)
+    targets = {1: args.flop_target, 2: args.target, 3: args.target}
+    wanted = {int(s) for s in args.streets.split(",") if s}
+    spots = fixed_spots(blueprint, wanted, targets, args.safe, args.repeats)
+    print_rows("fixed spots: one decision at the street's start, solved alone, medians", spots)
+    streets = (1, 2, 3) if args.flop else (2, 3)
+    bot = ResolvingAgent(blueprint, target_pct=args.target, safe=args.safe, streets=streets)
     rows, solves = play(bot, blueprint, args.hands, args.seed)
     table = []
     for who in ("blueprint", "resolve"):
@@ -138,7 +173,7 @@ def main() -> None:
     title = f"decision time, {args.hands} hands, target {args.target:g}% of the pot, {kind}"
     print_rows(title, table)
     solved = []
-    for street in (2, 3):
+    for street in (1, 2, 3):
         for pot_type in ("srp", "3bet+"):
             mine = [s for st, pt, s in solves if (st, pt) == (street, pot_type)]
             if not mine:

@@ -176,3 +176,29 @@ def test_a_river_valued_by_the_spot_engine_equals_a_brute_force_over_hand_pairs(
             total += w * ((1 - bet_p[i]) * check + bet_p[i] * bet_value)
             weight_sum += w
     assert engine == pytest.approx(total / weight_sum, abs=1e-9)
+
+
+def test_a_flop_subgame_carries_every_turn_and_river_of_the_all_in_tree():
+    # preflop: SB raises to 250, BB calls: pot 500, 9,750 behind each. Every street of the flop
+    # tree is check or all-in: per street 4 decisions (OOP, IP after a check, each facing the
+    # all-in) and 4 terminals (2 folds, 2 called all-ins, one showdown over the runouts), plus
+    # the check-check: a chance node (flop, turn) or a showdown (river). So 8 + 1 on the flop,
+    # 49 x (8 + 1) on the turns, 49 x 48 x 9 on the rivers.
+    from solvers.agents.resolving import FLOP_TREES
+
+    flop = np.array(parse_cards("Ks 7h 2d"))
+    state = replay("r250c/", CONFIG)
+    sub = build_subgame(state, flop, random_ranges(flop), FLOP_TREES["allin"])
+    assert (sub.params.pot, sub.params.stack) == (500.0, 9750.0)
+    game = sub.game
+    assert len(game.nodes) == 9 + 49 * 9 + 49 * 48 * 9 == 21_618
+    root = game.root
+    assert root.player == 0 and root.tokens == ("x", "b9750")
+    turn = game.nodes[game.nodes[root.children[0]].children[0]]
+    assert turn.is_chance and len(turn.children) == 49
+    called = game.nodes[game.nodes[root.children[1]].children[1]]  # all-in, called on the flop
+    assert called.terminal == "showdown" and len(called.board) == 3
+    assert called.contributions == (10_000.0, 10_000.0)
+    assert sum(n.is_chance for n in game.nodes) == 1 + 49
+    assert state.street == 1 and sub.node_of(state) == root.id
+    assert sub.node_of(replay("r250c/c", CONFIG)) == root.children[0]

@@ -17,7 +17,7 @@ from solvers.errors import InputError
 from solvers.exact.evaluation import exploitability
 from solvers.games.hunl.agent import Policy
 from solvers.games.hunl.rules import CALL, RAISE, Action, HunlConfig, HunlState, replay
-from tests.resolve_fixtures import Fixed, street
+from tests.resolve_fixtures import Fixed, Narrow, street
 
 CONFIG = HunlConfig(100)
 TURN = np.array(parse_cards("Ks 7h 2d 9c"))
@@ -184,3 +184,35 @@ def test_the_iteration_cap_stops_the_solve_and_progress_reports_every_iteration(
     assert seen[-1].fraction == pytest.approx(6 / 7)
     measured = exploitability(solution.subgame.game, solution.strategy).pot_percent
     assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)
+
+
+def reference_exploitability_pct(game, strategy) -> float:
+    """(BR_0 + BR_1) / 2 in percent of the pot from the node-by-node reference recursion."""
+    from tests import reference_walk
+
+    total = 0.0
+    for player in (0, 1):
+        opp_reach = reference_walk.reaches(game, strategy, 1 - player)
+        values, _ = reference_walk.counterfactual_values(game, strategy, player, opp_reach,
+                                                         respond=True)  # fmt: skip
+        total += float(values[0].sum())
+    return 100.0 * total / 2 / game.pot
+
+
+def test_the_flop_re_solve_claims_the_exploitability_of_an_independent_best_response():
+    bot = ResolvingAgent(Narrow(3), streets=(1,), max_iterations=25, seconds={1: np.inf})
+    state = replay("r250c/", CONFIG)
+    flop = np.array(parse_cards("Ks 7h 2d"))
+    policy = bot.policy(state, flop)
+    solution = bot.solution(state, flop)
+    game = solution.subgame.game
+    assert len(game.nodes) == 21_618 and max(game.n_hands) < 80  # the all-in tree, narrow
+    assert solution.iterations == 25 and bot.solves == 1
+    np.testing.assert_array_equal(policy.probabilities[game.hand_combos[0]],
+                                  solution.strategy[game.root.id])  # fmt: skip
+    measured = reference_exploitability_pct(game, solution.strategy)
+    assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)
+    assert measured < 5.0  # 25 iterations on small ranges: a few % of the pot
+    uniform = {n.id: np.full((game.n_hands[n.player], len(n.tokens)), 1 / len(n.tokens))
+               for n in game.nodes if n.is_decision}  # fmt: skip
+    assert reference_exploitability_pct(game, uniform) > 10 * measured

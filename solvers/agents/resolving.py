@@ -273,9 +273,19 @@ class ResolvingAgent:
         the base agent's play (too few iterations) is replaced by that play."""
         opponent = SPOT_PLAYER_OF_SEAT[1 - me]
         blueprint = blueprint_strategy(sub, self.base)
+        before = time.perf_counter()
         values = opponent_values(sub, blueprint, opponent)
-        left = max(budget - (time.perf_counter() - started), 0.0)
-        strategy, iterations = safe_resolve(sub, me, values, SAFE_MAX_ITERATIONS, left)
+        closing = time.perf_counter() - before  # the same best response ends the solve
+        left = max(budget - (time.perf_counter() - started) - closing, 0.0)
+        street, cap = sub.root.street, self.max_iterations or SAFE_MAX_ITERATIONS
+
+        def report(iterations: int, _: float) -> None:
+            if self.progress is not None:
+                took = time.perf_counter() - started  # since the decision started
+                self.progress(Thinking(street, iterations, took, budget, cap, math.nan,
+                                       self.target_pct))  # fmt: skip
+
+        strategy, iterations = safe_resolve(sub, me, values, cap, left, report)
         weights = sub.game.hand_weights(opponent)
         gain = float(weights @ (opponent_values(sub, strategy, opponent) - values))
         if gain > 0:

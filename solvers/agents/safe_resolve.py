@@ -16,6 +16,9 @@ scaled by ``v``. The gadget game runs on the numpy walk (its leaf is not a fold 
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import numpy as np
 
 from solvers.agents.subgame import SEAT_OF_SPOT_PLAYER, Subgame
@@ -136,15 +139,31 @@ class GadgetGame(HoldemGame):
 
 
 def safe_resolve(
-    sub: Subgame, me: int, values: np.ndarray, iterations: int, seconds: float | None = None
+    sub: Subgame,
+    me: int,
+    values: np.ndarray,
+    iterations: int,
+    seconds: float | None = None,
+    progress: Callable[[int, float], None] | None = None,
 ) -> tuple[Strategy, int]:
     """The re-solver's strategy (seat ``me``) from the gadget game with the opponent's
     alternatives ``values`` (per hand of the opponent's spot player), keyed by the spot's ids,
-    and the iterations run (``iterations``, or fewer when ``seconds`` run out)."""
+    and the iterations run: ``iterations``, or fewer when another would end after ``seconds``
+    (one at least; the clock is read after every iteration, a turn's costs 0.05 to 0.2 s).
+    ``progress(iterations, seconds)`` is called after every iteration but the last."""
     opponent = 1 - [p for p, seat in enumerate(SEAT_OF_SPOT_PLAYER) if seat == me][0]
     gadget = GadgetGame.around(sub.game, opponent, values)
     solver = make_solver(gadget, "dcfr", walk="numpy")
-    solver.run(iterations=iterations, seconds=seconds)
+    started = time.perf_counter()
+    step = 0.0
+    while solver.iterations < iterations:
+        took = time.perf_counter() - started
+        if solver.iterations and seconds is not None and took + step >= seconds:
+            break
+        if progress is not None and solver.iterations:
+            progress(solver.iterations, took)
+        solver.run(iterations=1)
+        step = time.perf_counter() - started - took
     average = solver.average_strategy()
     strategy = {n.id: average[n.id + GADGET_OFFSET] for n in sub.game.nodes if n.is_decision}
     return strategy, solver.iterations
