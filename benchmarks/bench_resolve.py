@@ -20,6 +20,7 @@ Run: ``.venv/bin/python benchmarks/bench_resolve.py [--bot strategies/hunl_100bb
 from __future__ import annotations
 
 import argparse
+import math
 import resource
 import statistics
 import sys
@@ -83,23 +84,30 @@ FIXED_SPOTS = (
 """Single-raised and 3-bet pots at 100 bb, checked to the flop, turn or river on one board: the
 blueprint's ranges there, the street solved alone (earlier streets by the blueprint)."""
 BUDGETS = {1: 15.0, 2: 5.0, 3: 0.5}
+SHOWN = (10, 20, 30, 40, 50)
+"""Flop rows list the exploitability checked after these iterations."""
 """The issue's budgets per street, seconds."""
 
 
-def variants(street: int, safe: bool) -> list[tuple[str, dict]]:
+def variants(street: int, safe: bool, flop_iterations: int | None) -> list[tuple[str, dict]]:
     """The bots compared on a street: (label, ResolvingAgent keywords), the default last."""
-    if street == 1:  # two flop trees of the same size, then nothing else
-        return [(f"tree {name}", {"sizes": {1: tree}}) for name, tree in FLOP_TREES.items()]
+    if street == 1:  # two flop trees of the same size, on the clock or to an iteration count
+        cap = {"max_iterations": flop_iterations, "seconds": {1: math.inf}}
+        return [(f"tree {name}", {"sizes": {1: tree}, **(cap if flop_iterations else {})})
+                for name, tree in FLOP_TREES.items()]  # fmt: skip
     if street == 2:
-        before = {"sizes": {2: TURN_TREES["two-street"]}, "check_growth": 0.0}
-        found = [("before: two-street, checks every 10", before), ("default", {})]
+        two = {"sizes": {2: TURN_TREES["two-street"]}}
+        found = [("before: two-street, checks every 10", {**two, "check_growth": 0.0}),
+                 ("two-street, spaced checks", two), ("default", {})]  # fmt: skip
     else:
         found = [("default", {})]
     return found + ([("safe", {"safe": True})] if safe else [])
 
 
 def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: bool,
-                repeats: int) -> list[dict]:  # fmt: skip
+                repeats: int, flop_iterations: int | None = None) -> list[dict]:  # fmt: skip
+    """Each spot's bots solved ``repeats`` times, interleaved (repeat by repeat, every bot once)
+    so that the machine's load falls on all of them alike; medians."""
     config = HunlConfig(100)
     rows = []
     for pot_type, betting, board_text in FIXED_SPOTS:
@@ -108,26 +116,50 @@ def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: b
         state = replay(betting, config)
         board = np.array(parse_cards(board_text))
         street = state.street
-        for label, options in variants(street, safe):
-            took, solutions = [], []
-            for _ in range(repeats):
+        bots = variants(street, safe, flop_iterations)
+        took: dict[str, list[float]] = {label: [] for label, _ in bots}
+        solutions: dict[str, list] = {label: [] for label, _ in bots}
+        cpus: dict[str, list[float]] = {label: [] for label, _ in bots}
+        trace: dict[str, str] = {}
+        peak = {}
+        marks = (BUDGETS[street] / 3, 2 * BUDGETS[street] / 3)
+        early: dict[str, list[list[float]]] = {label: [[], []] for label, _ in bots}
+        for _ in range(repeats):
+            for label, options in bots:
+                seen: list = []
                 bot = ResolvingAgent(blueprint, target_pct=targets[street], streets=(street,),
-                                     **options)  # fmt: skip
-                started = time.perf_counter()
+                                     progress=seen.append, **options)  # fmt: skip
+                started, cpu = time.perf_counter(), time.process_time()
                 bot.policy(state, board)
-                took.append(time.perf_counter() - started)
-                solutions.append(bot.solution(state, board))
-            safe_gains = [s.opponent_gain_pct for s in solutions if s.opponent_gain_pct is not None]
-            game = solutions[0].subgame.game
+                took[label].append(time.perf_counter() - started)
+                cpus[label].append(time.process_time() - cpu)
+                solutions[label].append(bot.solution(state, board))
+                peak[label] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+                if street == 1 and label not in trace:  # the flop's checks, first repeat
+                    trace[label] = " ".join(f"{t.iterations}:{t.exploitability_pct:.3g}"
+                                            for t in seen if t.iterations in SHOWN)  # fmt: skip
+                for k, mark in enumerate(marks):  # the last check before a third of the budget
+                    known = [t.exploitability_pct for t in seen if t.seconds <= mark
+                             and math.isfinite(t.exploitability_pct)]  # fmt: skip
+                    early[label][k].append(known[-1] if known else math.nan)
+        for label, _ in bots:
+            mine = solutions[label]
+            safe_gains = [s.opponent_gain_pct for s in mine if s.opponent_gain_pct is not None]
+            game = mine[0].subgame.game
             rows.append({
                 "street": STREET_NAMES[street], "pot": pot_type, "bot": label,
-                "median s": statistics.median(took), "budget s": BUDGETS[street],
-                "median iterations": statistics.median(s.iterations for s in solutions),
-                "median expl %pot": statistics.median(s.exploitability_pct for s in solutions),
+                "median s": statistics.median(took[label]), "budget s": BUDGETS[street],
+                "median cpu s": statistics.median(cpus[label]),
+                "median iterations": statistics.median(s.iterations for s in mine),
+                "median expl %pot": statistics.median(s.exploitability_pct for s in mine),
+                "expl at 1/3": statistics.median(early[label][0]),
+                "expl at 2/3": statistics.median(early[label][1]),
                 "target %pot": targets[street],
-                "opp gain %pot": max(safe_gains) if safe_gains else None,
+                "max opp gain %pot": max(safe_gains) if safe_gains else None,
                 "nodes": len(game.nodes), "estimate MB": round(game.memory_estimate_mb),
-                "peak RSS MB": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+                "peak RSS MB": round(peak[label]),
+                "kept MB": round(sum(a.nbytes for a in mine[0].strategy.values()) / 2**20),
+                "checks it:expl": trace.get(label, ""),
             })  # fmt: skip
             print_rows("", rows[-1:])  # progress: one row as it is measured
     return rows
@@ -140,6 +172,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--target", type=float, default=1.0, help="turn and river, % of the pot")
     parser.add_argument("--flop-target", type=float, default=5.0, help="% of the pot")
+    parser.add_argument("--flop-iterations", type=int, help="flop solves to this many iterations"
+                        " (no clock: compares the trees by CPU time under any load)")
     parser.add_argument("--streets", default="1,2,3", help="fixed spots of these streets")
     parser.add_argument("--safe", action="store_true", help="turn and river through the gadget")
     parser.add_argument("--flop", action="store_true", help="the played hands re-solve the flop")
@@ -149,7 +183,7 @@ def main() -> None:
     blueprint = make_agent(args.bot, config)
     targets = {1: args.flop_target, 2: args.target, 3: args.target}
     wanted = {int(s) for s in args.streets.split(",") if s}
-    spots = fixed_spots(blueprint, wanted, targets, args.safe, args.repeats)
+    spots = fixed_spots(blueprint, wanted, targets, args.safe, args.repeats, args.flop_iterations)
     print_rows("fixed spots: one decision at the street's start, solved alone, medians", spots)
     streets = (1, 2, 3) if args.flop else (2, 3)
     bot = ResolvingAgent(blueprint, target_pct=args.target, safe=args.safe, streets=streets)

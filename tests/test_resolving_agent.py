@@ -206,7 +206,11 @@ def test_the_flop_re_solve_claims_the_exploitability_of_an_independent_best_resp
     policy = bot.policy(state, flop)
     solution = bot.solution(state, flop)
     game = solution.subgame.game
-    assert len(game.nodes) == 21_618 and max(game.n_hands) < 80  # the all-in tree, narrow
+    # the default flop tree: 8 decisions, 6 folds, 4 called all-ins and 3 calls or checks that
+    # deal the turn; each of their 49 turns checks (2 decisions) to 48 rivers that check down
+    # (2 decisions and a showdown each)
+    assert len(game.nodes) == 8 + 6 + 4 + 3 + 3 * 49 * (3 + 48 * 3) == 21_630
+    assert game.root.tokens == ("x", "b330", "b9750") and max(game.n_hands) < 80
     assert solution.iterations == 25 and bot.solves == 1
     np.testing.assert_array_equal(policy.probabilities[game.hand_combos[0]],
                                   solution.strategy[game.root.id])  # fmt: skip

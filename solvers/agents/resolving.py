@@ -51,13 +51,14 @@ def _street(bet: str, raise_: str, cap: int) -> StreetSizes:
 
 
 FLOP_TREES = {
-    "allin": {name: _street("a", "a", 1) for name in ("flop", "turn", "river")},
     "checkdown": {"flop": _street("66%, a", "a", 1)},
+    "allin": {name: _street("a", "a", 1) for name in ("flop", "turn", "river")},
 }
-"""Two flop trees of the same size (about 21,600 nodes: 49 x 48 runouts dominate), compared in
-``bench_resolve.py``: all-in or check on every street to the end of the hand, or a flop with a
-66% bet and all-in followed by a check-down (a depth limit at the flop whose leaves are the
-showdown over every runout)."""
+"""Two flop trees of the same size (about 21,600 nodes: the 49 x 48 runouts dominate), compared
+in ``bench_resolve.py``: a flop with a 66% bet and all-in followed by a check-down (a depth
+limit at the flop whose leaves are the showdown over every runout; the default: about as
+exploitable per CPU second, and the flop play it gives has a real bet size), or all-in or check
+on every street to the end of the hand (the flop play is check or shove)."""
 TURN_TREES = {
     "two-street": {"turn": _street("66%, a", "a", 1), "river": _street("66%, a", "a", 1)},
     "small-river": {"turn": _street("66%, a", "a", 1), "river": _street("66%", "", 0)},
@@ -66,13 +67,13 @@ TURN_TREES = {
 benchmark board), or the same turn over a river of one 66% bet and no raise (1,317 nodes, about
 a third of the time per iteration; the river is re-solved with its own tree when it comes)."""
 DEFAULT_SIZES = {
-    1: FLOP_TREES["allin"],
+    1: FLOP_TREES["checkdown"],
     2: TURN_TREES["small-river"],
     3: {"river": _street("33%, 75%, 150%, a", "60%, a", 2)},
 }
 """Re-solve trees per solved street: the river with three bets and a raise; the turn, which
-carries every river under it, over a small river; the flop, which carries every turn and
-river, all-in or check only (``bench_resolve.py`` compares them)."""
+carries every river under it, over a small river; the flop, 66% or all-in, then checked down
+(``bench_resolve.py`` compares them)."""
 DEFAULT_SECONDS = {1: 15.0, 2: 5.0, 3: 0.5}
 """Time budgets per street (flop, turn, river), the issue's."""
 SAFE_MAX_ITERATIONS = 1_000
@@ -85,7 +86,8 @@ CHECK_COST = 1.5
 """A check's cost in iterations before one is measured (turn and flop: 1.3 to 1.5)."""
 RELEASE_STREETS = (1,)
 """Streets whose solution drops the game's derived walks after the solve (a flop's compiled
-walk holds reach and value buffers of some 300 MB; its nodes and strategy are kept)."""
+walks hold reach and value buffers of hundreds of MB; its nodes and strategy are kept) and
+whose cache keeps one solution (or one per seat line) at a time."""
 SAFE_STREETS = (2, 3)
 """Streets the safe bot re-solves through the gadget (the flop stays range-only: the base
 agent's play of a flop subgame is a policy query per decision of every turn and river)."""
@@ -219,6 +221,9 @@ class ResolvingAgent:
                 self._cache.move_to_end(key)
                 return known
         solved = self._solve(state, board)
+        if state.street in RELEASE_STREETS:  # one flop kept at a time: each is 100+ MB
+            for other in [k for k in self._cache if len(k[2]) == len(board) and k != key]:
+                del self._cache[other]
         self._cache[key] = [*kept, solved]
         self._cache.move_to_end(key)
         while len(self._cache) > self.cache_size:
@@ -247,8 +252,10 @@ class ResolvingAgent:
             solver.run(iterations=1)
             step = time.perf_counter() - before
             took = time.perf_counter() - started
-            # stop when another iteration and the closing check would overrun the budget
-            late = took + step + (check_cost or CHECK_COST * step) >= budget
+            # stop when another iteration and the closing check would overrun the budget (the
+            # first iteration also builds the walk: it predicts nothing)
+            ahead = step + (check_cost or CHECK_COST * step) if solver.iterations > 1 else 0.0
+            late = took + ahead >= budget
             spent = late or solver.iterations >= (self.max_iterations or math.inf)
             if spent or solver.iterations >= check:
                 before = time.perf_counter()
