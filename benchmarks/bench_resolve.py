@@ -1,20 +1,33 @@
 """The re-solving bot's decision time per street, beside the blueprint it re-solves over.
 
-First, fixed single-raised and 3-bet pots at the start of the turn and the river (the
-blueprint's ranges, median of ``--repeats`` solves each). Then hands are dealt with a fixed
-seed and played to the end: the re-solving bot (``resolve:FILE``) against the blueprint
-(``FILE``), seats alternating. Each of the re-solving bot's decisions is
-timed (``policy`` then the sampled action: ranges, subgame, solve), grouped by street and by pot
-type (single-raised or 3-bet+, from the preflop raises); a decision that reuses the street's
-solution is a cache hit and is timed too; "with earlier" counts decisions that also had to
-solve an earlier street of the hand (its ranges need the bot's policy there). For each solve the
-iterations and the exploitability reached (percent of the street's starting pot) are listed; a
-safe river solve lists instead the opponent's best-response gain over the blueprint (at most 0
-is the safety property). The blueprint's own decision time is in the same table. The issue's
-budgets: river at most 0.5 s, turn at most 5 s.
+First, fixed single-raised and 3-bet pots at 100 bb at the start of the flop, the turn and the
+river (the blueprint's ranges; ``--repeats`` solves each, the bots of a spot interleaved so that
+the machine's load falls on them alike; medians): wall and CPU seconds against the issue's
+budgets (flop 15 s, turn 5 s, river 0.5 s), iterations, the exploitability reached in % of the
+street's starting pot against the target (``--flop-target``, ``--target``), the exploitability
+known at a third and two thirds of the budget, and memory (the tree's estimate, the process's
+peak, the strategy a solution keeps). Compared: the flop's two trees (``FLOP_TREES``; on the
+clock, or to ``--flop-iterations`` with no clock, which compares them by CPU time under any
+load), the turn before (two-street tree, checks every 10 iterations) and after (spaced checks,
+then the small river too), and with ``--safe`` the resolve gadget on turn and river. For turn
+and river the opponent's exact best response against each solve is compared with its best
+response against the blueprint's play of the same subgame: its total gain and its best hand's
+gain, in % of the pot (the safe solve's bound is 0 for both; "fallbacks" counts safe solves
+replaced by the blueprint's play).
+
+Then hands are dealt with a fixed seed and played to the end: the re-solving bot
+(``resolve:FILE``, ``--flop`` to re-solve the flop too) against the blueprint (``FILE``), seats
+alternating. Each of the re-solving bot's decisions is timed (``policy`` then the sampled
+action: ranges, subgame, solve), grouped by street and by pot type (single-raised or 3-bet+,
+from the preflop raises); a decision that reuses the street's solution is a cache hit and is
+timed too; "with earlier" counts decisions that also had to solve an earlier street of the hand
+(its ranges need the bot's policy there). For each solve the iterations and the exploitability
+reached are listed; a safe solve lists instead the opponent's best-response gain over the
+blueprint. The blueprint's own decision time is in the same table.
 
 Run: ``.venv/bin/python benchmarks/bench_resolve.py [--bot strategies/hunl_100bb.npz]
-[--hands N] [--target PCT] [--safe]``.
+[--hands N] [--streets 1,2,3] [--repeats 3] [--target PCT] [--flop-target PCT]
+[--flop-iterations N] [--safe] [--flop]``.
 """
 
 from __future__ import annotations
@@ -35,6 +48,8 @@ from _timing import print_rows  # noqa: E402
 
 from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.agents.resolving import FLOP_TREES, TURN_TREES, ResolvingAgent  # noqa: E402
+from solvers.agents.safe_resolve import blueprint_strategy, opponent_values  # noqa: E402
+from solvers.agents.subgame import SPOT_PLAYER_OF_SEAT  # noqa: E402
 from solvers.cards.deck import COMBO_INDEX, parse_cards  # noqa: E402
 from solvers.games.hunl.rules import (  # noqa: E402
     BOARD_CARDS,
@@ -104,6 +119,21 @@ def variants(street: int, safe: bool, flop_iterations: int | None) -> list[tuple
     return found + ([("safe", {"safe": True})] if safe else [])
 
 
+def against_blueprint(solution, blueprint, me: int) -> tuple[float | None, float | None]:
+    """What the opponent's exact best response wins against the solution less what it wins
+    against the blueprint's play of the same subgame, in % of the pot: in total over its range,
+    and for its hand that gains most (the first repeat's solve; turn and river only)."""
+    sub = solution.subgame
+    if sub.root.street == 1:
+        return None, None
+    opponent = SPOT_PLAYER_OF_SEAT[1 - me]
+    values = opponent_values(sub, blueprint_strategy(sub, blueprint), opponent)
+    diff = opponent_values(sub, solution.strategy, opponent) - values
+    weights = sub.game.hand_weights(opponent)
+    pot = sub.game.pot
+    return 100.0 * float(weights @ diff) / pot, 100.0 * float(diff[weights > 0].max()) / pot
+
+
 def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: bool,
                 repeats: int, flop_iterations: int | None = None) -> list[dict]:  # fmt: skip
     """Each spot's bots solved ``repeats`` times, interleaved (repeat by repeat, every bot once)
@@ -121,6 +151,7 @@ def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: b
         solutions: dict[str, list] = {label: [] for label, _ in bots}
         cpus: dict[str, list[float]] = {label: [] for label, _ in bots}
         trace: dict[str, str] = {}
+        fallbacks = dict.fromkeys(took, 0)
         peak = {}
         marks = (BUDGETS[street] / 3, 2 * BUDGETS[street] / 3)
         early: dict[str, list[list[float]]] = {label: [[], []] for label, _ in bots}
@@ -134,6 +165,7 @@ def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: b
                 took[label].append(time.perf_counter() - started)
                 cpus[label].append(time.process_time() - cpu)
                 solutions[label].append(bot.solution(state, board))
+                fallbacks[label] += bot.fallbacks
                 peak[label] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
                 if street == 1 and label not in trace:  # the flop's checks, first repeat
                     trace[label] = " ".join(f"{t.iterations}:{t.exploitability_pct:.3g}"
@@ -144,8 +176,8 @@ def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: b
                     early[label][k].append(known[-1] if known else math.nan)
         for label, _ in bots:
             mine = solutions[label]
-            safe_gains = [s.opponent_gain_pct for s in mine if s.opponent_gain_pct is not None]
             game = mine[0].subgame.game
+            gain, excess = against_blueprint(mine[0], blueprint, state.to_act)
             rows.append({
                 "street": STREET_NAMES[street], "pot": pot_type, "bot": label,
                 "median s": statistics.median(took[label]), "budget s": BUDGETS[street],
@@ -155,7 +187,8 @@ def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: b
                 "expl at 1/3": statistics.median(early[label][0]),
                 "expl at 2/3": statistics.median(early[label][1]),
                 "target %pot": targets[street],
-                "max opp gain %pot": max(safe_gains) if safe_gains else None,
+                "opp gain %pot": gain, "max hand excess %pot": excess,
+                "fallbacks": fallbacks[label],
                 "nodes": len(game.nodes), "estimate MB": round(game.memory_estimate_mb),
                 "peak RSS MB": round(peak[label]),
                 "kept MB": round(sum(a.nbytes for a in mine[0].strategy.values()) / 2**20),
@@ -203,7 +236,7 @@ def main() -> None:
                     "max s": max(times), "solves": len(fresh), "with earlier": nested,
                     "median s/solve": statistics.median(fresh) if fresh else None,
                 })  # fmt: skip
-    kind = "safe river" if args.safe else "range-only"
+    kind = "safe turn and river" if args.safe else "range-only"
     title = f"decision time, {args.hands} hands, target {args.target:g}% of the pot, {kind}"
     print_rows(title, table)
     solved = []
@@ -224,7 +257,7 @@ def main() -> None:
             })  # fmt: skip
     print_rows("re-solves (build + solve, exploitability reached)", solved)
     if args.safe:
-        print(f"safe river solves replaced by the blueprint's play: {bot.fallbacks}")
+        print(f"safe solves replaced by the blueprint's play: {bot.fallbacks}")
 
 
 if __name__ == "__main__":

@@ -115,13 +115,13 @@ def test_on_the_turn_the_safe_re_solve_is_no_more_exploitable_than_the_blueprint
     # the alternatives are exact best responses (the reference recursion: cfv per hand)
     reference = reference_best_response(game, blueprint, OPPONENT)
     np.testing.assert_allclose(values * weights, reference, rtol=1e-9, atol=1e-9)
-    safe, _ = safe_resolve(sub, ME, values, iterations=300)
+    safe, _ = safe_resolve(sub, ME, values, iterations=150)
     against_safe = reference_best_response(game, safe, OPPONENT)
     tolerance = 0.001 * game.pot  # 0.1% of the pot per hand
     assert (against_safe <= (values + tolerance) * weights).all()
     assert against_safe.sum() <= reference.sum()  # the opponent's total: no more than before
     solver = make_solver(game, "dcfr")
-    solver.run(iterations=300)
+    solver.run(iterations=150)
     against_unsafe = reference_best_response(game, solver.average_strategy(), OPPONENT)
     excess = (against_unsafe - reference) / np.where(weights > 0, weights, 1.0)
     assert excess.max() > 10 * tolerance  # ranges alone break the bound
