@@ -11,7 +11,8 @@ hand's best-response value at most ``v(h)``: never more exploitable than the blu
 subgame (``blueprint_strategy``: the base agent's policy at every decision of the spot, its
 raises mapped to the nearest tree size). The gadget's terminate leaf pays the opponent ``v(h)``
 whatever the re-solver holds; its counterfactual values are the spot's fold card-removal sums
-scaled by ``v``. The gadget game runs on the numpy walk (its leaf is not a fold or showdown).
+scaled by ``v``. The gadget game runs on the numpy walk (its leaf is not a fold or showdown) and
+is the reference; solves run the same iterates on the compiled walk (``compiled_gadget.py``).
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from solvers.agents.compiled_gadget import CompiledGadgetCFR
 from solvers.agents.subgame import SEAT_OF_SPOT_PLAYER, Subgame
-from solvers.algorithms.base import make_solver
+from solvers.algorithms.base import Solver, make_solver
 from solvers.exact.evaluation import best_response
 from solvers.games.base import NodeKind, Strategy, TreeBuilder
 from solvers.games.holdem.game import HoldemGame
@@ -145,15 +147,21 @@ def safe_resolve(
     iterations: int,
     seconds: float | None = None,
     progress: Callable[[int, float], None] | None = None,
+    walk: str = "compiled",
 ) -> tuple[Strategy, int]:
     """The re-solver's strategy (seat ``me``) from the gadget game with the opponent's
     alternatives ``values`` (per hand of the opponent's spot player), keyed by the spot's ids,
     and the iterations run: ``iterations``, or fewer when another would end after ``seconds``
-    (one at least; the clock is read after every iteration, a turn's costs 0.05 to 0.2 s).
+    (one at least; the clock is read after every iteration). ``walk``: ``compiled``
+    (``compiled_gadget.py``, the default) or ``numpy`` (``GadgetGame``, the reference).
     ``progress(iterations, seconds)`` is called after every iteration but the last."""
     opponent = 1 - [p for p, seat in enumerate(SEAT_OF_SPOT_PLAYER) if seat == me][0]
-    gadget = GadgetGame.around(sub.game, opponent, values)
-    solver = make_solver(gadget, "dcfr", walk="numpy")
+    if walk == "compiled":
+        solver: Solver = CompiledGadgetCFR(sub.game, opponent, values)
+        offset = 0
+    else:
+        gadget = GadgetGame.around(sub.game, opponent, values)
+        solver, offset = make_solver(gadget, "dcfr", walk="numpy"), GADGET_OFFSET
     started = time.perf_counter()
     step = 0.0
     while solver.iterations < iterations:
@@ -165,5 +173,5 @@ def safe_resolve(
         solver.run(iterations=1)
         step = time.perf_counter() - started - took
     average = solver.average_strategy()
-    strategy = {n.id: average[n.id + GADGET_OFFSET] for n in sub.game.nodes if n.is_decision}
+    strategy = {n.id: average[n.id + offset] for n in sub.game.nodes if n.is_decision}
     return strategy, solver.iterations
