@@ -220,3 +220,18 @@ def test_the_flop_re_solve_claims_the_exploitability_of_an_independent_best_resp
     uniform = {n.id: np.full((game.n_hands[n.player], len(n.tokens)), 1 / len(n.tokens))
                for n in game.nodes if n.is_decision}  # fmt: skip
     assert reference_exploitability_pct(game, uniform) > 10 * measured
+
+
+def test_exploitability_checks_grow_apart_as_the_solve_goes():
+    def checked(**options) -> list[int]:
+        seen = []
+        bot = river_bot(max_iterations=80, target_pct=1e-9, seconds={3: np.inf},
+                        progress=seen.append, **options)  # fmt: skip
+        bot.solution(replay("r250c/cr400c/cc/", CONFIG), RIVER)
+        known = [t for t in seen if np.isfinite(t.exploitability_pct)]
+        return [b.iterations for a, b in zip([None, *known], known, strict=False)
+                if a is None or a.exploitability_pct != b.exploitability_pct]  # fmt: skip
+
+    # every 10 at first, then a quarter more iterations each time: 50 + 12, 62 + 15
+    assert checked() == [10, 20, 30, 40, 50, 62, 77]
+    assert checked(check_growth=0.0) == [10, 20, 30, 40, 50, 60, 70]
