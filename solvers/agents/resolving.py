@@ -56,9 +56,9 @@ FLOP_TREES = {
 }
 """Two flop trees of the same size (about 21,600 nodes: the 49 x 48 runouts dominate), compared
 in ``bench_resolve.py``: a flop with a 66% bet and all-in followed by a check-down (a depth
-limit at the flop whose leaves are the showdown over every runout; the default: about as
-exploitable per CPU second, and the flop play it gives has a real bet size), or all-in or check
-on every street to the end of the hand (the flop play is check or shove)."""
+limit at the flop whose leaves are the showdown over every runout; the default: less
+exploitable after the same iterations and CPU seconds, and its flop play has a real bet size),
+or all-in or check on every street to the end of the hand (the flop play is check or shove)."""
 TURN_TREES = {
     "two-street": {"turn": _street("66%, a", "a", 1), "river": _street("66%, a", "a", 1)},
     "small-river": {"turn": _street("66%, a", "a", 1), "river": _street("66%", "", 0)},
@@ -77,7 +77,8 @@ carries every river under it, over a small river; the flop, 66% or all-in, then 
 DEFAULT_SECONDS = {1: 15.0, 2: 5.0, 3: 0.5}
 """Time budgets per street (flop, turn, river), the issue's."""
 SAFE_MAX_ITERATIONS = 1_000
-"""The gadget's DCFR iterations on the numpy walk when the budget allows (a river: ~1 ms each)."""
+"""The gadget's DCFR iterations when the budget allows (compiled walk: a river's take about
+1 ms, a turn's 15 to 40 ms)."""
 CHECK_EVERY = 10
 """DCFR iterations before the first exploitability check (a check costs one to two
 iterations); later checks come after a quarter more iterations (``next_check``)."""
