@@ -16,7 +16,7 @@ from solvers.games.hunl.rules import STREET_NAMES, HunlConfig
 from solvers.games.hunl.spec import hunl_spec_string
 from solvers.reports.lbr import summarise
 from solvers.reports.lbr_hunl import HunlLocalBestResponse
-from solvers.reports.lbr_run import check_counts, run_chunks
+from solvers.reports.lbr_run import agent_chunk_deals, check_counts, run_chunks
 from solvers.strategy_file.blueprint_file import record_lbr
 
 AgentFactory = Callable[[str, HunlConfig], Agent]
@@ -56,7 +56,8 @@ def evaluate_hunl(
     check_counts(deals, workers)
     job = HunlLbrJob(config, str(bot), action_set, streets, make_agent)
     engine = build(job)  # a bad bot or option fails here, before any worker starts
-    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address)
+    chunk = agent_chunk_deals(engine.agent)
+    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk)
     scale = 1000.0 / config.big_blind
     return {
         "bot": str(bot),
@@ -67,6 +68,7 @@ def evaluate_hunl(
         "deals": int(deals),
         "hands": 2 * int(deals),
         "seed": int(seed),
+        "chunk_deals": chunk,
         "unit": "mbb_per_hand",
         **summarise(values, scale),
         "chips": float(values.mean()),
