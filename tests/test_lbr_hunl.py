@@ -252,6 +252,8 @@ def test_people_get_a_table_in_bb_per_hand(capsys):
         (("hunl(200)", "--bot", "call", "--hands", "0"), "--hands"),
         (("hunl(200", "--bot", "call"), "hunl"),
         ((STRATEGIES / "push_fold_10bb.json", "--bot", "call"), "--bot"),
+        (("hunl(200)", "--bot", "call", "--record"), "--record writes"),
+        (("hunl(200)", "--bot", "resolve(river=0):call"), "river=0"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(capsys, argv, message):

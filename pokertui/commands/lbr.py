@@ -139,8 +139,13 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     if not args.bot:
         raise InputError("the full game needs a bot: --bot call, --bot random-action or --bot FILE")
     if args.record:
+        from pathlib import Path  # noqa: PLC0415
+
         from solvers.strategy_file.blueprint_file import read_blueprint  # noqa: PLC0415
 
+        if not Path(args.bot).is_file():
+            raise InputError(f"--record writes the figure into a blueprint file's header; "
+                             f"--bot {args.bot!r} is not a file")  # fmt: skip
         read_blueprint(args.bot)  # --record writes into a blueprint file: refuse others first
 
     def evaluate(_file, action_set, deals, seed, streets, workers, progress=None, **where):
