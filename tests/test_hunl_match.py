@@ -41,6 +41,7 @@ def test_the_figures_do_not_depend_on_the_workers_and_a_card_blind_bot_loses_to_
 
     one, two = run(1), run(2)
     assert one["seat_values"] == two["seat_values"] and one["value"] == two["value"]
+    assert one["chunk_deals"] == 10
     assert one["hands"] == 60 and one["unit"] == "bb_per_100"
     blueprint = play_duplicate(CONFIG, "strategies/hunl_100bb.npz", "random", make_agent, 300,
                                seed=1, workers=1)  # fmt: skip

@@ -33,6 +33,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=seed, default=0, help="seed of the deals (default 0)")
     parser.add_argument("--workers", type=bounded_int(1, 1024), help="processes (default: cores)")
     parser.add_argument(
+        "--chunk-deals",
+        type=bounded_int(1, 100_000),
+        help="deals per chunk of the pool (default 500, 5 with a re-solving bot); with the seed "
+        "it fixes the cards, so equal values compare two pairs of bots on the same deals",
+    )
+    parser.add_argument(
         "--backend", default="local", help="local (process pool, default) or ray: same figures"
     )
     parser.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: start one)")
@@ -49,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
 
     def play(progress=None) -> dict[str, Any]:
         return play_duplicate(config, args.bot, args.opponent, make_agent, args.hands, args.seed,
-                              args.workers, progress, args.backend, args.address)  # fmt: skip
+                              args.workers, progress, args.backend, args.address,
+                              args.chunk_deals)  # fmt: skip
 
     if args.json:
         print_json(play())

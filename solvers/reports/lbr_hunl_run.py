@@ -49,14 +49,17 @@ def evaluate_hunl(
     progress: Callable[[int], None] | None = None,
     backend: str = "local",
     address: str | None = None,
+    chunk_deals: int | None = None,
 ) -> dict:
     """LBR against ``bot`` over ``deals`` duplicate deals (``2 * deals`` hands): mbb per hand
     per seat and both seats, with 95% intervals; ``progress`` gets the deals finished so far.
-    The chunks run on ``backend`` (``local`` or ``ray``) with the same figures."""
+    The chunks run on ``backend`` (``local`` or ``ray``) with the same figures. Chunks hold
+    ``chunk_deals`` deals (default: what the bot asks for); the same seed and chunk size deal
+    the same cards to any bot, so two bots can be compared deal by deal."""
     check_counts(deals, workers)
     job = HunlLbrJob(config, str(bot), action_set, streets, make_agent)
     engine = build(job)  # a bad bot or option fails here, before any worker starts
-    chunk = agent_chunk_deals(engine.agent)
+    chunk = chunk_deals or agent_chunk_deals(engine.agent)
     values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk)
     scale = 1000.0 / config.big_blind
     return {
