@@ -96,6 +96,19 @@ def test_a_raise_mid_street_and_the_raise_cap_follow_the_line():
     assert street_root(state).betting == "r250c/cr400c/cc/"
 
 
+def test_a_small_bet_raised_to_the_big_blind_does_not_hide_the_real_bet():
+    # limped river, pot 200: 33% is a 66-chip bet, below the big blind, so in the full game it
+    # is a bet of 100, the same action as the bet of 50% (100 chips) the big blind made. The
+    # button's raise to 600 (400 over the call, 100% of the 400 pot) is sized on that real bet.
+    state = replay("cc/cc/cc/r200r600", CONFIG)
+    sizes = {"river": street("33%, 75%", "60%", cap=2)}
+    sub = build_subgame(state, RIVER, random_ranges(RIVER), sizes)
+    node = sub.game.nodes[sub.node_of(state)]
+    assert node.player == 0 and node.contributions == (200.0, 600.0)
+    bet = sub.game.nodes[node.parent]
+    assert bet.contributions == (200.0, 100.0)  # under the 100-chip bet, not the 66-chip one
+
+
 def test_range_text_reads_back_exactly_and_refuses_an_empty_range():
     weights = np.zeros(N_COMBOS)
     weights[[0, 5, 700, 1325]] = [1e-9, 0.3, 1 / 3, 0.7]

@@ -25,6 +25,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -195,6 +196,9 @@ class ResolvingAgent:
     fallbacks: int = 0
     """Safe solves replaced by the base agent's play (the budget was too short)."""
     _cache: OrderedDict = field(default_factory=OrderedDict, repr=False)
+    chunk_deals: ClassVar[int] = 5
+    """Deals per chunk in pooled evaluations (LBR, matches): seconds per hand, not milliseconds,
+    so small chunks keep every worker busy to the end."""
 
     def __post_init__(self) -> None:
         self.name = self.name or f"resolve({getattr(self.base, 'name', 'base')})"
