@@ -125,7 +125,7 @@ def test_spot_hand_and_spots_screen_in_tmux(tmp_path):
         tmux("send-keys", "-t", session, "Escape")
         wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
         tmux("send-keys", "-t", session, "o")
-        screen = wait_for(session, lambda s: "SRP dry river" in s and "0.036%" in s, 30)
+        screen = wait_for(session, lambda s: "SRP dry river" in s and "0.16%" in s, 30)
         tmux("send-keys", "-t", session, "Escape")
         wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
         quit_cleanly(session, tmp_path)

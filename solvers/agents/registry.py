@@ -35,16 +35,19 @@ kind, or raises ``InputError`` for a file of its kind that is broken or for anot
 
 RESOLVE_PREFIX = "resolve"
 """``resolve:BOT`` re-solves the turn and river over ``BOT`` (a blueprint file or a chump);
-``resolve(turn=2,river=0.5,target=1,iterations=300):BOT`` sets the budgets (``OPTIONS``)."""
+``resolve(turn=2,river=0.5,target=1,iterations=300):BOT`` sets the budgets (``OPTIONS``);
+``resolve(flop=15):BOT`` re-solves the flop as well."""
 SAFE_RESOLVE_PREFIX = "resolve-safe"
 """The same with the river re-solved through the resolve gadget (``agents/safe_resolve.py``)."""
 OPTIONS = {
+    "flop": "seconds of the flop's solve (re-solves the flop too)",
     "turn": "seconds of the turn's solve",
     "river": "seconds of the river's solve",
     "target": "stop at this exploitability, % of the pot",
     "iterations": "stop after this many iterations (alone: no clock, reproducible)",
+    "from": "the first re-solved street: flop, turn (default) or river",
 }
-STREET_OF_OPTION = {"turn": 2, "river": 3}
+STREET_OF_OPTION = {"flop": 1, "turn": 2, "river": 3}
 MAX_SECONDS = 3600.0
 MAX_ITERATIONS = 1_000_000
 RESOLVE_NAME = re.compile(r"^(resolve-safe|resolve)\s*(?:\(([^()]*)\))?\s*:(.*)$", re.I | re.S)
@@ -61,6 +64,11 @@ def resolve_options(text: str) -> dict:
         if key not in OPTIONS or not equals:
             raise InputError(f"re-solving option {item!r}: use key=value with a key among "
                              + ", ".join(f"{k} ({v})" for k, v in OPTIONS.items()))  # fmt: skip
+        if key == "from":
+            if value.lower() not in STREET_OF_OPTION:
+                raise InputError(f"from={value!r}: re-solve from the flop, turn or river")
+            keywords["streets"] = tuple(range(STREET_OF_OPTION[value.lower()], 4))
+            continue
         try:
             number = float(value)
         except ValueError:
@@ -78,6 +86,8 @@ def resolve_options(text: str) -> dict:
             if not 0 < number <= MAX_SECONDS:
                 raise InputError(f"{key}={value} must be above 0 and at most {MAX_SECONDS:g} s")
             seconds[STREET_OF_OPTION[key]] = number
+    if 1 in seconds and 1 not in keywords.setdefault("streets", (1, 2, 3)):
+        raise InputError("flop= sets the flop's budget: it cannot combine with from=turn or river")
     if "max_iterations" in keywords or seconds:
         clock = dict(DEFAULT_SECONDS)
         if "max_iterations" in keywords and not seconds:
