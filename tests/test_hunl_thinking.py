@@ -48,11 +48,13 @@ def test_bot_jobs_play_the_same_hands_as_answering_at_once():
 
 def test_think_scales_the_budgets_and_refuses_bad_values_and_other_bots():
     agent = make_agent("resolve:call", CONFIG)
-    set_think(agent, 2.0)
-    assert agent.seconds == {2: pytest.approx(2.0), 3: pytest.approx(0.2)}
+    defaults = dict(agent.seconds)
+    set_think(agent, 2.0)  # the turn's 5 s becomes 2 s: every street's budget times 0.4
+    assert agent.seconds[2] == pytest.approx(2.0) and agent.seconds[3] == pytest.approx(0.2)
+    assert agent.seconds == {k: pytest.approx(0.4 * v) for k, v in defaults.items()}
     custom = make_agent("resolve(turn=10,river=1):call", CONFIG)
     set_think(custom, 2.5)  # half the default turn: half of each given budget
-    assert custom.seconds == {2: pytest.approx(5.0), 3: pytest.approx(0.5)}
+    assert custom.seconds[2] == pytest.approx(5.0) and custom.seconds[3] == pytest.approx(0.5)
     for bad in ("abc", "0", "-1", "nan", "inf", "601", ""):
         with pytest.raises(InputError, match="think time"):
             check_think(bad)
@@ -140,7 +142,8 @@ async def test_the_new_game_dialog_defaults_to_the_re_solving_bot_with_its_think
         session = screen.session
         assert session.bot_name == f"resolve:{STRATEGIES / 'hunl_100bb.npz'}"
         assert isinstance(session.agent, ResolvingAgent) and session.think == 2.0
-        assert session.agent.seconds == {2: pytest.approx(2.0), 3: pytest.approx(0.2)}
+        assert session.agent.seconds[2] == pytest.approx(2.0)
+        assert session.agent.seconds[3] == pytest.approx(0.2)
         await pilot.press("escape")
         await app.workers.wait_for_complete()
 
