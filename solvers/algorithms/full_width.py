@@ -190,6 +190,9 @@ class FullWidthCFR(Solver):
                 "precision=16 runs on the compiled walk of hold'em spots (alternating updates) "
                 "only; use precision=32 or 64 for this game"
             )
+        # hold'em spots: the memory this solve needs at its precision; refuse what cannot fit
+        size = getattr(game, "solve_size", None)
+        self.memory_estimate_mb = None if size is None else size.check(settings.precision) / 2**20
         n_edges = [e.n_edges for e in plan.edges]
         if compiled:
             # Hold'em spots: the same walk as compiled loops, the update fused into the value
