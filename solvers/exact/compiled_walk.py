@@ -84,14 +84,15 @@ class Source:
 
 
 def plan_arrays(plan: CompiledPlan, dtype: np.dtype) -> PlanArrays:
-    """The kernels' view of ``plan``, its chance masks in ``dtype``."""
+    """The kernels' view of ``plan``, its chance masks in ``dtype`` (0/1 masks stay uint8:
+    exact in any dtype, and shared by every walk of the plan)."""
     return PlanArrays(
         kind=plan.kind,
         child_start=plan.child_start,
         child_rows=plan.child_rows,
         first_edge=plan.first_edge,
         chance_mask=plan.chance_mask,
-        masks=plan.masks.astype(dtype),
+        masks=plan.masks if plan.masks.dtype == np.uint8 else plan.masks.astype(dtype),
         inner_index=plan.inner_index,
         terminal_index=plan.terminal_index,
         terminal_chance=plan.terminal_chance,

@@ -37,7 +37,7 @@ class PlanArrays(NamedTuple):
     chance_mask: np.ndarray
     """A chance outcome row's index in ``masks``, else -1."""
     masks: np.ndarray
-    """``[n_masks, 2, max_hands]`` chance masks, in the storage dtype."""
+    """``[n_masks, 2, max_hands]`` chance masks, in the storage dtype (uint8 when 0/1)."""
     inner_index: np.ndarray
     """A walked non-terminal row's index in the ``[inner rows, hands]`` arrays, else -1."""
     terminal_index: np.ndarray
