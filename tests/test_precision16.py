@@ -218,3 +218,16 @@ def test_sixteen_bits_need_the_compiled_walk():
         make_solver(load_game("kuhn"), "cfr", precision="16")
     with pytest.raises(SolverError, match="precision=16"):
         make_solver(load_game(SMALL_RIVER), "dcfr", precision="16", walk="numpy")
+
+
+def test_the_cli_resumes_at_its_precision_and_refuses_another(tmp_path, capsys):
+    from pokertui.cli import main  # noqa: PLC0415
+
+    out = str(tmp_path / "river.json")
+    run = ["solve", SMALL_RIVER, "--algo", "dcfr", "--out", out]
+    assert main([*run, "--opt", "precision=16", "--iterations", "20"]) == 0
+    capsys.readouterr()
+    assert main([*run, "--iterations", "30", "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert "precision=16 but this run asks precision=32" in err and "Traceback" not in err
+    assert main([*run, "--opt", "precision=16", "--iterations", "30", "--resume"]) == 0
