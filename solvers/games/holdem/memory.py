@@ -7,8 +7,10 @@ walking player's values per non-terminal node and hand (float32, or float64 at
 ``precision=64``); no per-edge strategy and nothing per terminal. On top come the public tree
 itself (Python nodes, about 3 KB each with their keys and tables) and the interpreter, numpy,
 scipy and numba (about 200 MB). Calibrated on the benchmark spots
-(``benchmarks/bench_holdem.py``), float32: turn estimate 354 MB against 343 MB measured; flop
-(suit isomorphism: 73% of the tree walked) 1,730 MB against 1,750 MB.
+(``benchmarks/bench_holdem.py``, peak RSS with the exact exploitability checks): turn estimate
+354 MB against 347 MB measured in float32, 314 MB against 316 MB at 16 bits; flop (suit
+isomorphism: 73% of the tree walked) 1,727 MB against 1,680 MB in float32, 1,387 MB against
+1,342 MB at 16 bits.
 
 The tree is refused when it is built only if even the leanest storage cannot hold it; the
 solver checks its own precision (``SolveSize.check``) and names the leaner one in its message.
