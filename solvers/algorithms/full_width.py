@@ -128,8 +128,15 @@ PRECISIONS = {
 """Spellings of ``CFRConfig.precision`` and the storage each stands for."""
 BITS = {"float64": "64", "float32": "32", "int16": "16"}
 """The ``--opt precision=`` spelling of each storage."""
-STORAGE = {"int16": (np.int16, np.uint16)}
-"""Per 16-bit precision, the dtypes of regrets (signed codes) and strategy sums (unsigned)."""
+
+
+def storage(precision: str) -> tuple[np.dtype, np.dtype, np.dtype]:
+    """The dtypes of regrets, strategy sums and the walk's arrays at ``precision``: 16 bits
+    keep signed codes for regrets and unsigned ones for sums, and walk in float32."""
+    if precision == "int16":
+        return np.dtype(np.int16), np.dtype(np.uint16), np.dtype(np.float32)
+    dtype = np.dtype(precision)
+    return dtype, dtype, dtype
 
 
 VARIANTS: dict[str, dict[str, Any]] = {
@@ -168,9 +175,10 @@ class FullWidthCFR(Solver):
         self.algorithm = variant
         self.plan = build_plan(game)
         plan = self.plan
-        self.quantised = self.config.precision in STORAGE
-        # the walk's arrays (and predictions) are float32 under 16-bit storage
-        dtype = np.dtype(np.float32 if self.quantised else self.config.precision)
+        assert self.config.precision is not None
+        self.precision: str = self.config.precision
+        self.quantised = self.precision == "int16"
+        regret_dtype, sum_dtype, dtype = storage(self.precision)
         self._compiled: CompiledWalk | None = None
         settings = self.config
         self.rule = UpdateRule(
@@ -192,7 +200,7 @@ class FullWidthCFR(Solver):
             )
         # hold'em spots: the memory this solve needs at its precision; refuse what cannot fit
         size = getattr(game, "solve_size", None)
-        self.memory_estimate_mb = None if size is None else size.check(settings.precision) / 2**20
+        self.memory_estimate_mb = None if size is None else size.check(self.precision) / 2**20
         n_edges = [e.n_edges for e in plan.edges]
         if compiled:
             # Hold'em spots: the same walk as compiled loops, the update fused into the value
@@ -200,14 +208,14 @@ class FullWidthCFR(Solver):
             # (compiled_walk.py): the per-edge arrays hold the edges that are walked.
             self._compiled = compiled_walk(game, dtype, isomorphic=self.config.isomorphism)
             n_edges = list(self._compiled.plan.n_edges)
-        regret_dtype, sum_dtype = STORAGE.get(self.config.precision, (dtype, dtype))
         shapes = [(n_edges[p], plan.n_hands[p]) for p in (0, 1)]
         self.regrets = [np.zeros(shape, dtype=regret_dtype) for shape in shapes]
         self.strategy_sums = [np.zeros(shape, dtype=sum_dtype) for shape in shapes]
-        n_slots = [len(self._compiled.plan.slot_first[p]) if compiled else 0 for p in (0, 1)]
+        slots = None if self._compiled is None else self._compiled.plan.slot_first
+        n_slots = [0 if slots is None else len(slots[p]) for p in (0, 1)]
         self.regret_scales = [np.zeros(n, dtype=np.float32) for n in n_slots]
         self.sum_scales = [np.zeros(n, dtype=np.float32) for n in n_slots]
-        """16-bit storage: one scale per decision slot of each player (else unused)."""
+        # 16-bit storage: one scale per decision slot of each player (else unused)
         self.predictions = [
             np.zeros(r.shape, dtype=dtype) if self.config.predictive else np.zeros((0, 0), dtype)
             for r in self.regrets
@@ -380,8 +388,7 @@ class FullWidthCFR(Solver):
         return arrays
 
     def _load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
-        walk_dtype = np.dtype(np.float32 if self.quantised else self.config.precision)
-        regret_dtype, sum_dtype = STORAGE.get(self.config.precision, (walk_dtype, walk_dtype))
+        regret_dtype, sum_dtype, walk_dtype = storage(self.precision)
         self.regrets = [a.astype(regret_dtype) for a in restore_per_player(arrays, "regrets")]
         sums = restore_per_player(arrays, "strategy_sums")
         self.strategy_sums = [a.astype(sum_dtype) for a in sums]
@@ -399,7 +406,7 @@ class FullWidthCFR(Solver):
 
     def state_dict(self, copy: bool = True) -> dict[str, np.ndarray]:
         state = super().state_dict(copy)
-        state["precision"] = np.array(BITS[self.config.precision])
+        state["precision"] = np.array(BITS[self.precision])
         return state
 
     def load_state_dict(self, state: dict[str, np.ndarray]) -> None:
@@ -407,7 +414,7 @@ class FullWidthCFR(Solver):
         arrays would not even have this run's types)."""
         if "precision" in state:
             saved = str(state["precision"])
-            mine = BITS[self.config.precision]
+            mine = BITS[self.precision]
             if saved != mine:
                 raise SolverError(
                     f"checkpoint was solved with precision={saved} but this run asks "

@@ -77,7 +77,7 @@ class Source:
         predictions = (
             np.zeros((0, 0), dtype=dtype) if self.predictions is None else self.predictions
         )
-        scales = self.scales if quantised else np.zeros(0, dtype=np.float32)
+        scales = np.zeros(0, dtype=np.float32) if self.scales is None else self.scales
         return StrategySource(
             weights=weights, predictions=predictions, matching=self.matching, scales=scales
         )
