@@ -114,7 +114,8 @@ class GadgetGame(HoldemGame):
             builder.add(parent, "F" if node.parent < 0 else node.key.rsplit("/", 1)[-1],
                         node.kind, **fields)  # fmt: skip
         gadget = cls(game.params, game.hand_labels, game.prior, builder.finish(), big_blind=1.0)
-        for name in ("hand_combos", "range_weights", "normaliser", "memory_estimate_mb"):
+        for name in ("hand_combos", "range_weights", "normaliser", "memory_estimate_mb",
+                     "solve_size"):  # fmt: skip
             setattr(gadget, name, getattr(game, name))
         gadget._suit_swap = None
         gadget.opponent = opponent
