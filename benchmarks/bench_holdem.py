@@ -13,6 +13,11 @@ Targets (the issue's): river 0.1% of the pot, turn 0.3%, flop 0.5%. Peers on thi
 
 Run: ``python benchmarks/bench_holdem.py [--spots river turn] [--algos dcfr cfr+] [--json]``.
 
+Precision (``--precision 32 16``): every spot and algorithm runs once per storage of regrets and
+sums (``--opt precision=``), and a last table puts them side by side: iterations, seconds and
+peak MB to each target, the iterations' ratio (the convergence cost of 16 bits) and both against
+postflop-solver's seconds and MB (``x pfs s``, ``x pfs MB``).
+
 Before/after: ``--compare before=/path/to/other/checkout`` runs every repeat in that checkout's
 ``solvers`` too, interleaved with this one (so both see the same machine load), and prints the
 median seconds and ms per iteration of both side by side with their ratio.
@@ -36,6 +41,8 @@ LIMITS = {"river": 600, "turn": 2000, "flop": 400}
 PEER_SECONDS = {("river", 0.1): 0.09, ("turn", 0.3): 10.0, ("flop", 0.5): 40.0}
 """postflop-solver (Rust, 2 threads) at the issue's targets, measured on this machine and quoted
 by the issue; the ``x postflop-solver`` column is our seconds over these."""
+PEER_MB = {"turn": 90.0, "flop": 760.0}
+"""postflop-solver's peak memory on the turn and flop spots (same source as the seconds)."""
 ALGOS = {
     "dcfr": {},
     "dcfr(1.5,0.5,3)": {"variant": "dcfr", "alpha": 1.5, "beta": 0.5, "gamma": 3.0},
@@ -80,7 +87,7 @@ def _one_run(
             "history": history,
             "peak_mb": peak_mb,
             "ms_per_iteration": 1000 * solver.elapsed_seconds / max(1, solver.iterations),
-            "memory_estimate_mb": game.memory_estimate_mb,
+            "memory_estimate_mb": solver.memory_estimate_mb,
             "nodes": len(game.nodes),
             "hands": list(game.n_hands),
         }
@@ -99,8 +106,9 @@ def run_spot(spot, algo, options, check_every, budget_s, root=str(HERE)):
     return result
 
 
-def _rows(spot: str, algo: str, runs: list[dict]) -> list[dict]:
-    """One row per target: medians over ``runs`` of one spot, algorithm and checkout."""
+def _rows(spot: str, algo: str, runs: list[dict], bits: str) -> list[dict]:
+    """One row per target: medians over ``runs`` of one spot, algorithm, precision and
+    checkout."""
     rows = []
     for target in TARGETS[spot]:
         hits = [r["reached"].get(target) for r in runs]
@@ -109,6 +117,7 @@ def _rows(spot: str, algo: str, runs: list[dict]) -> list[dict]:
             {
                 "spot": spot,
                 "algo": algo,
+                "bits": bits,
                 "target_%": target,
                 "iterations": done[0][0] if done else None,
                 "seconds": statistics.median(h[1] for h in done) if done else None,
@@ -125,12 +134,38 @@ def _rows(spot: str, algo: str, runs: list[dict]) -> list[dict]:
     return rows
 
 
+def _precisions(rows: list[dict], bits: list[str]) -> list[dict]:
+    """One row per spot, algorithm and target with every precision's iterations, seconds and
+    peak MB, the iterations of each over the first's, and the ratios to postflop-solver."""
+    by_key: dict[tuple, dict[str, dict]] = {}
+    for row in rows:
+        by_key.setdefault((row["spot"], row["algo"], row["target_%"]), {})[row["bits"]] = row
+    out = []
+    for (spot, algo, target), runs in by_key.items():
+        line: dict = {"spot": spot, "algo": algo, "target_%": target}
+        first = runs[bits[0]]
+        for b in bits:
+            run = runs[b]
+            line[f"it {b}"] = run["iterations"]
+            line[f"s {b}"] = None if run["seconds"] is None else round(run["seconds"], 2)
+            line[f"MB {b}"] = round(run["peak_MB"])
+        for b in bits[1:]:
+            mine, base = runs[b]["iterations"], first["iterations"]
+            line[f"it {b}/{bits[0]}"] = round(mine / base, 2) if mine and base else None
+        for b in bits:
+            line[f"x pfs s {b}"] = runs[b]["x postflop-solver"]
+            peer = PEER_MB.get(spot)
+            line[f"x pfs MB {b}"] = round(runs[b]["peak_MB"] / peer, 2) if peer else None
+        out.append(line)
+    return out
+
+
 def _side_by_side(names: list[str], by_checkout: dict[str, list[dict]]) -> list[dict]:
     """Median seconds and ms per iteration of every checkout in one row, with the ratio of
     this checkout to each other one."""
     rows = []
     for i, base in enumerate(by_checkout[names[0]]):
-        row = {k: base[k] for k in ("spot", "algo", "target_%")}
+        row = {k: base[k] for k in ("spot", "algo", "bits", "target_%")}
         for name in names:
             other = by_checkout[name][i]
             row[f"s {name}"] = other["seconds"]
@@ -148,7 +183,13 @@ def main() -> None:
     parser.add_argument("--algos", nargs="+", default=list(ALGOS), choices=list(ALGOS))
     parser.add_argument("--repeats", type=int, default=3, help="river repeats")
     parser.add_argument("--big-repeats", type=int, default=1, help="turn and flop repeats")
-    parser.add_argument("--precision", default="float32", choices=("float32", "float64"))
+    parser.add_argument(
+        "--precision",
+        nargs="+",
+        default=["32"],
+        choices=("16", "32", "64"),
+        help="bits of regrets and sums; several run side by side (e.g. --precision 32 16)",
+    )
     parser.add_argument("--budget", type=float, default=300.0, help="seconds per run at most")
     parser.add_argument(
         "--compare",
@@ -169,8 +210,8 @@ def main() -> None:
     by_checkout: dict[str, list[dict]] = {name: [] for name in names}
     for spot in args.spots:
         check_every = {"river": 10, "turn": 10, "flop": 10}[spot]
-        for algo in args.algos:
-            options = {**ALGOS[algo], "precision": args.precision}
+        for algo, bits in [(a, b) for a in args.algos for b in args.precision]:
+            options = {**ALGOS[algo], "precision": bits}
             repeats = args.repeats if spot == "river" else args.big_repeats
             runs: dict[str, list[dict]] = {name: [] for name in names}
             for _ in range(repeats):  # interleaved: every checkout sees the same load
@@ -178,14 +219,15 @@ def main() -> None:
                     result = run_spot(spot, algo, options, check_every, args.budget, root)
                     runs[name].append(result)
             for name in names:
-                by_checkout[name] += _rows(spot, algo, runs[name])
+                by_checkout[name] += _rows(spot, algo, runs[name], bits)
             if not args.json:
                 first = runs[names[0]][0]
                 last = first["history"][-1]
                 print(
-                    f"{spot:5} {algo:16} nodes {first['nodes']:,} hands {first['hands']} "
-                    f"estimate {first['memory_estimate_mb']:.0f} MB; last: {last[0]} it "
-                    f"{last[1]:.2f} s {last[2]:.3f}%",
+                    f"{spot:5} {algo:16} {bits} bits: nodes {first['nodes']:,} hands "
+                    f"{first['hands']} estimate {first['memory_estimate_mb']:.0f} MB, peak "
+                    f"{first['peak_mb']:.0f} MB; last: {last[0]} it {last[1]:.2f} s "
+                    f"{last[2]:.3f}%",
                     flush=True,
                 )
     if args.json:
@@ -198,6 +240,9 @@ def main() -> None:
         print_rows(title + ("" if len(names) == 1 else f": {name}"), by_checkout[name])
     if len(names) > 1:
         print_rows("Side by side (medians)", _side_by_side(names, by_checkout))
+    if len(args.precision) > 1:
+        title = "Precisions side by side (convergence cost; x pfs: over postflop-solver)"
+        print_rows(title, _precisions(by_checkout["this"], args.precision))
 
 
 if __name__ == "__main__":

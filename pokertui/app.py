@@ -36,6 +36,7 @@ class PokerApp(App[int]):
         resume: str | None,
         seed: int | None,
         game: str | None = None,
+        think: float | None = None,
     ) -> None:
         super().__init__()
         self.strategies_dir = Path(strategies_dir)
@@ -45,6 +46,8 @@ class PokerApp(App[int]):
         self.start_resume = resume
         self.start_game = game
         """``--game hunl(...)``: open the full-game table against ``bot`` at start."""
+        self.start_think = think
+        """``--think``: the re-solving bot's seconds on a turn."""
         self.seed = seed
         """``--seed`` for drills; None deals fresh cards in every new session."""
 
@@ -55,7 +58,7 @@ class PokerApp(App[int]):
         if self.start_resume:
             self.resume(self.start_resume)
         elif self.start_game:
-            self.play_game(self.start_game, self.start_bot or "call")
+            self.play_game(self.start_game, self.start_bot or "call", self.start_think)
         elif self.start_bot:
             self.play_file(self.start_bot)
 
@@ -189,14 +192,13 @@ class PokerApp(App[int]):
         from pokertui.screens.hunl_play import HunlPlayScreen  # noqa: PLC0415
         from pokertui.session.hunl_session import HunlSession  # noqa: PLC0415
 
-        session = HunlSession(
-            setup.config, setup.agent, bot_name=setup.bot, human_seat=setup.seat, seed=setup.seed
-        )
+        session = HunlSession(setup.config, setup.agent, bot_name=setup.bot, human_seat=setup.seat,
+                              seed=setup.seed, think=setup.think)  # fmt: skip
         name = setup.name or self.fresh_save_name()
         self.push_screen(HunlPlayScreen(session, name, self.saves_dir, hints=self.settings.hints))
 
-    def play_game(self, game: str, bot: str) -> None:
-        """``pokertui play --game hunl(...) --bot B``: straight to the full-game table."""
+    def play_game(self, game: str, bot: str, think: float | None = None) -> None:
+        """``pokertui play --game hunl(...) --bot B [--think S]``: straight to the table."""
         from pokertui.screens.hunl_setup import HunlSetup  # noqa: PLC0415
         from solvers.agents.registry import make_agent  # noqa: PLC0415
         from solvers.errors import InputError  # noqa: PLC0415
@@ -208,7 +210,7 @@ class PokerApp(App[int]):
         except InputError as exc:
             self.show_error("This game cannot be played", str(exc))
             return
-        self.start_hunl(HunlSetup(config, agent, bot, None, self.seed, None))
+        self.start_hunl(HunlSetup(config, agent, bot, None, self.seed, None, think))
 
     def fresh_save_name(self) -> str:
         """``session-DATE-TIME``, with a suffix if a session started in the same second."""
@@ -264,6 +266,7 @@ def make_app(
     resume: str | None = None,
     seed: int | None = None,
     game: str | None = None,
+    think: float | None = None,
 ) -> PokerApp:
     """The app with its folders injected (defaults: ``pokertui.paths``)."""
     if strategies_dir is None or saves_dir is None:
@@ -278,6 +281,7 @@ def make_app(
         resume,
         seed,
         game,
+        think,
     )
 
 
@@ -286,8 +290,9 @@ def run_app(
     resume: str | None = None,
     seed: int | None = None,
     game: str | None = None,
+    think: float | None = None,
 ) -> int:
     """Run the TUI until the user quits; the exit code for the CLI."""
-    app = make_app(bot=bot, resume=resume, seed=seed, game=game)
+    app = make_app(bot=bot, resume=resume, seed=seed, game=game, think=think)
     app.run()
     return app.return_code or 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 _REPO = Path(__file__).resolve().parent.parent
@@ -48,18 +49,34 @@ def shipped_hunl_bots(shipped_dir: Path) -> list[Path]:
     return sorted(p for p in Path(shipped_dir).glob("hunl_*") if p.is_file())
 
 
+RESOLVE_PREFIX = re.compile(r"^(resolve(?:-safe)?\s*(?:\([^()]*\))?\s*:)(.*)$", re.I | re.S)
+"""``resolve:`` and its options before a bot (``solvers.agents.registry.RESOLVE_NAME``'s
+grammar, repeated so that the app starts without the solvers)."""
+
+
+def default_hunl_bot(shipped_dir: Path, stack_bb: float) -> str:
+    """The full game's default bot: the re-solving bot over the shipped blueprint of this depth
+    (``resolve:strategies/hunl_100bb.npz``), or ``call`` while there is none."""
+    for path in shipped_hunl_bots(shipped_dir):
+        if path.name.split(".")[0] == f"hunl_{stack_bb:g}bb":
+            return f"resolve:{path}"
+    return "call"
+
+
 def resolve_hunl_bot(text: str | None, shipped_dir: Path, stack_bb: float) -> str:
     """The full game's bot for what the user typed: an existing path or a chump's name as it is,
-    a shipped bot by its name without the ending (``hunl_100bb``); nothing typed means the
-    shipped bot of this depth, or ``call`` while there is none."""
+    a shipped bot by its name without the ending (``hunl_100bb``: the blueprint alone), the same
+    after ``resolve:``; nothing typed means ``default_hunl_bot``."""
     if text is None or not text.strip():
-        text = f"hunl_{stack_bb:g}bb"
-        fallback = "call"
-    else:
-        text, fallback = text.strip(), text.strip()
+        return default_hunl_bot(shipped_dir, stack_bb)
+    text = text.strip()
+    prefixed = RESOLVE_PREFIX.match(text)
+    if prefixed is not None:
+        base = prefixed.group(2).strip()
+        return prefixed.group(1) + (resolve_hunl_bot(base, shipped_dir, stack_bb) if base else "")
     if Path(text).exists():
         return text
     for path in shipped_hunl_bots(shipped_dir):
         if path.name.split(".")[0] == text:
             return str(path)
-    return fallback
+    return text

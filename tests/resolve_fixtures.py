@@ -34,3 +34,29 @@ def street(bet: str, raise_: str = "", cap: int | None = None) -> StreetSizes:
     if cap is not None:
         texts["raise_cap"] = cap
     return StreetSizes.parse(texts, "test")
+
+
+class Narrow(Fixed):
+    """``Fixed`` after the flop; preflop only every ``every``-th combo plays (as ``Fixed``), the
+    rest fold (or check when they cannot): small ranges, so that flop and turn subgames are
+    small enough for the node-by-node reference walk and the numpy gadget."""
+
+    name = "narrow"
+
+    def __init__(self, salt: int, every: int = 22) -> None:
+        super().__init__(salt)
+        self.plays = np.arange(N_COMBOS) % every == salt % every
+
+    def policy(self, state: HunlState, board: np.ndarray) -> Policy:
+        policy = super().policy(state, board)
+        if state.street > 0:
+            return policy
+        out = Action("f") if state.legal().can_fold else Action(CALL)
+        rows = np.zeros((N_COMBOS, len(policy.actions) + 1))
+        rows[self.plays, :-1] = policy.probabilities[self.plays]
+        rows[~self.plays, -1] = 1.0
+        if out in policy.actions:  # a check: the folding column joins it
+            index = policy.actions.index(out)
+            rows[:, index] += rows[:, -1]
+            return Policy(policy.actions, rows[:, :-1])
+        return Policy((*policy.actions, out), rows)

@@ -3,6 +3,7 @@ live panel's numbers, a typed amount, the review, the PHH export and resuming a 
 
 from __future__ import annotations
 
+import numpy as np
 from textual.widgets import Input, Static
 
 from pokertui.app import make_app
@@ -154,3 +155,121 @@ async def test_the_new_game_dialog_leads_to_the_full_game(tmp_path):
         await pilot.pause()
         await pilot.pause()
         assert isinstance(app.screen, HunlSetupDialog)
+
+
+# --- the re-solving bot at the table --------------------------------------------------------
+
+
+class Gate:
+    """Wraps the screen's progress hook: the first report of a solve holds the solving thread
+    until the test opens the gate, so the test acts while the bot is surely mid-think."""
+
+    def __init__(self, hook) -> None:
+        import threading
+
+        self.hook = hook
+        self.reached = threading.Event()
+        self.opened = threading.Event()
+
+    def __call__(self, thinking) -> None:
+        self.hook(thinking)
+        self.reached.set()
+        self.opened.wait(timeout=120)
+        self.hook(thinking)  # a cancelled worker stops here
+
+
+async def wait_until(pilot, condition, seconds: float = 120.0) -> None:
+    import asyncio
+    import time
+
+    end = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < end, "timed out"
+        await asyncio.sleep(0.05)
+        await pilot.pause()
+
+
+RESOLVING = "resolve(iterations=12):call"
+"""A re-solving bot that is quick to solve: twelve iterations over always-call's ranges."""
+
+
+async def test_the_bot_thinks_in_a_worker_the_screen_answers_and_shows_the_resolves_evs(tmp_path):
+    from pokertui.screens.help import HelpScreen
+    from solvers.agents.resolve_values import bot_solution, resolved_values
+
+    app = make_app(STRATEGIES, tmp_path, bot=RESOLVING, game="hunl(stack_bb=100)", seed=4)
+    async with app.run_test(size=(150, 50)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        session = screen.session
+        gate = Gate(session.agent.progress)
+        session.agent.progress = gate
+        assert session.human_seat == 0  # the button: preflop first, last after the flop
+        await pilot.press("c")  # limp; always-call's base checks, then leads the flop by checking
+        await settle(pilot)
+        assert session.state.betting == "cc/c" and session.human_to_act
+        assert text_of(screen, "#hunl-thinking").strip() == ""
+        await pilot.press("c")  # check back the flop: the bot opens the turn, re-solving it
+        await wait_until(pilot, gate.reached.is_set)
+        await wait_until(pilot, lambda: "turn" in text_of(screen, "#hunl-thinking"))
+        thinking = text_of(screen, "#hunl-thinking")
+        assert "The bot is thinking: turn" in thinking and "of 12 iterations" in thinking
+        assert session.bot_to_act
+        await pilot.press("question_mark")  # help opens while the bot thinks
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is screen
+        await pilot.press("c")  # not the human's turn: refused, nothing played
+        await pilot.pause()
+        assert session.state.betting == "cc/cc/" and session.bot_to_act
+        gate.opened.set()
+        await wait_until(pilot, lambda: not session.bot_to_act)
+        await settle(pilot)
+        assert text_of(screen, "#hunl-thinking").strip() == ""
+        assert session.human_to_act and session.state.street == 2
+        assert session.agent.solves == 1
+        panel = text_of(screen, "#hunl-live-text", 96)
+        assert "against the bot's turn re-solve (12 iterations" in panel
+        board = np.array(session.board)
+        solution = bot_solution(session.agent, session.state, board)
+        found = resolved_values(solution, session.state, session.hand.hole[0])
+        assert session.agent.solves == 1  # the panel used the bot's own solve
+        labels = {"f": "fold", "c": "call" if session.state.to_call() else "check"}
+        for action, value in zip(found.actions, found.values, strict=True):
+            label = labels.get(action.kind) or session.raise_text(action.to)
+            assert f"{label:<18} {value / 100:>+8.2f}bb" in panel
+
+
+async def test_quitting_while_the_bot_solves_keeps_the_autosave_whole(tmp_path):
+    from pokertui.session.hunl_saves import load_hunl_session
+
+    app = make_app(STRATEGIES, tmp_path, bot=RESOLVING, game="hunl(stack_bb=100)", seed=4)
+    async with app.run_test(size=(150, 50)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        session = screen.session
+        gate = Gate(session.agent.progress)
+        session.agent.progress = gate
+        await pilot.press("f")  # hand 1 folded on the button: saved
+        await settle(pilot)
+        await pilot.press("n")  # hand 2 on the big blind: the bot limps, we check it down
+        await settle(pilot)
+        dealt = session.rng_at_deal
+        await pilot.press("c")  # check preflop
+        await wait_until(pilot, lambda: session.human_to_act)
+        await pilot.press("c")  # check the flop; the bot checks behind
+        await wait_until(pilot, gate.reached.is_set)  # the live panel solves the bot's turn
+        assert session.human_to_act and session.state.street == 2
+        await wait_until(pilot, lambda: "Solving" in text_of(screen, "#hunl-thinking"))
+        await pilot.press("escape")  # home, mid-solve
+        await pilot.pause()
+        assert app.screen is not screen
+        gate.opened.set()
+        assert session.agent_lock.acquire(timeout=60)  # the solving thread has let go
+        session.agent_lock.release()
+        assert session.agent.solves == 0  # the solve stopped; nothing half-done was kept
+    saved, warning = load_hunl_session(tmp_path / f"{screen.save_name}.json")
+    assert warning is None and len(saved.hands) == 1 and saved.think is None
+    assert saved.rng.bit_generator.state == dealt  # a resume deals hand 2 again

@@ -310,8 +310,13 @@ def test_shipped_bot_names_resolve_and_the_default_follows_the_depth(tmp_path):
     assert resolve_hunl_bot("random", tmp_path, 100) == "random"
     shipped = tmp_path / "hunl_100bb.bp"
     shipped.write_bytes(b"x")
-    assert resolve_hunl_bot(None, tmp_path, 100) == str(shipped)
-    assert resolve_hunl_bot("hunl_100bb", tmp_path, 200) == str(shipped)
+    assert resolve_hunl_bot(None, tmp_path, 100) == f"resolve:{shipped}"  # re-solving default
+    assert resolve_hunl_bot("  ", tmp_path, 100) == f"resolve:{shipped}"
+    assert resolve_hunl_bot("hunl_100bb", tmp_path, 200) == str(shipped)  # the blueprint alone
+    assert resolve_hunl_bot("resolve(turn=2):hunl_100bb", tmp_path, 200) == (
+        f"resolve(turn=2):{shipped}"
+    )
+    assert resolve_hunl_bot("resolve-safe:call", tmp_path, 100) == "resolve-safe:call"
     assert resolve_hunl_bot(None, tmp_path, 200) == "call"
     assert resolve_hunl_bot("nothing_here", tmp_path, 100) == "nothing_here"
 

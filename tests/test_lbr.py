@@ -15,8 +15,9 @@ from phevaluator import evaluate_cards
 from solvers.cards.deck import COMBO_CARDS, card_str, parse_cards
 from solvers.exact.evaluation import expected_values, exploitability
 from solvers.games import load_game
-from solvers.reports.lbr import LbrInputError, LocalBestResponse, summarise
-from solvers.reports.lbr_actions import ActionSetError, BetSizer, RealState
+from solvers.reports.lbr import Choice, LbrInputError, LocalBestResponse, summarise
+from solvers.reports.lbr_actions import ActionSetError, BetSizer, RealState, tree_mapping
+from solvers.reports.lbr_belief import start
 from solvers.strategy_file import load_strategy
 from tests.conftest import STRATEGIES
 from tests.lbr_fixtures import (
@@ -135,7 +136,7 @@ def test_river_fc_against_always_call_only_checks_down():
         assert lbr.expected_seat(seat) == pytest.approx(check_down[seat], abs=1e-9)
 
 
-@pytest.mark.parametrize("action_set", ["fcpa", "tree", "56"])
+@pytest.mark.parametrize("action_set", ["fcpa", "tree"])
 def test_river_always_fold_bot_loses_the_pot_every_hand(action_set):
     game = river_game()
     always_fold = rule_strategy(game, facing="f")
@@ -143,6 +144,19 @@ def test_river_always_fold_bot_loses_the_pot_every_hand(action_set):
     values = sampled(lbr, 400)
     np.testing.assert_allclose(values, game.pot / 2, rtol=0, atol=1e-9)  # LBR's net: half the pot
     assert lbr.expected_seat(0) == pytest.approx(50.0) and lbr.expected_seat(1) == pytest.approx(50)
+
+
+def test_river_always_fold_bot_still_calls_bets_below_its_smallest_size():
+    """With ``56`` LBR also has bets below the tree's half pot, which the bot answers as half
+    pot but calls where it would fold with the translation's ``fold_to_call`` odds: the nuts
+    bet small to be called, so every hand wins at least the pot and some win more."""
+    game = river_game()
+    always_fold = rule_strategy(game, facing="f")
+    lbr = LocalBestResponse(game, always_fold, "56")
+    for seat in (0, 1):
+        hands = np.flatnonzero(game.prior.sum(axis=1 - seat) > 0)
+        values = np.array([lbr.expected(seat, int(h)) for h in hands])
+        assert values.min() >= 50.0 - 1e-9 and values.max() > 55.0
 
 
 def test_off_tree_all_in_against_always_call_on_a_tree_without_all_in():
@@ -202,11 +216,10 @@ def test_waiting_for_the_river_checks_and_calls_the_turn(turn):
     for seat in (0, 1):  # the bot never bets nor calls: each takes the pot, on its own street
         assert greedy.expected_seat(seat) == pytest.approx(50.0)
         assert waiting.expected_seat(seat) == pytest.approx(50.0)
-    root = game.root
-    choice = waiting.decide(root, 0, 0, RealState(list(root.contributions)), game.prior[0].copy())
-    assert game.nodes[root.children[choice.children[0][0]]].key == "x"  # checks the turn
-    choice = greedy.decide(root, 0, 0, RealState(list(root.contributions)), game.prior[0].copy())
-    assert choice.to is not None  # bets the turn when it may
+    belief = start(game, game.prior[0].copy())
+    assert waiting.decide(belief, 0, 0) == Choice("p")  # checks the turn
+    choice = greedy.decide(belief, 0, 0)
+    assert choice.kind == "b" and choice.to is not None  # bets the turn when it may
 
 
 # --- pieces: equity, bet sizes, translation ------------------------------------------------
@@ -258,14 +271,14 @@ def test_off_tree_bet_maps_by_the_pseudo_harmonic_rule():
     game = river_game()
     root = game.root
     real = RealState(list(root.contributions))
-    sizer = BetSizer("fcpa", 350.0, True)
-    mapping = sizer.translate(root, 0, real, 150.0)  # a pot bet between 50% and all-in (300%)
+    mapping, keep = tree_mapping(game, root, 0, real, 150.0)  # pot: between 50% and all-in (300%)
+    assert keep == 0.0
     a, b, x = 0.5, 3.0, 1.0
     lower = (b - x) * (1 + a) / ((b - a) * (1 + x))
     assert [c for c, _ in mapping] == [1, 2]
     assert mapping[0][1] == pytest.approx(lower) and mapping[1][1] == pytest.approx(1 - lower)
-    assert sizer.translate(root, 0, real, 100.0) == [(1, 1.0)]
-    assert sizer.translate(root, 0, real, 350.0) == [(2, 1.0)]
+    assert tree_mapping(game, root, 0, real, 100.0) == ([(1, 1.0)], 0.0)
+    assert tree_mapping(game, root, 0, real, 350.0) == ([(2, 1.0)], 0.0)
 
 
 @settings(max_examples=60, deadline=None)
@@ -295,6 +308,7 @@ def test_candidate_bets_are_legal_and_translations_are_distributions(own, extra,
     assert bets == sorted(set(bets))
     assert all(min(least, cap) <= b <= cap for b in bets)
     for to in bets:
-        mapping = sizer.translate(node, actor, real, to)
+        mapping, keep = tree_mapping(game, node, actor, real, to)
+        assert 0 <= keep < 1
         assert sum(p for _, p in mapping) == pytest.approx(1.0)
         assert all(node.tokens[c].startswith("b") and 0 <= p <= 1 for c, p in mapping)

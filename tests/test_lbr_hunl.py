@@ -252,6 +252,9 @@ def test_people_get_a_table_in_bb_per_hand(capsys):
         (("hunl(200)", "--bot", "call", "--hands", "0"), "--hands"),
         (("hunl(200", "--bot", "call"), "hunl"),
         ((STRATEGIES / "push_fold_10bb.json", "--bot", "call"), "--bot"),
+        (("hunl(200)", "--bot", "call", "--record"), "--record writes"),
+        (("hunl(200)", "--bot", "resolve(river=0):call"), "river=0"),
+        ((STRATEGIES / "push_fold_10bb.json", "--chunk-deals", "5"), "full game"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(capsys, argv, message):
@@ -295,3 +298,16 @@ def test_a_bot_that_contradicts_its_policy_is_reported():
     c0, c1, boards = deal(np.random.default_rng(0), 1)
     with pytest.raises(HunlLbrError, match="does not list|no combo"):
         engine.play(1, int(c1[0]), int(c0[0]), boards[0], np.random.default_rng(0))
+
+
+def test_the_chunk_size_fixes_the_deals_whatever_the_bot_asks_for(capsys):
+    def run(bot, chunk):
+        argv = ("lbr", "hunl(100)", "--bot", bot, "--streets", "river", "--hands", 12, "--seed", 3)
+        code, out, _ = run_cli(capsys, *argv, "--workers", 1, "--chunk-deals", chunk, "--json")
+        assert code == 0
+        return json.loads(out)
+
+    # one bot under two names: the same chunking deals the same cards, so the values match
+    first, second = run("call", 4), run("always-call", 4)
+    assert first["seat_values"] == second["seat_values"] and first["chunk_deals"] == 4
+    assert run("call", 6)["seat_values"] != first["seat_values"]  # other chunks, other cards

@@ -7,10 +7,12 @@ import numpy as np
 import pytest
 
 from pokertui.cli import main
+from pokertui.session import Session
 from solvers.errors import InputError
 from solvers.exact.evaluation import best_response
 from solvers.games import load_game
-from solvers.games.holdem.off_tree import real_amount, translate_bet, tree_sizes
+from solvers.games.holdem.off_tree import answer_rows, real_amount, translate_bet, tree_sizes
+from solvers.strategy_file import load_strategy, save_strategy
 
 SPOT = (
     'nlhe(board="Qs Jh 2h 8d 3c",pot=100,stack=300,oop_range="QQ+,AKs",ip_range="JJ+,AQs",'
@@ -101,8 +103,14 @@ def _translation_gain(sizes, off_size, mapping=None):
         if size != off_size:
             caller[node.id] = tree_caller[tree.node(node.key).id]
             continue
-        mapped = translate_bet(tree, "", off_size).mapped if mapping is None else mapping(tree)
-        caller[node.id] = sum(m.probability * tree_caller[m.child] for m in mapped)
+        if mapping is not None:
+            caller[node.id] = sum(m.probability * tree_caller[m.child] for m in mapping(tree))
+            continue
+        bet = translate_bet(tree, "", off_size)
+        caller[node.id] = sum(
+            m.probability * answer_rows(tree_caller[m.child], tree.nodes[m.child], bet.fold_to_call)
+            for m in bet.mapped
+        )
     return best_response(wide, caller, 0).value - on_tree
 
 
@@ -110,6 +118,54 @@ def _translation_gain(sizes, off_size, mapping=None):
 def test_pseudo_harmonic_translation_costs_nothing_between_sizes(off_size):
     assert _translation_gain([1.0, 8.0], off_size) == pytest.approx(0.0, abs=1e-12)
     assert _translation_gain([1.0, 2.0, 4.0, 8.0], off_size) == pytest.approx(0.0, abs=1e-12)
+
+
+@pytest.mark.parametrize("off_size", [0.5, 1.0, 1.5])
+def test_a_bet_below_the_smallest_size_costs_nothing_through_its_fold_to_call(off_size):
+    """Answered as the smallest size B alone, a small bet x would be folded to as often as B and
+    air would bluff it for ``(1 - nuts) P (B - x) / (P + B)``; with ``fold_to_call`` the caller
+    calls it ``1 / (1 + x)`` of the time and it gains nothing."""
+    assert _translation_gain([2.0, 8.0], off_size) == pytest.approx(0.0, abs=1e-12)
+    tree = load_game("river_toy(pot=4,bets=[2,8],nuts=0.3)")
+    x, b = off_size / 4.0, 2.0 / 4.0
+    bet = translate_bet(tree, "", off_size)
+    assert [m.label for m in bet.mapped] == ["bet 2"] and bet.mapped[0].probability == 1.0
+    assert bet.fold_to_call == pytest.approx((b - x) / (b * (1 + x)), abs=1e-15)
+    pot, nuts = CALLER_PARAMS["pot"], CALLER_PARAMS["nuts"]
+
+    def to_smallest(tree):
+        return translate_bet(tree, "", 2.0).mapped
+
+    gain = _translation_gain([2.0, 8.0], off_size, mapping=to_smallest)
+    assert gain == pytest.approx((1 - nuts) * pot * (2.0 - off_size) / (pot + 2.0), abs=1e-12)
+    assert translate_bet(tree, "", 2.0).fold_to_call == 0.0  # on the tree
+    assert translate_bet(tree, "", 3.0).fold_to_call == 0.0  # between two sizes
+
+
+def test_the_bot_calls_a_small_off_tree_bet_with_the_fold_to_call_odds(tmp_path):
+    """A bot that folds every hand to a bet calls a bet of a tenth of the pot (below its
+    half-pot size) with probability (0.5 - 0.1) / (0.5 * 1.1), in the play session."""
+    game = load_game(SPOT)
+    strategy = {}
+    for node in game.decision_nodes():
+        rows = np.zeros((game.n_hands[node.player], len(node.actions)))
+        rows[:, node.actions.index("fold" if "fold" in node.actions else "check")] = 1.0
+        strategy[node.id] = rows
+    path = tmp_path / "folder.json"
+    save_strategy(path, game, strategy)
+    session = Session(load_strategy(path), human_seat=0, seed=3, review=False)
+    calls = hands = 0
+    while hands < 600:
+        session.new_hand()
+        if session.human_to_act and session.node.key == "":
+            session.act_amount(10)
+            answers = [s.action for s in session.hand.steps if s.seat == 1]
+            calls += answers[0] == "call"
+            hands += 1
+        while session.hands and session.human_to_act:
+            session.act(session.legal_options()[0].label)
+    keep = (0.5 - 0.1) / (0.5 * 1.1)
+    assert abs(calls / hands - keep) < 4 * np.sqrt(keep * (1 - keep) / hands)
 
 
 def test_mapped_caller_calls_one_over_one_plus_x():

@@ -96,6 +96,19 @@ def test_a_raise_mid_street_and_the_raise_cap_follow_the_line():
     assert street_root(state).betting == "r250c/cr400c/cc/"
 
 
+def test_a_small_bet_raised_to_the_big_blind_does_not_hide_the_real_bet():
+    # limped river, pot 200: 33% is a 66-chip bet, below the big blind, so in the full game it
+    # is a bet of 100, the same action as the bet of 50% (100 chips) the big blind made. The
+    # button's raise to 600 (400 over the call, 100% of the 400 pot) is sized on that real bet.
+    state = replay("cc/cc/cc/r200r600", CONFIG)
+    sizes = {"river": street("33%, 75%", "60%", cap=2)}
+    sub = build_subgame(state, RIVER, random_ranges(RIVER), sizes)
+    node = sub.game.nodes[sub.node_of(state)]
+    assert node.player == 0 and node.contributions == (200.0, 600.0)
+    bet = sub.game.nodes[node.parent]
+    assert bet.contributions == (200.0, 100.0)  # under the 100-chip bet, not the 66-chip one
+
+
 def test_range_text_reads_back_exactly_and_refuses_an_empty_range():
     weights = np.zeros(N_COMBOS)
     weights[[0, 5, 700, 1325]] = [1e-9, 0.3, 1 / 3, 0.7]
@@ -176,3 +189,29 @@ def test_a_river_valued_by_the_spot_engine_equals_a_brute_force_over_hand_pairs(
             total += w * ((1 - bet_p[i]) * check + bet_p[i] * bet_value)
             weight_sum += w
     assert engine == pytest.approx(total / weight_sum, abs=1e-9)
+
+
+def test_a_flop_subgame_carries_every_turn_and_river_of_the_all_in_tree():
+    # preflop: SB raises to 250, BB calls: pot 500, 9,750 behind each. Every street of the flop
+    # tree is check or all-in: per street 4 decisions (OOP, IP after a check, each facing the
+    # all-in) and 4 terminals (2 folds, 2 called all-ins, one showdown over the runouts), plus
+    # the check-check: a chance node (flop, turn) or a showdown (river). So 8 + 1 on the flop,
+    # 49 x (8 + 1) on the turns, 49 x 48 x 9 on the rivers.
+    from solvers.agents.resolving import FLOP_TREES
+
+    flop = np.array(parse_cards("Ks 7h 2d"))
+    state = replay("r250c/", CONFIG)
+    sub = build_subgame(state, flop, random_ranges(flop), FLOP_TREES["allin"])
+    assert (sub.params.pot, sub.params.stack) == (500.0, 9750.0)
+    game = sub.game
+    assert len(game.nodes) == 9 + 49 * 9 + 49 * 48 * 9 == 21_618
+    root = game.root
+    assert root.player == 0 and root.tokens == ("x", "b9750")
+    turn = game.nodes[game.nodes[root.children[0]].children[0]]
+    assert turn.is_chance and len(turn.children) == 49
+    called = game.nodes[game.nodes[root.children[1]].children[1]]  # all-in, called on the flop
+    assert called.terminal == "showdown" and len(called.board) == 3
+    assert called.contributions == (10_000.0, 10_000.0)
+    assert sum(n.is_chance for n in game.nodes) == 1 + 49
+    assert state.street == 1 and sub.node_of(state) == root.id
+    assert sub.node_of(replay("r250c/c", CONFIG)) == root.children[0]

@@ -17,7 +17,7 @@ from solvers.errors import InputError
 from solvers.exact.evaluation import exploitability
 from solvers.games.hunl.agent import Policy
 from solvers.games.hunl.rules import CALL, RAISE, Action, HunlConfig, HunlState, replay
-from tests.resolve_fixtures import Fixed, street
+from tests.resolve_fixtures import Fixed, Narrow, street
 
 CONFIG = HunlConfig(100)
 TURN = np.array(parse_cards("Ks 7h 2d 9c"))
@@ -129,7 +129,7 @@ class GiveUp:
 def test_a_safe_solve_worse_than_the_blueprint_falls_back_to_the_blueprints_play(monkeypatch):
     import solvers.agents.resolving as resolving
 
-    def call_everything(sub, me, values, iterations, seconds=None):
+    def call_everything(sub, me, values, iterations, seconds=None, progress=None):
         """A re-solve gone wrong: every hand checks and calls every bet, all-ins included."""
         game = sub.game
         bad = {}
@@ -155,3 +155,85 @@ def test_a_safe_solve_worse_than_the_blueprint_falls_back_to_the_blueprints_play
     assert bot.fallbacks == 1 and solution.opponent_gain_pct == 0.0
     root = sub.game.root.id
     np.testing.assert_array_equal(solution.strategy[root], blueprint[root])
+
+
+def test_the_registry_reads_budgets_and_an_iteration_cap_switches_the_clock_off():
+    bot = make_agent("resolve(turn=2, target=0.5):call", CONFIG)
+    assert bot.seconds == {1: 15.0, 2: 2.0, 3: 0.5} and bot.target_pct == 0.5
+    assert bot.max_iterations is None and bot.streets == (2, 3)
+    capped = make_agent("resolve(iterations=40):call", CONFIG)
+    assert capped.max_iterations == 40 and capped.seconds == {1: np.inf, 2: np.inf, 3: np.inf}
+    flop = make_agent("resolve(flop=12):call", CONFIG)
+    assert flop.streets == (1, 2, 3) and flop.seconds == {1: 12.0, 2: 5.0, 3: 0.5}
+    assert make_agent("resolve-safe(river=0.3):call", CONFIG).safe
+    assert make_agent("resolve(from=river):call", CONFIG).streets == (3,)
+    assert make_agent("resolve(from=flop):call", CONFIG).streets == (1, 2, 3)
+    bad = ("resolve(x=1):call", "resolve(turn=0):call", "resolve(turn=1e9):call",
+           "resolve(iterations=2.5):call", "resolve(target=nan):call",
+           "resolve(turn):call", "resolve(flop=-1):call")  # fmt: skip
+    for text in bad:
+        with pytest.raises(InputError):
+            make_agent(text, CONFIG)
+
+
+def test_the_iteration_cap_stops_the_solve_and_progress_reports_every_iteration():
+    seen = []
+    bot = river_bot(max_iterations=7, target_pct=1e-9, seconds={3: np.inf}, progress=seen.append)
+    solution = bot.solution(replay("r250c/cr400c/cc/", CONFIG), RIVER)
+    assert solution.iterations == 7
+    assert [t.iterations for t in seen] == list(range(1, 7))  # the 7th ends the solve
+    assert all(t.street == 3 and 0 < t.fraction < 1 for t in seen)
+    assert seen[-1].fraction == pytest.approx(6 / 7)
+    measured = exploitability(solution.subgame.game, solution.strategy).pot_percent
+    assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)
+
+
+def reference_exploitability_pct(game, strategy) -> float:
+    """(BR_0 + BR_1) / 2 in percent of the pot from the node-by-node reference recursion."""
+    from tests import reference_walk
+
+    total = 0.0
+    for player in (0, 1):
+        opp_reach = reference_walk.reaches(game, strategy, 1 - player)
+        values, _ = reference_walk.counterfactual_values(game, strategy, player, opp_reach,
+                                                         respond=True)  # fmt: skip
+        total += float(values[0].sum())
+    return 100.0 * total / 2 / game.pot
+
+
+def test_the_flop_re_solve_claims_the_exploitability_of_an_independent_best_response():
+    bot = ResolvingAgent(Narrow(3), streets=(1,), max_iterations=25, seconds={1: np.inf})
+    state = replay("r250c/", CONFIG)
+    flop = np.array(parse_cards("Ks 7h 2d"))
+    policy = bot.policy(state, flop)
+    solution = bot.solution(state, flop)
+    game = solution.subgame.game
+    # the default flop tree: 8 decisions, 6 folds, 4 called all-ins and 3 calls or checks that
+    # deal the turn; each of their 49 turns checks (2 decisions) to 48 rivers that check down
+    # (2 decisions and a showdown each)
+    assert len(game.nodes) == 8 + 6 + 4 + 3 + 3 * 49 * (3 + 48 * 3) == 21_630
+    assert game.root.tokens == ("x", "b330", "b9750") and max(game.n_hands) < 80
+    assert solution.iterations == 25 and bot.solves == 1
+    np.testing.assert_array_equal(policy.probabilities[game.hand_combos[0]],
+                                  solution.strategy[game.root.id])  # fmt: skip
+    measured = reference_exploitability_pct(game, solution.strategy)
+    assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)
+    assert measured < 5.0  # 25 iterations on small ranges: a few % of the pot
+    uniform = {n.id: np.full((game.n_hands[n.player], len(n.tokens)), 1 / len(n.tokens))
+               for n in game.nodes if n.is_decision}  # fmt: skip
+    assert reference_exploitability_pct(game, uniform) > 10 * measured
+
+
+def test_exploitability_checks_grow_apart_as_the_solve_goes():
+    def checked(**options) -> list[int]:
+        seen = []
+        bot = river_bot(max_iterations=80, target_pct=1e-9, seconds={3: np.inf},
+                        progress=seen.append, **options)  # fmt: skip
+        bot.solution(replay("r250c/cr400c/cc/", CONFIG), RIVER)
+        known = [t for t in seen if np.isfinite(t.exploitability_pct)]
+        return [b.iterations for a, b in zip([None, *known], known, strict=False)
+                if a is None or a.exploitability_pct != b.exploitability_pct]  # fmt: skip
+
+    # every 10 at first, then a quarter more iterations each time: 50 + 12, 62 + 15
+    assert checked() == [10, 20, 30, 40, 50, 62, 77]
+    assert checked(check_growth=0.0) == [10, 20, 30, 40, 50, 60, 70]

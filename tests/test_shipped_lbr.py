@@ -9,6 +9,9 @@ from solvers.strategy_file import load_strategy
 from tests.conftest import STRATEGIES
 
 HOLDEM_FILES = [b.filename for b in (*SHIPPED_BOTS, *SHIPPED_SPOTS) if is_lbr_target(b.filename)]
+SPOT_FILES = [s.filename for s in SHIPPED_SPOTS]
+LBR_BOUND = 1.0
+"""Percent of the pot: the most LBR may win from a shipped spot with ``fc``, ``fcpa``, ``tree``."""
 
 
 @pytest.mark.parametrize("filename", HOLDEM_FILES)
@@ -26,10 +29,34 @@ def test_each_action_set_is_recorded_exactly(filename):
     assert translation_price(loaded.lbr) is not None
 
 
-@pytest.mark.parametrize("filename", ["push_fold_10bb.json", "srp_dry_river.json.gz"])
-def test_recorded_figures_recompute(filename):
+@pytest.mark.parametrize("filename", SPOT_FILES)
+def test_shipped_spots_hold_lbr_to_one_percent_of_the_pot(filename):
+    """Every tree has an all-in and a pot-sized bet for both players, so the greedy shove and
+    pot bet of ``fcpa`` are on the tree, and bets below the smallest size are called by the
+    translation's odds: ``fc``, ``fcpa`` and ``tree`` win at most 1% of the pot."""
+    figures = {f.action_set: f for f in load_strategy(STRATEGIES / filename).lbr}
+    for action_set in ("fc", "fcpa", "tree"):
+        assert figures[action_set].unit == "pot_percent"
+        assert figures[action_set].value <= LBR_BOUND, (filename, action_set)
+
+
+def _recompute(filename):
     loaded = load_strategy(STRATEGIES / filename)
     for figure in loaded.lbr:
-        if figure.action_set in ("fcpa", "tree"):
-            again = evaluate_exact(STRATEGIES / filename, figure.action_set)
-            assert again["value"] == pytest.approx(figure.value, rel=1e-9, abs=1e-9)
+        again = evaluate_exact(STRATEGIES / filename, figure.action_set)
+        assert again["value"] == pytest.approx(figure.value, rel=1e-9, abs=1e-9)
+        assert again["seat_values"] == pytest.approx(list(figure.seat_values), rel=1e-9, abs=1e-9)
+    return {f.action_set: f.value for f in loaded.lbr}
+
+
+@pytest.mark.parametrize("filename", ["push_fold_10bb.json", "srp_dry_river.json.gz"])
+def test_recorded_figures_recompute(filename):
+    values = _recompute(filename)
+    if filename.endswith(".json.gz"):  # the river spot's sizes are dense enough for all four
+        assert max(values.values()) <= LBR_BOUND
+
+
+@pytest.mark.slow
+def test_recorded_turn_figures_recompute():
+    """A turn spot (about 2 minutes on a shared 2-core machine: 4 exact LBR passes)."""
+    _recompute("3bet_turn.json.gz")

@@ -91,12 +91,11 @@ def test_canonical_spelling_by_hand():
 
 def test_a_spot_file_is_parsed_into_streets():
     params = load_spot_params(ROOT / "spots" / "srp_dry_river.toml")
+    bets = (*(Size("pct", p) for p in (10.0, 20.0, 33.0, 50.0, 75.0, 100.0, 150.0, 250.0)),
+            Size("allin"))  # fmt: skip
+    raises = (Size("pct", 33.0), Size("pct", 66.0), Size("pct", 100.0), Size("allin"))
     assert params.river == StreetSizes(
-        oop_bet=(Size("pct", 33.0), Size("pct", 75.0), Size("allin")),
-        ip_bet=(Size("pct", 33.0), Size("pct", 75.0), Size("pct", 150.0), Size("allin")),
-        oop_raise=(Size("pct", 50.0), Size("allin")),
-        ip_raise=(Size("pct", 50.0), Size("allin")),
-        raise_cap=2,
+        oop_bet=bets, ip_bet=bets, oop_raise=raises, ip_raise=raises, raise_cap=2
     )
     assert params.flop == params.turn == StreetSizes()  # a river spot: no earlier streets
 

@@ -125,7 +125,7 @@ def test_spot_hand_and_spots_screen_in_tmux(tmp_path):
         tmux("send-keys", "-t", session, "Escape")
         wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
         tmux("send-keys", "-t", session, "o")
-        screen = wait_for(session, lambda s: "SRP dry river" in s and "0.036%" in s, 30)
+        screen = wait_for(session, lambda s: "SRP dry river" in s and "0.16%" in s, 30)
         tmux("send-keys", "-t", session, "Escape")
         wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
         quit_cleanly(session, tmp_path)
@@ -154,5 +154,27 @@ def test_full_game_hand_in_tmux(tmp_path):
         assert any(word in screen for word in ("You win", "You lose", "You split")), screen
         quit_cleanly(session, tmp_path)
         assert list(tmp_path.glob("session-*.json")), "the hand was not autosaved"
+    finally:
+        tmux("kill-session", "-t", session)
+
+
+def test_quitting_while_the_re_solving_bot_thinks_in_tmux(tmp_path):
+    """The re-solving bot's turn think (far more iterations than it will get) shows its
+    progress line, and ctrl+q mid-think stops the solve and exits with 0."""
+    session = f"pokertui-resolve-{uuid.uuid4().hex[:8]}"
+    command = (
+        f"POKERTUI_SAVES={tmp_path} {SCRIPT} play --game 'hunl(stack_bb=100)' "
+        f"--bot 'resolve(iterations=100000):call' --think 600 --seed 4; "
+        f"echo EXITED $? > {tmp_path / 'exit.txt'}; sleep 30"
+    )
+    tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
+    try:
+        wait_for(session, lambda s: "Hand 1" in s and "[c]" in s, 30)
+        tmux("send-keys", "-t", session, "c")  # limp on the button; the bot checks twice
+        wait_for(session, lambda s: "Board (flop)" in s and "[c]" in s, 30)
+        tmux("send-keys", "-t", session, "c")  # check back: the bot opens the turn, solving
+        screen = wait_for(session, lambda s: "The bot is thinking: turn" in s, 60)
+        assert "iterations" in screen
+        quit_cleanly(session, tmp_path)
     finally:
         tmux("kill-session", "-t", session)

@@ -4,6 +4,17 @@ A module's ``register`` adds its parser and sets ``handler=`` to a function taki
 args and returning an exit code. Add a new command by adding its module to the list below.
 """
 
-from pokertui.commands import batch, bots, equity, games, lbr, play, solve, strategy, translate
+from pokertui.commands import (
+    batch,
+    bots,
+    equity,
+    games,
+    lbr,
+    match,
+    play,
+    solve,
+    strategy,
+    translate,
+)
 
-COMMAND_MODULES = [equity, games, play, solve, strategy, bots, lbr, translate, batch]
+COMMAND_MODULES = [equity, games, play, solve, strategy, bots, lbr, match, translate, batch]

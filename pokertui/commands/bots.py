@@ -25,6 +25,11 @@ pokertui build-bots --out strategies --part spots  # the hold'em river and turn 
 pokertui build-bots --out strategies --part hunl --only hunl_100bb.npz  # the full game (2 h)
 ```
 
+Every hold'em file (push/fold and the spots) also records the exact local best response of the
+four action sets `fc`, `fcpa`, `tree` and `56` (`docs/lbr.md`; `tests/test_shipped_lbr.py`
+recomputes them). Each spot tree has an all-in and a pot-sized bet or raise for both players;
+the river spots' sizes are dense enough that all four stay within 1% of the pot.
+
 `hunl_100bb.npz` (and `hunl_200bb.npz`, the ACPC game, when built) is the full-game blueprint:
 linear MCCFR over an abstract game, quantised to 255ths; its header records the abstractions,
 iterations and LBR figures (`docs/blueprint.md`). Its exploitability cannot be computed exactly.

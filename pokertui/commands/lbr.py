@@ -16,6 +16,7 @@ import argparse
 import sys
 from typing import Any
 
+from pokertui.commands.arguments import bounded_int
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
 from solvers.reports.lbr_names import ACTION_SETS, STREETS
@@ -51,6 +52,12 @@ def register(subparsers: Any) -> None:
         "(default: every street)",
     )
     parser.add_argument("--workers", type=int, help="processes (default: one per core)")
+    parser.add_argument(
+        "--chunk-deals",
+        type=bounded_int(1, 100_000),
+        help="full game: deals per chunk of the pool (default 500, 5 for re-solving bots); the "
+        "deals depend on it and the seed, so equal values compare two bots on the same cards",
+    )
     parser.add_argument(
         "--backend", default="local", help="local (process pool, default) or ray: same figures"
     )
@@ -102,6 +109,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_full_game(args, streets)
     if args.bot is not None:
         raise InputError("--bot is for the full game ('hunl(...)'); a strategy file is the bot")
+    if args.chunk_deals is not None:
+        raise InputError("--chunk-deals is for the full game ('hunl(...)')")
     if args.exact:
         result = evaluate_exact(args.file, args.action_set, streets)
     elif args.json:
@@ -139,14 +148,19 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     if not args.bot:
         raise InputError("the full game needs a bot: --bot call, --bot random-action or --bot FILE")
     if args.record:
+        from pathlib import Path  # noqa: PLC0415
+
         from solvers.strategy_file.blueprint_file import read_blueprint  # noqa: PLC0415
 
+        if not Path(args.bot).is_file():
+            raise InputError(f"--record writes the figure into a blueprint file's header; "
+                             f"--bot {args.bot!r} is not a file")  # fmt: skip
         read_blueprint(args.bot)  # --record writes into a blueprint file: refuse others first
 
     def evaluate(_file, action_set, deals, seed, streets, workers, progress=None, **where):
         return evaluate_hunl(
             config, args.bot, make_agent, action_set, deals, seed, streets, workers, progress,
-            **where,
+            **where, chunk_deals=args.chunk_deals,
         )
 
     if args.json:

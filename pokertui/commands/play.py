@@ -31,7 +31,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--bot",
         help="the bot's strategy file (default: the shipped Leduc bot); with --game hunl(...) a "
-        "bot file or call, random, call-raise",
+        "bot file or call, random, call-raise; resolve:BOT re-solves the turn and river over BOT "
+        "(the default: resolve: over the shipped blueprint of that depth)",
     )
     parser.add_argument(
         "--history",
@@ -44,6 +45,12 @@ def register(subparsers: Any) -> None:
         help=f"play this many hands headless (1 to {MAX_HANDS:,})",
     )
     parser.add_argument("--opponent", default="random", help="FILE, 'random' or 'call'")
+    parser.add_argument(
+        "--think",
+        metavar="SECONDS",
+        help="with --game hunl(...): the re-solving bot's seconds on a turn (default 5; the "
+        "river gets a tenth): less answers faster and plays weaker",
+    )
     parser.add_argument(
         "--seed",
         type=seed,
@@ -115,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
         return run_full_game(args)
     if args.history:
         raise InputError("--history writes full-game hands: use it with --game 'hunl(...)'")
+    if args.think is not None:
+        raise InputError("--think sets the full game's re-solving bot: use it with --game")
     if args.bot:
         from pokertui.paths import resolve_bot, strategies_dir  # noqa: PLC0415
 
@@ -162,13 +171,19 @@ def run_full_game(args: argparse.Namespace) -> int:
     config = parse_hunl_spec(args.game)
     bot_name = resolve_hunl_bot(args.bot, strategies_dir(), config.stack_bb)
     bot = make_agent(bot_name, config)
+    think = None
+    if args.think is not None:
+        from pokertui.session.hunl_session import check_think, set_think  # noqa: PLC0415
+
+        think = check_think(args.think)
+        set_think(bot, think)  # a bot that does not re-solve refuses it
     if args.hands is None:
         if args.resume or args.history:
             raise InputError("--resume and --history do not combine with --game at the table")
         require_terminal()
         from pokertui.app import run_app  # noqa: PLC0415
 
-        return run_app(game=hunl_spec_string(config), bot=bot_name, seed=args.seed)
+        return run_app(game=hunl_spec_string(config), bot=bot_name, seed=args.seed, think=think)
     if args.resume:
         raise InputError("--resume opens the TUI; it does not combine with --hands")
     history = None

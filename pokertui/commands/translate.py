@@ -51,4 +51,9 @@ def run(args: argparse.Namespace) -> int:
             f"  answered as {mapped.label:<16} ({mapped.fraction:.4f} pot, node "
             f"{mapped.child_key}) with probability {mapped.probability:.4f}"
         )
+    if result.fold_to_call > 0:
+        print(
+            f"  below the smallest size: a hand that would fold calls instead with probability "
+            f"{result.fold_to_call:.4f}"
+        )
     return 0

@@ -101,7 +101,8 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
     (
         "Hold'em (full game, preflop to river)",
         (
-            ("u (home)", "new game: stack depth, bot (shipped blueprint, a file or a chump)"),
+            ("u (home)", "new game: depth, bot (re-solving by default), think time, seat"),
+            ("(thinking)", "the bot's re-solve runs in the background: help, log, quit all work"),
             ("f / c", "fold / check or call"),
             ("m 1 2 3 p", "raise: minimum, 1/3, 1/2, 2/3 of the pot after calling, pot"),
             ("a", "all-in"),

@@ -5,10 +5,22 @@ The live numbers (equity over every runout, the shove's EV) take up to a second 
 thread worker computes them from a job holding copies of the decision's inputs and posts
 ``LiveReady``; a result whose decision has passed is dropped. The session is saved after every
 hand, and ``w`` writes the session's hands in PHH.
+
+The bot answers in a thread worker too (``bot_think``: the session's ``bot_job``, then
+``BotActed`` plays it on the event loop), because the re-solving bot thinks for seconds on the
+turn and river. Its ``progress`` hook runs in the solving thread (the bot's think, or the live
+numbers' solve of a street the human opens) and posts ``ThinkingUpdate`` at most ten times a
+second; the line under the actions shows the street, the time spent against the budget and the
+exploitability reached. ``post_message`` rather than ``call_from_thread``: the solver never
+waits for the event loop, so a quit mid-think cannot leave it blocked. The screen stays live
+meanwhile (help, scrolling, review, quitting). A closed screen cancels its workers and the hook
+then stops the solve (``ThinkingStopped``); the session is only changed on the event loop and
+an unfinished hand is never saved, so quitting mid-think leaves the autosave whole.
 """
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from textual import on, work
@@ -18,11 +30,12 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Header, Input, Static
+from textual.worker import NoActiveWorker, get_current_worker
 
 from pokertui.screens.message import MessageDialog
 from pokertui.session.hunl_hand import HunlActionError
 from pokertui.session.hunl_saves import save_hunl_session
-from pokertui.session.hunl_session import HunlSession, warm_up
+from pokertui.session.hunl_session import HunlSession, ThinkingStopped, warm_up
 from pokertui.session.phh import session_phhs
 from pokertui.session.saves import SaveError, save_path
 from pokertui.widgets.hunl_view import (
@@ -31,6 +44,7 @@ from pokertui.widgets.hunl_view import (
     render_live,
     render_options,
     render_table,
+    render_thinking,
 )
 from solvers.atomic import atomic_write_text
 from solvers.errors import InputError
@@ -41,6 +55,30 @@ class LiveReady(Message):
         super().__init__()
         self.numbers = numbers
         self.key = key
+
+
+class BotActed(Message):
+    def __init__(self, action, key) -> None:
+        super().__init__()
+        self.action = action
+        self.key = key
+
+
+class BotFailed(Message):
+    def __init__(self, error: str, key) -> None:
+        super().__init__()
+        self.error = error
+        self.key = key
+
+
+class ThinkingUpdate(Message):
+    def __init__(self, thinking) -> None:
+        super().__init__()
+        self.thinking = thinking
+
+
+PROGRESS_EVERY = 0.1
+"""Seconds between two progress updates posted by a solve (the hook runs every iteration)."""
 
 
 class LiveFailed(Message):
@@ -100,6 +138,11 @@ class HunlPlayScreen(Screen[None]):
         self.saves_dir = Path(saves_dir)
         self.hints = hints
         self.saved_hands = sum(1 for h in session.hands if h.result is not None)
+        self.thinking_key = None
+        """The decision the bot is thinking about (a worker runs), or None."""
+        self.live_key = None
+        """The decision whose live numbers a worker computes (it may be solving), or None."""
+        self.last_progress = 0.0
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -107,6 +150,7 @@ class HunlPlayScreen(Screen[None]):
             with Vertical(id="hunl-left"):
                 yield Static(id="hunl-table")
                 yield Static(id="hunl-actions")
+                yield Static("", id="hunl-thinking")
                 with VerticalScroll(id="hunl-log"):
                     yield Static(id="hunl-log-text", markup=False)
             with VerticalScroll(id="hunl-live"):
@@ -115,6 +159,8 @@ class HunlPlayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.query_one("#hunl-live").display = self.hints
+        if hasattr(self.session.agent, "progress"):  # the re-solving bot reports its solves
+            self.session.agent.progress = self.thinking_hook
         self.warm_up_bot()
         if self.session.hand_over:
             self.action_next_hand()
@@ -139,16 +185,86 @@ class HunlPlayScreen(Screen[None]):
         live = self.query_one("#hunl-live-text", Static)
         if session.human_to_act:
             live.update("computing…")
-            if self.hints:
-                self.compute_live(session.live_job(), session.decision_key())
+            key = session.decision_key()
+            if self.hints and self.live_key != key:  # one job per decision: it may be solving
+                self.live_key = key
+                self.compute_live(session.live_job(), key)
+        elif session.bot_to_act:
+            live.update("The bot is to act.")
+            key = session.decision_key()
+            if self.thinking_key != key:
+                self.thinking_key = key
+                self.show_thinking("The bot is thinking…")
+                self.bot_think(session.bot_job(), key)
         else:
             live.update("Hand over: n for the next hand, s to review.")
             self.autosave()
 
+    def show_thinking(self, text) -> None:
+        self.query_one("#hunl-thinking", Static).update(text)
+
     @work(thread=True, exit_on_error=False, group="hunl-warm-up")
     def warm_up_bot(self) -> None:
         """The bot's first answer on each street, asked off the event loop (see ``warm_up``)."""
-        warm_up(self.session.agent, self.session.config)
+        with self.session.agent_lock:
+            warm_up(self.session.agent, self.session.config)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="hunl-bot")
+    def bot_think(self, job, key) -> None:
+        """The bot's decision (a re-solve takes seconds), played by ``BotActed`` on the loop."""
+        try:
+            action = job()
+        except ThinkingStopped:
+            return
+        except Exception as exc:  # noqa: BLE001 - a broken bot file: say so, keep the app
+            self.post_message(BotFailed(f"{type(exc).__name__}: {exc}", key))
+            return
+        self.post_message(BotActed(action, key))
+
+    def thinking_hook(self, thinking) -> None:
+        """The re-solving bot's progress, called in the solving thread after every iteration:
+        stop a solve whose worker was cancelled, post the progress now and then."""
+        try:
+            worker = get_current_worker()
+        except NoActiveWorker:  # a solve outside this screen's workers: nothing to show
+            return
+        if worker.is_cancelled:
+            raise ThinkingStopped
+        now = time.monotonic()
+        if now - self.last_progress >= PROGRESS_EVERY:
+            self.last_progress = now
+            self.post_message(ThinkingUpdate(thinking))
+
+    @on(ThinkingUpdate)
+    def show_progress(self, message: ThinkingUpdate) -> None:
+        session = self.session
+        if session.hand_over:
+            return
+        who = "The bot is thinking" if session.bot_to_act else "Solving the bot's play for your EVs"
+        self.show_thinking(render_thinking(message.thinking, who))
+
+    @on(BotActed)
+    def play_bot(self, message: BotActed) -> None:
+        session = self.session
+        if self.thinking_key != message.key:
+            return
+        self.thinking_key = None
+        self.show_thinking("")
+        if not (session.bot_to_act and session.decision_key() == message.key):
+            return
+        try:
+            session.play_bot(message.action)
+        except InputError as exc:  # the bot broke the rules: say so, keep the app running
+            self.app.push_screen(MessageDialog("The bot failed", str(exc)))
+            return
+        self.refresh_all()
+
+    @on(BotFailed)
+    def bot_failed(self, message: BotFailed) -> None:
+        if self.thinking_key == message.key:
+            self.thinking_key = None
+            self.show_thinking("")
+            self.app.push_screen(MessageDialog("The bot failed", message.error))
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="hunl-live")
     def compute_live(self, job, key) -> None:
@@ -164,7 +280,10 @@ class HunlPlayScreen(Screen[None]):
 
     @on(LiveReady)
     def show_live(self, message: LiveReady) -> None:
+        if self.live_key == message.key:
+            self.live_key = None
         if self.is_current(message.key):
+            self.show_thinking("")
             self.session.store_live(message.key, message.numbers)
             width = self.query_one("#hunl-live").size.width
             cell = 4 if width >= 56 else 3
@@ -173,7 +292,10 @@ class HunlPlayScreen(Screen[None]):
 
     @on(LiveFailed)
     def show_failure(self, message: LiveFailed) -> None:
+        if self.live_key == message.key:
+            self.live_key = None
         if self.is_current(message.key):
+            self.show_thinking("")
             self.query_one("#hunl-live-text", Static).update(
                 f"live numbers unavailable: {message.error}"
             )
@@ -181,11 +303,14 @@ class HunlPlayScreen(Screen[None]):
     # --- the player's intents -----------------------------------------------------------------
     def action_act(self, key: str) -> None:
         session = self.session
+        if session.bot_to_act:
+            self.notify("The bot is thinking: wait for its action.", timeout=2)
+            return
         if not session.human_to_act:
             self.notify("The hand is over: press n for the next one.", timeout=2)
             return
         try:
-            session.act(SIZE_OF_KEY[key])
+            session.act(SIZE_OF_KEY[key], advance=False)
         except HunlActionError as exc:
             self.notify(f"'{key}' is not available here: {exc}", severity="warning", timeout=3)
             return
@@ -196,6 +321,9 @@ class HunlPlayScreen(Screen[None]):
 
     def action_custom_amount(self) -> None:
         session = self.session
+        if session.bot_to_act:
+            self.notify("The bot is thinking: wait for its action.", timeout=2)
+            return
         if not session.human_to_act:
             return
         legal = session.state.legal()
@@ -211,7 +339,7 @@ class HunlPlayScreen(Screen[None]):
         if text is None or not self.session.human_to_act:
             return
         try:
-            self.session.act_amount(text)
+            self.session.act_amount(text, advance=False)
         except HunlActionError as exc:
             self.notify(str(exc), severity="error", timeout=6)
             return
@@ -225,7 +353,7 @@ class HunlPlayScreen(Screen[None]):
             self.notify("Finish this hand first.", timeout=2)
             return
         try:
-            self.session.new_hand()
+            self.session.new_hand(advance=False)
         except InputError as exc:
             self.app.push_screen(MessageDialog("The bot failed", str(exc)))
             return

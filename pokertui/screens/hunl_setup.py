@@ -1,8 +1,12 @@
-"""The new-game dialog of the full game: stack depth, the bot, the seat, a seed and a save name.
+"""The new-game dialog of the full game: stack depth, the bot, its think time, the seat, a seed
+and a save name.
 
-The bot is the shipped blueprint (``strategies/hunl_*``), a chump (call, random, call-raise) or
-any bot file's path. Start builds the game and the agent here, so a bad depth or a broken
-file shows its message inside the dialog, which stays open to fix it.
+The bot is by default the re-solving bot over the shipped blueprint of the chosen depth (a
+blank bot field); else a shipped blueprint alone (``strategies/hunl_*``), the re-solving bot
+over one, a chump (call, random, call-raise) or any bot name or file's path. The think time
+(seconds on a turn, a tenth on the river) trades the re-solving bot's accuracy for speed. Start
+builds the game and the agent here, so a bad depth, time or file shows its message inside the
+dialog, which stays open to fix it.
 """
 
 from __future__ import annotations
@@ -17,7 +21,12 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
-from pokertui.paths import shipped_hunl_bots
+from pokertui.paths import resolve_hunl_bot, shipped_hunl_bots
+
+DEFAULT_BOT = ""
+"""A blank bot field: the re-solving bot over the shipped blueprint of the chosen depth."""
+DEFAULT_THINK = "5"
+"""``hunl_session.THINK_DEFAULT``, as the field's text (the dialog opens without the solvers)."""
 
 CHUMPS = (("always call", "call"), ("random actions", "random"), ("call or raise", "call-raise"))
 SEATS = (("alternate each hand", "alternate"), ("button", "button"), ("big blind", "bb"))
@@ -33,11 +42,18 @@ class HunlSetup:
     seat: int | None
     seed: int | None
     name: str | None
+    think: float | None = None
+    """The re-solving bot's seconds on a turn; None for a bot that does not re-solve."""
 
 
 def shipped_bots(strategies_dir: Path) -> list[tuple[str, str]]:
-    """``(label, path)`` of the shipped full-game bots (``hunl_*`` files)."""
-    return [(f"{p.name} (shipped)", str(p)) for p in shipped_hunl_bots(strategies_dir)]
+    """``(label, bot)``: the default, then per shipped full-game blueprint (``hunl_*`` files)
+    the re-solving bot over it and the blueprint alone."""
+    bots = [("re-solving bot over the shipped blueprint of this depth (default)", DEFAULT_BOT)]
+    for path in shipped_hunl_bots(strategies_dir):
+        bots.append((f"re-solving over {path.name}", f"resolve:{path}"))
+        bots.append((f"{path.name} blueprint alone (shipped)", str(path)))
+    return bots
 
 
 class HunlSetupDialog(ModalScreen[HunlSetup | None]):
@@ -59,7 +75,11 @@ class HunlSetupDialog(ModalScreen[HunlSetup | None]):
                 yield Input("100", id="hunl-depth", tooltip="10 to 250 big blinds")
             yield Label("Bot: pick one, or type a bot file's path")
             yield Select(bots, value=default, id="hunl-bot-choice", compact=True)
-            yield Input(default, id="hunl-bot")
+            yield Input(default, id="hunl-bot", placeholder="blank: the default re-solving bot")
+            with Horizontal(classes="setup-row"):
+                yield Label("Think (s)", classes="setup-label")
+                yield Input(DEFAULT_THINK, id="hunl-think", tooltip="the re-solving bot's "
+                            "seconds on a turn (a tenth on the river): less is faster, weaker")
             yield Select(SEATS, value="alternate", allow_blank=False, id="hunl-seat", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label("Seed", classes="setup-label")
@@ -98,19 +118,28 @@ class HunlSetupDialog(ModalScreen[HunlSetup | None]):
         self.query_one("#hunl-problem", Static).update(message)
 
     def start(self) -> None:
+        from pokertui.session.hunl_session import check_think  # noqa: PLC0415
         from pokertui.session.saves import SaveError, save_path  # noqa: PLC0415
         from solvers.agents.registry import make_agent  # noqa: PLC0415
+        from solvers.agents.resolving import ResolvingAgent  # noqa: PLC0415
         from solvers.errors import InputError  # noqa: PLC0415
         from solvers.games.hunl.spec import parse_hunl_spec  # noqa: PLC0415
 
         depth = self.query_one("#hunl-depth", Input).value.strip()
         bot = self.query_one("#hunl-bot", Input).value.strip()
+        think_text = self.query_one("#hunl-think", Input).value.strip()
         seed_text = self.query_one("#hunl-seed", Input).value.strip()
         name = self.query_one("#hunl-name", Input).value.strip() or None
         try:
             config = parse_hunl_spec(f"hunl(stack_bb={depth or 'x'})")
         except InputError as exc:
             self.problem(f"stack depth: {exc}")
+            return
+        bot = resolve_hunl_bot(bot, self.strategies_dir, config.stack_bb)
+        try:
+            think = check_think(think_text or DEFAULT_THINK)
+        except InputError as exc:
+            self.problem(str(exc))
             return
         if seed_text and not (seed_text.isdigit() and len(seed_text) < 20):
             self.problem(f"the seed is a whole number (or blank for new cards), not {seed_text!r}")
@@ -119,6 +148,7 @@ class HunlSetupDialog(ModalScreen[HunlSetup | None]):
             if name is not None:
                 save_path(self.saves_dir, name)
             agent = make_agent(bot, config)
+            re_solving = isinstance(agent, ResolvingAgent)  # the session applies the think time
         except (InputError, SaveError) as exc:
             self.problem(str(exc))
             return
@@ -130,7 +160,7 @@ class HunlSetupDialog(ModalScreen[HunlSetup | None]):
             return
         seat = SEAT_OF[str(self.query_one("#hunl-seat", Select).value)]
         seed = int(seed_text) if seed_text else None
-        self.dismiss(HunlSetup(config, agent, bot, seat, seed, name))
+        self.dismiss(HunlSetup(config, agent, bot, seat, seed, name, think if re_solving else None))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

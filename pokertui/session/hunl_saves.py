@@ -1,6 +1,7 @@
 """Saved full-game sessions: the same atomic, backed-up JSON saves as ``saves.py``, another kind.
 
-A save holds the game spec, the bot (a chump's name or a file's absolute path), the seat mode,
+A save holds the game spec, the bot (a chump's name or a file's absolute path, ``resolve:`` and
+its options kept before it), the re-solving bot's think time, the seat mode,
 the seed, the generator's state before the current hand's deal (so a resumed session deals the
 same cards) and every finished hand: cards, the ACPC betting string, result and score. Loading
 checks all of it: types and ranges by the pydantic model, then each hand is replayed by the
@@ -17,10 +18,10 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pokertui.session.hunl_hand import HunlHand, HunlStep
-from pokertui.session.hunl_session import HunlSession
+from pokertui.session.hunl_session import THINK_LIMITS, HunlSession
 from pokertui.session.save_format import RngState
 from pokertui.session.saves import SaveError, read_document, write_document
-from solvers.agents.registry import make_agent
+from solvers.agents.registry import RESOLVE_NAME, make_agent
 from solvers.cards import evaluator
 from solvers.errors import InputError
 from solvers.games.hunl.rules import BOARD_CARDS, replay
@@ -70,6 +71,7 @@ class Document(BaseModel):
     saved_at: Text = ""
     game: Text
     bot: Text = Field(min_length=1)
+    think: float | None = Field(None, ge=THINK_LIMITS[0], le=THINK_LIMITS[1])
     seat_mode: Literal[0, 1] | None
     seed: int = Field(ge=0, lt=2**64)
     rng_state: RngState
@@ -84,6 +86,7 @@ def hunl_document(session: HunlSession) -> dict[str, Any]:
         "saved_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "game": hunl_spec_string(session.config),
         "bot": _resolved(session.bot_name),
+        "think": session.think,
         "seat_mode": session.seat_mode,
         "seed": session.seed,
         "rng_state": session.rng.bit_generator.state
@@ -94,7 +97,12 @@ def hunl_document(session: HunlSession) -> dict[str, Any]:
 
 
 def _resolved(bot: str) -> str:
-    """A bot file's absolute path (so a save resumes from any folder); a chump's name as is."""
+    """A bot file's absolute path (so a save resumes from any folder), after ``resolve:`` and
+    its options for the re-solving bot; a chump's name as is."""
+    matched = RESOLVE_NAME.match(bot)
+    if matched is not None:
+        options = f"({matched.group(2)})" if matched.group(2) is not None else ""
+        return f"{matched.group(1)}{options}:{_resolved(matched.group(3).strip())}"
     path = Path(bot)
     return str(path.resolve()) if path.is_file() else bot
 
@@ -145,9 +153,8 @@ def _restore(data: dict[str, Any], path: Path) -> HunlSession:
     try:
         config = parse_hunl_spec(document.game)
         agent = make_agent(document.bot, config)
-        session = HunlSession(
-            config, agent, bot_name=document.bot, human_seat=document.seat_mode, seed=document.seed
-        )
+        session = HunlSession(config, agent, bot_name=document.bot, human_seat=document.seat_mode,
+                              seed=document.seed, think=document.think)  # fmt: skip
         session.rng.bit_generator.state = document.rng_state.model_dump()
         for data_hand in document.hands:
             hand = _checked_hand(data_hand, config)

@@ -10,6 +10,13 @@ action it took this hand (computed only when asked for, so headless matches stay
 Seats follow the rules module: seat 0 is the small blind and button. With ``human_seat=None``
 the human alternates, taking the button on odd hands. Chips are the ACPC's (big blind 100).
 
+The re-solving bot thinks for seconds on the turn and river, so a front end asks for the bot's
+action as a job (``bot_job``) that a worker thread runs, then plays it (``play_bot``);
+``act(..., advance=False)`` and ``new_hand(advance=False)`` leave the bot's turn to it, while
+the defaults play the bot at once (tests, headless). One lock serialises every use of the agent
+(its solutions are cached and shared), so the bot's think, the live numbers and the review's
+jobs never run it twice at once. ``think`` scales the re-solving bot's time budgets.
+
 The variance-reduced score is the all-in adjustment: a hand whose chips all went in before the
 river scores the human's equity against the bot's actual cards times the pot (exact over the
 remaining runouts from the flop on, 20,000 sampled boards preflop) instead of the card luck of
@@ -18,7 +25,9 @@ the one runout dealt. Its mean is the same as the result's, its variance smaller
 
 from __future__ import annotations
 
+import math
 import secrets
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -38,6 +47,8 @@ from pokertui.session.hunl_hand import (
     street_start,
 )
 from pokertui.session.scoring import Score
+from solvers.agents.resolve_values import bot_solution, resolved_values
+from solvers.agents.resolving import DEFAULT_SECONDS, ResolvingAgent
 from solvers.cards import evaluator
 from solvers.cards.deck import COMBO_INDEX, cards_str
 from solvers.errors import InputError
@@ -59,6 +70,20 @@ from solvers.games.hunl.rules import (
 from solvers.reports.hunl_live import LiveNumbers, bayes_reach, live_numbers
 
 
+def resolve_note(found) -> str:
+    """How the re-solve's values were found, for the live panel's heading."""
+    street = STREET_NAMES[found.street]
+    reached = found.exploitability_pct
+    quality = "" if math.isnan(reached) else f", exploitable by {reached:.1f}% of the pot"
+    return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}); "
+            "your best play after")  # fmt: skip
+
+
+class ThinkingStopped(Exception):  # noqa: N818 - a stop, not an error
+    """Raised from the re-solving bot's progress hook to end a solve nobody waits for any more
+    (the screen closed); the bot keeps no partial solve, the session is untouched."""
+
+
 class BotError(InputError):
     """The bot answered with an action the rules do not allow (a broken bot file)."""
 
@@ -67,10 +92,46 @@ def fresh_seed() -> int:
     return secrets.randbits(32)
 
 
+THINK_DEFAULT = DEFAULT_SECONDS[2]
+"""The re-solving bot's turn budget in seconds (the river's is a tenth): ``think`` scales both."""
+THINK_LIMITS = (0.05, 600.0)
+
+
+def check_think(value: float | str) -> float:
+    """``think`` seconds as a number in ``THINK_LIMITS``; anything else is an ``InputError``."""
+    try:
+        seconds = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"think time {str(value)[:40]!r} is not a number of seconds") from None
+    low, high = THINK_LIMITS
+    if not (math.isfinite(seconds) and low <= seconds <= high):
+        raise InputError(f"think time {str(value)[:40]} must be {low:g} to {high:g} seconds "
+                         "(the bot's budget on the turn; the river gets a tenth)")  # fmt: skip
+    return seconds
+
+
+def set_think(agent: Agent, seconds: float) -> None:
+    """Scale the re-solving bot's per-street budgets so that the turn's default becomes
+    ``seconds`` (the river keeps its share); other bots answer at once and refuse it. Once per
+    agent: a second call scales again (the session applies it; dialogs only check it)."""
+    if not isinstance(agent, ResolvingAgent):
+        raise InputError("a think time is for the re-solving bot (resolve:BOT); "
+                         f"{getattr(agent, 'name', 'this bot')} answers at once")  # fmt: skip
+    scale = check_think(seconds) / THINK_DEFAULT
+    agent.seconds = {street: budget * scale for street, budget in agent.seconds.items()}
+
+
 def warm_up(agent: Agent, config: HunlConfig) -> None:
     """Ask the agent for its policy once on every street (a bot may compile or load tables on
-    first use), so that its first real answer at the table is as quick as the rest."""
+    first use), so that its first real answer at the table is as quick as the rest. A
+    re-solving bot warms its base agent and the spot engine (one iteration of a river solve)
+    instead of spending its budgets on the dummy board."""
     board = np.arange(0, 20, 4, dtype=np.intp)  # 2c 3c 4c 5c 6c
+    if isinstance(agent, ResolvingAgent):
+        warm_up(agent.base, config)
+        probe = ResolvingAgent(agent.base, streets=(3,), seconds={3: math.inf}, max_iterations=1)
+        probe.policy(replay("cc/cc/cc/", config), board)
+        return
     for street, betting in enumerate(("", "cc/", "cc/cc/", "cc/cc/cc/")):
         agent.policy(replay(betting, config), board[: BOARD_CARDS[street]])
 
@@ -85,11 +146,18 @@ class HunlSession(HandsInPlay[HunlHand]):
         human_seat: int | None = None,
         seed: int | None = None,
         review: bool = True,
+        think: float | None = None,
     ) -> None:
         if human_seat not in (None, 0, 1):
             raise InputError("the human's seat is 0 (button), 1 (big blind) or alternating")
         self.config = config
         self.agent = agent
+        self.think = think
+        """Seconds the re-solving bot may think on a turn (None: its own budgets); saved."""
+        if think is not None:
+            set_think(agent, think)
+        self.agent_lock = threading.RLock()
+        """Held by every use of the agent (the bot's think, live numbers, the review)."""
         self.bot_name = bot_name
         self.seat_mode = human_seat
         self.seed = fresh_seed() if seed is None else int(seed)
@@ -111,6 +179,16 @@ class HunlSession(HandsInPlay[HunlHand]):
         return not self.hand_over and self.state.to_act == self.human_seat
 
     @property
+    def bot_to_act(self) -> bool:
+        return not self.hand_over and self.state.to_act == self.bot_seat
+
+    @property
+    def re_solving(self) -> bool:
+        """The bot solves the current street during play (its answers take seconds)."""
+        agent = self.agent
+        return isinstance(agent, ResolvingAgent) and self.state.street in agent.streets
+
+    @property
     def board(self) -> tuple[int, ...]:
         """The board cards dealt so far."""
         if not self.hands:
@@ -119,7 +197,7 @@ class HunlSession(HandsInPlay[HunlHand]):
             return self.hand.shown_board
         return self.hand.board[: self.state.board_cards_needed]
 
-    def new_hand(self) -> HunlHand:
+    def new_hand(self, advance: bool = True) -> HunlHand:
         if not self.hand_over:
             raise InputError("finish the current hand first")
         number = len(self.hands) + 1
@@ -132,7 +210,8 @@ class HunlSession(HandsInPlay[HunlHand]):
         self.state = HunlState.initial(self.config)
         self._bot_steps = []
         self._live = {}
-        self._advance()
+        if advance:
+            self._advance()
         return hand
 
     def decision_key(self) -> tuple[int, int]:
@@ -171,17 +250,19 @@ class HunlSession(HandsInPlay[HunlHand]):
     def bb(self, chips: float) -> str:
         return f"{chips / self.config.big_blind:g}bb"
 
-    def act_amount(self, text: str) -> None:
+    def act_amount(self, text: str, advance: bool = True) -> None:
         """A typed bet or raise: this street's total in chips (``750``) or big blinds
         (``7.5bb``), as the table shows sizes; the rules say what is legal if it is not."""
         if not self.human_to_act:
             raise HunlActionError("it is not your turn to act")
-        self.raise_to(self.street_start() + parse_amount(text, self.config.big_blind))
+        total = self.street_start() + parse_amount(text, self.config.big_blind)
+        self.raise_to(total, advance)
 
     # --- acting -------------------------------------------------------------------------------
-    def act(self, action: Action | str) -> None:
+    def act(self, action: Action | str, advance: bool = True) -> None:
         """The human's action: an ``Action``, an ACPC token (``f``, ``c``, ``r750``) or a size
-        key (``min``, ``1/3``, ``1/2``, ``2/3``, ``pot``, ``allin``)."""
+        key (``min``, ``1/3``, ``1/2``, ``2/3``, ``pot``, ``allin``). The bot then answers at
+        once, or with ``advance=False`` waits for ``bot_job`` and ``play_bot``."""
         if not self.hands:
             raise HunlActionError("no hand is being played; deal one first")
         if not self.human_to_act:
@@ -194,10 +275,13 @@ class HunlSession(HandsInPlay[HunlHand]):
             raise HunlActionError(str(exc)) from None
         self._record(self.human_seat, action, review=True)
         self.state = after
-        self._advance()
+        if advance:
+            self._advance()
+        else:
+            self._settle_if_over()
 
-    def raise_to(self, total: int) -> None:
-        self.act(Action(RAISE, int(total)))
+    def raise_to(self, total: int, advance: bool = True) -> None:
+        self.act(Action(RAISE, int(total)), advance)
 
     def _read(self, text: str) -> Action:
         key = text.strip().lower()
@@ -219,7 +303,8 @@ class HunlSession(HandsInPlay[HunlHand]):
             if live is not None:
                 fill_step(step, live)
             else:  # not shown yet (hints off, or acted quickly): computed for the review
-                self._pending[(self.hand.number, len(self.hand.steps))] = self.live_job()
+                job = self.live_job(re_solve=False)  # no solve of a street the bot may skip
+                self._pending[(self.hand.number, len(self.hand.steps))] = job
         self.hand.steps.append(step)
 
     def fill_review(self, hand: HunlHand) -> bool:
@@ -234,22 +319,43 @@ class HunlSession(HandsInPlay[HunlHand]):
 
     def _advance(self) -> None:
         """Let the bot act until the human must, or the hand ends."""
-        hand = self.hand
-        while not self.state.is_over and self.state.to_act == self.bot_seat:
-            board = self.board
-            combo = int(COMBO_INDEX[hand.hole[self.bot_seat]])
-            action = self.agent.act(self.state, np.array(board, dtype=np.intp), combo, self.rng)
-            try:
-                after = self.state.apply(action)
-            except IllegalAction as exc:
-                raise BotError(
-                    f"the bot {self.bot_name} chose {action}, which the rules refuse ({exc}); "
-                    "start a new session or pick another bot"
-                ) from None
-            self._bot_steps.append((self.state, board, action))
-            self._record(self.bot_seat, action, review=False)
-            self.state = after
-        if self.state.is_over:
+        while self.bot_to_act:
+            self.play_bot(self.bot_job()())
+        self._settle_if_over()
+
+    def bot_job(self) -> Callable[[], Action]:
+        """The bot's decision now as a job a worker thread may run (seconds for a re-solve):
+        it holds copies of the state and board; the session's generator draws its action."""
+        if not self.bot_to_act:
+            raise InputError("it is not the bot's turn")
+        state, agent, rng, lock = self.state, self.agent, self.rng, self.agent_lock
+        board = np.array(self.board, dtype=np.intp)
+        combo = int(COMBO_INDEX[self.hand.hole[self.bot_seat]])
+
+        def job() -> Action:
+            with lock:
+                return agent.act(state, board, combo, rng)
+
+        return job
+
+    def play_bot(self, action: Action) -> None:
+        """The bot's action (from ``bot_job``), checked by the rules; settles a finished hand."""
+        if not self.bot_to_act:
+            raise InputError("it is not the bot's turn")
+        try:
+            after = self.state.apply(action)
+        except IllegalAction as exc:
+            raise BotError(
+                f"the bot {self.bot_name} chose {action}, which the rules refuse ({exc}); "
+                "start a new session or pick another bot"
+            ) from None
+        self._bot_steps.append((self.state, self.board, action))
+        self._record(self.bot_seat, action, review=False)
+        self.state = after
+        self._settle_if_over()
+
+    def _settle_if_over(self) -> None:
+        if self.state.is_over and self.hand.result is None:
             self._settle()
 
     def _settle(self) -> None:
@@ -279,22 +385,37 @@ class HunlSession(HandsInPlay[HunlHand]):
             found = self._live[key] = job()
         return found
 
-    def live_job(self) -> Callable[[], LiveNumbers]:
+    def live_job(self, re_solve: bool = True) -> Callable[[], LiveNumbers]:
         """The current decision's live numbers as a job that a worker thread may run while the
-        session moves on: it holds copies of everything it reads."""
+        session moves on: it holds copies of everything it reads. On a street the bot
+        re-solves, the EVs are the re-solve's values (``agents/resolve_values.py``), solving
+        the street first when the human opens it (unless ``re_solve`` is off: then only the
+        closed forms that need no bot answer)."""
         if not self.human_to_act:
             raise InputError("the live numbers are for your decisions")
-        state, agent = self.state, self.agent
+        state, agent, lock = self.state, self.agent, self.agent_lock
         board = np.array(self.board, dtype=np.intp)
         hole = self.hand.hole[self.human_seat]
         bot_steps = list(self._bot_steps)
         actions = tuple(option.action for option in self.options())
         seed = self.hand.number
+        solved_street = self.re_solving
 
         def job() -> LiveNumbers:
-            steps = [(agent.policy(st, np.array(b, dtype=np.intp)), a) for st, b, a in bot_steps]
+            with lock:
+                steps = [(agent.policy(st, np.array(b, dtype=np.intp)), a)
+                         for st, b, a in bot_steps]  # fmt: skip
+                found = None
+                if solved_street and re_solve:
+                    solution = bot_solution(agent, state, board)  # type: ignore[arg-type]
+                    found = solution and resolved_values(solution, state, hole)
             reach = bayes_reach(steps)
-            return live_numbers(state, board, hole, reach, agent, actions, seed=seed)
+            if found is None:  # no bot query on a re-solved street: it would solve again
+                answering = None if solved_street else agent
+                return live_numbers(state, board, hole, reach, answering, actions, seed=seed)
+            known = dict(zip(found.actions, found.values, strict=True))
+            return live_numbers(state, board, hole, reach, agent, actions, seed, known,
+                                resolve_note(found))  # fmt: skip
 
         return job
 

@@ -39,7 +39,13 @@ from solvers.exact.evaluation import (
 )
 from solvers.exact.hand_values import all_pair_values, pair_values
 from solvers.games.base import Node, Strategy, TreeGame
-from solvers.games.holdem.off_tree import OffTreeBet, facing, real_amount, translate_bet
+from solvers.games.holdem.off_tree import (
+    OffTreeBet,
+    answer_rows,
+    facing,
+    real_amount,
+    translate_bet,
+)
 from solvers.strategy_file import StrategyFile
 from solvers.strategy_file.transforms import purify, threshold
 
@@ -427,7 +433,7 @@ class Session(HandsInPlay[HandRecord]):
         self._ev_step(drawn.action)
         self._put_in(self.human_seat, translation.amount)
         self.node = self.game.nodes[drawn.child]
-        self._advance()
+        self._advance(fold_to_call=translation.fold_to_call)
 
     # --- internals ------------------------------------------------------------------------
     def _ev_step(self, index: int) -> None:
@@ -443,8 +449,10 @@ class Session(HandsInPlay[HandRecord]):
         baseline = float(np.dot(profile[node.id][own], children))
         self._skill += sign * (children[index] - baseline)
 
-    def _advance(self) -> None:
-        """Play chance and the bot until the human must act or the hand ends."""
+    def _advance(self, fold_to_call: float = 0.0) -> None:
+        """Play chance and the bot until the human must act or the hand ends; the bot's first
+        answer moves ``fold_to_call`` of its folds to calls (an off-tree bet below the tree's
+        smallest size, ``off_tree.py``)."""
         record = self.hand
         while True:
             node = self.node
@@ -460,7 +468,9 @@ class Session(HandsInPlay[HandRecord]):
             if node.player == self.human_seat:
                 return
             own = record.deal.hands[node.player]
-            probs = self.bot_strategy[node.id][own]
+            rows = self.bot_strategy[node.id]
+            probs = answer_rows(rows[own : own + 1], node, fold_to_call)[0]
+            fold_to_call = 0.0
             index = int(self.rng.choice(len(probs), p=probs / probs.sum()))
             add = self._real_add(index)
             shown = self._real_label(index, add)

@@ -4,6 +4,7 @@ hand review. Pure formatting of what ``HunlSession`` and ``LiveNumbers`` hold; n
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -15,6 +16,7 @@ from solvers.games.hunl.rules import STREET_NAMES, parse_action
 
 if TYPE_CHECKING:
     from pokertui.session.hunl_session import HunlHand, HunlSession
+    from solvers.agents.resolving import Thinking
     from solvers.reports.hunl_live import LiveNumbers
 
 KEY_NAMES = {"f": "f", "c": "c", "min": "m", "1/3": "1", "1/2": "2", "2/3": "3", "pot": "p"}
@@ -108,6 +110,29 @@ def hand_lines(session: HunlSession, hand: HunlHand) -> list[str]:
     return lines
 
 
+THINKING_BAR = 16
+"""Cells of the thinking progress bar."""
+
+
+def render_thinking(thinking: Thinking, who: str) -> Text:
+    """``The bot is thinking: turn [████░░░░] 1.2 s of 5 s · 40 iterations · exploitable by
+    3.1% of the pot (target 1%)``: a re-solve's progress under the action keys."""
+    filled = round(thinking.fraction * THINKING_BAR)
+    text = Text(f"{who}: {STREET_NAMES[thinking.street]} ", style="bold")
+    text.append("█" * filled + "░" * (THINKING_BAR - filled))
+    spent = f" {thinking.seconds:.1f} s"
+    if math.isfinite(thinking.budget):
+        spent += f" of {thinking.budget:g} s"
+    iterations = f"{thinking.iterations} iterations"
+    if thinking.max_iterations:
+        iterations = f"{thinking.iterations} of {thinking.max_iterations} iterations"
+    text.append(f"{spent} · {iterations}")
+    if not math.isnan(thinking.exploitability_pct):
+        text.append(f" · exploitable by {thinking.exploitability_pct:.1f}% of the pot "
+                    f"(target {thinking.target_pct:g}%)")  # fmt: skip
+    return text
+
+
 def render_live(session: HunlSession, numbers: LiveNumbers, cell: int = 3) -> Text:
     text = Text()
 
@@ -127,12 +152,15 @@ def render_live(session: HunlSession, numbers: LiveNumbers, cell: int = 3) -> Te
     row("Your equity", f"{pct(numbers.equity)} vs the bot's range")
     row("", f"({numbers.equity_method})")
     text.append("\nAction EVs from here (fold = 0)\n", style="bold")
+    if numbers.ev_method:
+        text.append(f"against {numbers.ev_method}\n", style="dim")
+    unvalued = "not in its tree" if numbers.ev_method else "later play"
     values = [e.ev for e in numbers.evs if e.ev is not None]
     best = max(values) if values else None
     for item in numbers.evs:
         label = _action_label(session, str(item.action))
         if item.ev is None:
-            text.append(f"  {label:<18} later play\n", style="dim")
+            text.append(f"  {label:<18} {unvalued}\n", style="dim")
             continue
         style = "bold green" if best is not None and item.ev == best else ""
         text.append(f"  {label:<18} {item.ev / session.config.big_blind:>+8.2f}bb\n", style=style)

@@ -7,12 +7,14 @@ one function, so a new kind of bot (the blueprint file) is added here once.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 from solvers.agents.blueprint import blueprint_file_loader
 from solvers.agents.chumps import AlwaysCall, CallRaiseHalf, RandomActionAgent, RandomAgent
-from solvers.agents.resolving import ResolvingAgent
+from solvers.agents.resolving import DEFAULT_SECONDS, ResolvingAgent
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import HunlConfig
@@ -31,10 +33,67 @@ FILE_LOADERS: list[Callable[[str, HunlConfig], Agent | None]] = [blueprint_file_
 kind, or raises ``InputError`` for a file of its kind that is broken or for another game."""
 
 
-RESOLVE_PREFIX = "resolve:"
-"""``resolve:BOT`` re-solves the turn and river over ``BOT`` (a blueprint file or a chump)."""
-SAFE_RESOLVE_PREFIX = "resolve-safe:"
+RESOLVE_PREFIX = "resolve"
+"""``resolve:BOT`` re-solves the turn and river over ``BOT`` (a blueprint file or a chump);
+``resolve(turn=2,river=0.5,target=1,iterations=300):BOT`` sets the budgets (``OPTIONS``);
+``resolve(flop=15):BOT`` re-solves the flop as well."""
+SAFE_RESOLVE_PREFIX = "resolve-safe"
 """The same with the river re-solved through the resolve gadget (``agents/safe_resolve.py``)."""
+OPTIONS = {
+    "flop": "seconds of the flop's solve (re-solves the flop too)",
+    "turn": "seconds of the turn's solve",
+    "river": "seconds of the river's solve",
+    "target": "stop at this exploitability, % of the pot",
+    "iterations": "stop after this many iterations (alone: no clock, reproducible)",
+    "from": "the first re-solved street: flop, turn (default) or river",
+}
+STREET_OF_OPTION = {"flop": 1, "turn": 2, "river": 3}
+MAX_SECONDS = 3600.0
+MAX_ITERATIONS = 1_000_000
+RESOLVE_NAME = re.compile(r"^(resolve-safe|resolve)\s*(?:\(([^()]*)\))?\s*:(.*)$", re.I | re.S)
+
+
+def resolve_options(text: str) -> dict:
+    """``turn=2, iterations=300`` as ``ResolvingAgent`` keywords; a bad key or value raises
+    ``InputError`` naming it. Iterations alone switch the clock off (budgets ``inf``)."""
+    seconds: dict[int, float] = {}
+    keywords: dict = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        key, equals, value = (piece.strip() for piece in item.partition("="))
+        key = key.lower()
+        if key not in OPTIONS or not equals:
+            raise InputError(f"re-solving option {item!r}: use key=value with a key among "
+                             + ", ".join(f"{k} ({v})" for k, v in OPTIONS.items()))  # fmt: skip
+        if key == "from":
+            if value.lower() not in STREET_OF_OPTION:
+                raise InputError(f"from={value!r}: re-solve from the flop, turn or river")
+            keywords["streets"] = tuple(range(STREET_OF_OPTION[value.lower()], 4))
+            continue
+        try:
+            number = float(value)
+        except ValueError:
+            raise InputError(f"re-solving option {key}={value!r} is not a number") from None
+        if key == "iterations":
+            if not (number == int(number) and 1 <= number <= MAX_ITERATIONS):
+                raise InputError(f"iterations={value} must be a whole number, 1 to "
+                                 f"{MAX_ITERATIONS:,}")  # fmt: skip
+            keywords["max_iterations"] = int(number)
+        elif key == "target":
+            if not 0 < number <= 100:
+                raise InputError(f"target={value} must be above 0 and at most 100 (% of the pot)")
+            keywords["target_pct"] = number
+        else:
+            if not 0 < number <= MAX_SECONDS:
+                raise InputError(f"{key}={value} must be above 0 and at most {MAX_SECONDS:g} s")
+            seconds[STREET_OF_OPTION[key]] = number
+    if 1 in seconds and 1 not in keywords.setdefault("streets", (1, 2, 3)):
+        raise InputError("flop= sets the flop's budget: it cannot combine with from=turn or river")
+    if "max_iterations" in keywords or seconds:
+        clock = dict(DEFAULT_SECONDS)
+        if "max_iterations" in keywords and not seconds:
+            clock = {street: math.inf for street in clock}
+        keywords["seconds"] = {**clock, **seconds}
+    return keywords
 
 
 def agent_names() -> list[str]:
@@ -44,13 +103,16 @@ def agent_names() -> list[str]:
 def make_agent(name_or_path: str, config: HunlConfig) -> Agent:
     """The bot called ``name_or_path`` (a chump's name, or a bot file) for the game ``config``."""
     text = str(name_or_path).strip()
-    for prefix, safe in ((RESOLVE_PREFIX, False), (SAFE_RESOLVE_PREFIX, True)):
-        if text.lower().startswith(prefix):
-            base = text[len(prefix) :].strip()
-            if not base or base.lower().startswith((RESOLVE_PREFIX, SAFE_RESOLVE_PREFIX)):
-                raise InputError(f"{prefix} name the bot it re-solves over, e.g. "
-                                 f"{prefix}BLUEPRINT_FILE")  # fmt: skip
-            return ResolvingAgent(make_agent(base, config), safe=safe)
+    matched = RESOLVE_NAME.match(text)
+    if matched is not None:
+        prefix, options, base = matched.group(1).lower(), matched.group(2) or "", matched.group(3)
+        base = base.strip()
+        if not base or RESOLVE_NAME.match(base):
+            raise InputError(f"{prefix}: name the bot it re-solves over, e.g. "
+                             f"{prefix}:BLUEPRINT_FILE")  # fmt: skip
+        keywords = resolve_options(options)
+        return ResolvingAgent(make_agent(base, config), safe=prefix == SAFE_RESOLVE_PREFIX,
+                              name=text, **keywords)  # fmt: skip
     factory = CHUMPS.get(text.lower())
     if factory is not None:
         return factory()

@@ -1,7 +1,8 @@
 """The re-solving bot: the blueprint early in the hand, a fresh spot-engine solve on later streets.
 
-Preflop and on the flop the bot plays its base agent (the blueprint). At the first decision of
-a re-solved street (turn and river by default) it builds the street's subgame from the public
+Preflop (and on the flop unless it is one of ``streets``) the bot plays its base agent (the
+blueprint). At the first decision of a re-solved street (turn and river by default, the flop
+too with ``streets=(1, 2, 3)``) it builds the street's subgame from the public
 state (``subgame.py``: real pot and stacks, both ranges by Bayes' rule, every bet of the street
 in the tree) and solves it with the compiled DCFR of the spot engine until the exploitability is
 below a target in percent of the pot or a time budget runs out. It plays its own row of that
@@ -11,16 +12,20 @@ betting before the street, board), so policy() and act() at one state never solv
 
 Ranges: the bot's own seat is Bayes over its own policies (the base agent's, then its own
 re-solves), the opponent's over ``opponent_model`` (the base agent unless given). By default the
-re-solve is from ranges alone ("unsafe"); ``safe=True`` re-solves the river through the resolve
-gadget with the opponent's values against the base agent as alternatives (``safe_resolve.py``).
+re-solve is from ranges alone ("unsafe"); ``safe=True`` re-solves the turn and river through the
+resolve gadget with the opponent's values against the base agent as alternatives
+(``safe_resolve.py``).
 Combos outside the bot's range (reach 0) get uniform rows, as blocked ones do.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 import numpy as np
 
@@ -46,20 +51,82 @@ def _street(bet: str, raise_: str, cap: int) -> StreetSizes:
     return StreetSizes.parse(texts, "subgame")
 
 
+FLOP_TREES = {
+    "checkdown": {"flop": _street("66%, a", "a", 1)},
+    "allin": {name: _street("a", "a", 1) for name in ("flop", "turn", "river")},
+}
+"""Two flop trees of the same size (about 21,600 nodes: the 49 x 48 runouts dominate), compared
+in ``bench_resolve.py``: a flop with a 66% bet and all-in followed by a check-down (a depth
+limit at the flop whose leaves are the showdown over every runout; the default: less
+exploitable after the same iterations and CPU seconds, and its flop play has a real bet size),
+or all-in or check on every street to the end of the hand (the flop play is check or shove)."""
+TURN_TREES = {
+    "two-street": {"turn": _street("66%, a", "a", 1), "river": _street("66%, a", "a", 1)},
+    "small-river": {"turn": _street("66%, a", "a", 1), "river": _street("66%", "", 0)},
+}
+"""The turn's trees: 66% and all-in with an all-in raise on both streets (3,045 nodes on the
+benchmark board), or the same turn over a river of one 66% bet and no raise (1,317 nodes, about
+a third of the time per iteration; the river is re-solved with its own tree when it comes)."""
 DEFAULT_SIZES = {
-    2: {"turn": _street("66%, a", "a", 1), "river": _street("66%, a", "a", 1)},
+    1: FLOP_TREES["checkdown"],
+    2: TURN_TREES["small-river"],
     3: {"river": _street("33%, 75%, 150%, a", "60%, a", 2)},
 }
 """Re-solve trees per solved street: the river with three bets and a raise; the turn, which
-carries every river under it, with one bet and all-in on each street (``bench_resolve.py``)."""
-DEFAULT_SECONDS = {2: 5.0, 3: 0.5}
-"""Time budgets per street (turn, river), the issue's."""
+carries every river under it, over a small river; the flop, 66% or all-in, then checked down
+(``bench_resolve.py`` compares them)."""
+DEFAULT_SECONDS = {1: 15.0, 2: 5.0, 3: 0.5}
+"""Time budgets per street (flop, turn, river), the issue's."""
 SAFE_MAX_ITERATIONS = 1_000
-"""The gadget's DCFR iterations on the numpy walk when the budget allows (a river: ~1 ms each)."""
+"""The gadget's DCFR iterations when the budget allows (compiled walk: a river's take about
+1 ms, a turn's 15 to 40 ms)."""
 CHECK_EVERY = 10
-"""DCFR iterations between exploitability checks (a check costs about two iterations)."""
+"""DCFR iterations before the first exploitability check (a check costs one to two
+iterations); later checks come after a quarter more iterations (``next_check``)."""
+CHECK_GROWTH = 0.25
+CHECK_COST = 1.5
+"""A check's cost in iterations before one is measured (turn and flop: 1.3 to 1.5)."""
+RELEASE_STREETS = (1,)
+"""Streets whose solution drops the game's derived walks after the solve (a flop's compiled
+walks hold reach and value buffers of hundreds of MB; its nodes and strategy are kept) and
+whose cache keeps one solution (or one per seat line) at a time."""
+SAFE_STREETS = (2, 3)
+"""Streets the safe bot re-solves through the gadget (the flop stays range-only: the base
+agent's play of a flop subgame is a policy query per decision of every turn and river)."""
 DEFAULT_TARGET_PCT = 1.0
 """Stop once the exploitability is below this percent of the street's starting pot."""
+
+
+def next_check(iterations: int, growth: float = CHECK_GROWTH) -> int:
+    """The iteration of the exploitability check after one at ``iterations``: every
+    ``CHECK_EVERY`` at first, then spaced by ``growth`` times the iterations run (the
+    exploitability falls roughly like 1/t, so late checks can be rarer)."""
+    return iterations + max(CHECK_EVERY, int(iterations * growth))
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """Where a running re-solve stands, for a front end's progress bar (``progress`` hook)."""
+
+    street: int
+    iterations: int
+    seconds: float
+    budget: float
+    """The street's time budget in seconds (``inf`` when only ``max_iterations`` bounds it)."""
+    max_iterations: int | None
+    exploitability_pct: float
+    """At the last check, in percent of the street's starting pot (NaN before the first)."""
+    target_pct: float
+
+    @property
+    def fraction(self) -> float:
+        """How far along the budget the solve is, 0 to 1 (time or iterations, the nearer)."""
+        parts = [0.0]
+        if math.isfinite(self.budget) and self.budget > 0:
+            parts.append(self.seconds / self.budget)
+        if self.max_iterations:
+            parts.append(self.iterations / self.max_iterations)
+        return min(max(parts), 1.0)
 
 
 @dataclass
@@ -103,24 +170,35 @@ class Solution:
 
 @dataclass
 class ResolvingAgent:
-    """An ``Agent`` that re-solves ``streets`` (2 = turn, 3 = river) and plays ``base`` before."""
+    """An ``Agent`` that re-solves ``streets`` (1 flop, 2 turn, 3 river), ``base`` elsewhere."""
 
     base: Agent
     opponent_model: Agent | None = None
     sizes: dict[int, dict[str, StreetSizes]] = field(default_factory=lambda: dict(DEFAULT_SIZES))
-    """Per solved street (2 turn, 3 river): the sizes of each street in its tree."""
+    """Per solved street (1 flop, 2 turn, 3 river): the sizes of each street in its tree."""
     seconds: dict[int, float] = field(default_factory=lambda: dict(DEFAULT_SECONDS))
     target_pct: float = DEFAULT_TARGET_PCT
+    check_growth: float = CHECK_GROWTH
+    """Exploitability checks after ``CHECK_EVERY`` iterations, then spaced by this share of the
+    iterations run (0: every ``CHECK_EVERY``, as before)."""
+    max_iterations: int | None = None
+    """Stop a solve after this many iterations whatever the clock says; with the budgets set to
+    ``inf`` the bot no longer depends on the machine's load (reproducible evaluation runs)."""
+    progress: Callable[[Thinking], None] | None = field(default=None, repr=False)
+    """Called after every iteration of a solve (from the solving thread)."""
     streets: tuple[int, ...] = (2, 3)
     safe: bool = False
-    """Re-solve the river through the resolve gadget (``safe_resolve.py``) instead of from
-    ranges alone (the turn is always range-only: its gadget needs the blueprint over rivers)."""
+    """Re-solve the turn and river through the resolve gadget (``safe_resolve.py``) instead of
+    from ranges alone (the flop is always range-only)."""
     name: str = ""
     cache_size: int = 8
     solves: int = 0
     fallbacks: int = 0
-    """Safe river solves replaced by the base agent's play (the budget was too short)."""
+    """Safe solves replaced by the base agent's play (the budget was too short)."""
     _cache: OrderedDict = field(default_factory=OrderedDict, repr=False)
+    chunk_deals: ClassVar[int] = 5
+    """Deals per chunk in pooled evaluations (LBR, matches): seconds per hand, not milliseconds,
+    so small chunks keep every worker busy to the end."""
 
     def __post_init__(self) -> None:
         self.name = self.name or f"resolve({getattr(self.base, 'name', 'base')})"
@@ -148,6 +226,9 @@ class ResolvingAgent:
                 self._cache.move_to_end(key)
                 return known
         solved = self._solve(state, board)
+        if state.street in RELEASE_STREETS:  # one flop kept at a time: each is 100+ MB
+            for other in [k for k in self._cache if len(k[2]) == len(board) and k != key]:
+                del self._cache[other]
         self._cache[key] = [*kept, solved]
         self._cache.move_to_end(key)
         while len(self._cache) > self.cache_size:
@@ -165,34 +246,58 @@ class ResolvingAgent:
         pot = float(sub.root.pot)
         budget = self.seconds.get(state.street, 1.0)
         target = self.target_pct / 100.0 * pot
-        if self.safe and state.street == 3:
+        if self.safe and state.street in SAFE_STREETS:
             return self._safe_solve(sub, me, started, budget)
         solver = make_solver(game, "dcfr")
-        while True:  # one iteration at least, then until the target or the budget
+        reached = math.nan
+        check = CHECK_EVERY
+        step = check_cost = 0.0  # the last iteration's and the last check's seconds
+        while True:  # one iteration at least, then until the target or a budget
+            before = time.perf_counter()
             solver.run(iterations=1)
-            out_of_time = time.perf_counter() - started >= budget
-            if out_of_time or solver.iterations % CHECK_EVERY == 0:
+            step = time.perf_counter() - before
+            took = time.perf_counter() - started
+            # stop when another iteration and the closing check would overrun the budget (the
+            # first iteration also builds the walk: it predicts nothing)
+            ahead = step + (check_cost or CHECK_COST * step) if solver.iterations > 1 else 0.0
+            late = took + ahead >= budget
+            spent = late or solver.iterations >= (self.max_iterations or math.inf)
+            if spent or solver.iterations >= check:
+                before = time.perf_counter()
                 metrics = solver.metrics()
-                if out_of_time or metrics.exploitability <= target:
+                check_cost = time.perf_counter() - before
+                reached = 100.0 * metrics.exploitability / pot
+                check = next_check(solver.iterations, self.check_growth)
+                if spent or metrics.exploitability <= target:
                     break
+            if self.progress is not None:
+                self.progress(Thinking(state.street, solver.iterations, took, budget,
+                                       self.max_iterations, reached, self.target_pct))  # fmt: skip
         self.solves += 1
-        return Solution(
-            sub,
-            solver.average_strategy(),
-            solver.iterations,
-            time.perf_counter() - started,
-            100.0 * metrics.exploitability / pot,
-        )
+        strategy = solver.average_strategy()
+        if state.street in RELEASE_STREETS:
+            game.derived.clear()  # the compiled walk's buffers: hundreds of MB on a flop
+        return Solution(sub, strategy, solver.iterations, time.perf_counter() - started, reached)
 
     def _safe_solve(self, sub: Subgame, me: int, started: float, budget: float) -> Solution:
-        """The river through the resolve gadget, alternatives from the base agent's play. The
+        """The street through the resolve gadget, alternatives from the base agent's play. The
         opponent's best response is measured exactly; a solve that the budget left worse than
         the base agent's play (too few iterations) is replaced by that play."""
         opponent = SPOT_PLAYER_OF_SEAT[1 - me]
         blueprint = blueprint_strategy(sub, self.base)
+        before = time.perf_counter()
         values = opponent_values(sub, blueprint, opponent)
-        left = max(budget - (time.perf_counter() - started), 0.0)
-        strategy, iterations = safe_resolve(sub, me, values, SAFE_MAX_ITERATIONS, left)
+        closing = time.perf_counter() - before  # the same best response ends the solve
+        left = max(budget - (time.perf_counter() - started) - closing, 0.0)
+        street, cap = sub.root.street, self.max_iterations or SAFE_MAX_ITERATIONS
+
+        def report(iterations: int, _: float) -> None:
+            if self.progress is not None:
+                took = time.perf_counter() - started  # since the decision started
+                self.progress(Thinking(street, iterations, took, budget, cap, math.nan,
+                                       self.target_pct))  # fmt: skip
+
+        strategy, iterations = safe_resolve(sub, me, values, cap, left, report)
         weights = sub.game.hand_weights(opponent)
         gain = float(weights @ (opponent_values(sub, strategy, opponent) - values))
         if gain > 0:

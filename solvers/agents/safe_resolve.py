@@ -11,15 +11,20 @@ hand's best-response value at most ``v(h)``: never more exploitable than the blu
 subgame (``blueprint_strategy``: the base agent's policy at every decision of the spot, its
 raises mapped to the nearest tree size). The gadget's terminate leaf pays the opponent ``v(h)``
 whatever the re-solver holds; its counterfactual values are the spot's fold card-removal sums
-scaled by ``v``. The gadget game runs on the numpy walk (its leaf is not a fold or showdown).
+scaled by ``v``. The gadget game runs on the numpy walk (its leaf is not a fold or showdown) and
+is the reference; solves run the same iterates on the compiled walk (``compiled_gadget.py``).
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import numpy as np
 
+from solvers.agents.compiled_gadget import CompiledGadgetCFR
 from solvers.agents.subgame import SEAT_OF_SPOT_PLAYER, Subgame
-from solvers.algorithms.base import make_solver
+from solvers.algorithms.base import Solver, make_solver
 from solvers.exact.evaluation import best_response
 from solvers.games.base import NodeKind, Strategy, TreeBuilder
 from solvers.games.holdem.game import HoldemGame
@@ -31,14 +36,19 @@ GADGET_OFFSET = 2
 
 
 def node_states(sub: Subgame) -> dict[int, HunlState]:
-    """The real state at every decision node of the subgame's spot (one street: no chance)."""
+    """The real state at every decision node of the subgame's spot; a dealt card changes the
+    board (``node.board``), not the betting state, so a chance node's children share its state."""
     game = sub.game
     states = {game.root.id: sub.root}
-    for node in game.nodes:
-        if node.id not in states or not node.is_decision:
+    for node in game.nodes:  # parents come before their children
+        if node.id not in states or node.is_terminal:
             continue
         for index, child in enumerate(node.children):
-            if game.nodes[child].is_decision:
+            if game.nodes[child].is_terminal:
+                continue
+            if node.is_chance:
+                states[child] = states[node.id]
+            else:
                 action = sub.real_action(node.id, index, states[node.id])
                 states[child] = states[node.id].apply(action)
     return states
@@ -46,15 +56,15 @@ def node_states(sub: Subgame) -> dict[int, HunlState]:
 
 def blueprint_strategy(sub: Subgame, agent: Agent) -> Strategy:
     """``agent``'s play of the subgame as a spot strategy: its policy at each decision's real
-    state, a raise counted as the tree's raise nearest in chips. Rivers only (no chance)."""
+    state and board (every river card of a turn subgame), a raise counted as the tree's raise
+    nearest in chips."""
     game = sub.game
-    if any(node.is_chance for node in game.nodes):
-        raise ValueError("the blueprint's strategy is mapped on river subgames only")
-    board = np.array(sub.board)
     strategy: Strategy = {}
     for node_id, state in node_states(sub).items():
         node = game.nodes[node_id]
-        policy = agent.policy(state, board)
+        if not node.is_decision:
+            continue
+        policy = agent.policy(state, np.array(node.board, dtype=np.int64))
         rows = np.zeros((game.n_hands[node.player], len(node.tokens)))
         combos = game.hand_combos[node.player]
         targets = [sub.real_action(node_id, i, state) for i in range(len(node.tokens))]
@@ -67,7 +77,10 @@ def blueprint_strategy(sub: Subgame, agent: Agent) -> Strategy:
             else:  # a call, a check, or a raise where the tree has none
                 index = [i for i, a in enumerate(targets) if a.kind == CALL][0]
             rows[:, index] += policy.probabilities[combos, column]
-        strategy[node_id] = rows / rows.sum(axis=1, keepdims=True)
+        total = rows.sum(axis=1, keepdims=True)
+        # hands the card dealt blocks: any row will do (they never reach this node)
+        strategy[node_id] = np.divide(rows, total, out=np.full_like(rows, 1.0 / rows.shape[1]),
+                                      where=total > 0)  # fmt: skip
     return strategy
 
 
@@ -101,7 +114,8 @@ class GadgetGame(HoldemGame):
             builder.add(parent, "F" if node.parent < 0 else node.key.rsplit("/", 1)[-1],
                         node.kind, **fields)  # fmt: skip
         gadget = cls(game.params, game.hand_labels, game.prior, builder.finish(), big_blind=1.0)
-        for name in ("hand_combos", "range_weights", "normaliser", "memory_estimate_mb"):
+        for name in ("hand_combos", "range_weights", "normaliser", "memory_estimate_mb",
+                     "solve_size"):  # fmt: skip
             setattr(gadget, name, getattr(game, name))
         gadget._suit_swap = None
         gadget.opponent = opponent
@@ -128,15 +142,37 @@ class GadgetGame(HoldemGame):
 
 
 def safe_resolve(
-    sub: Subgame, me: int, values: np.ndarray, iterations: int, seconds: float | None = None
+    sub: Subgame,
+    me: int,
+    values: np.ndarray,
+    iterations: int,
+    seconds: float | None = None,
+    progress: Callable[[int, float], None] | None = None,
+    walk: str = "compiled",
 ) -> tuple[Strategy, int]:
     """The re-solver's strategy (seat ``me``) from the gadget game with the opponent's
     alternatives ``values`` (per hand of the opponent's spot player), keyed by the spot's ids,
-    and the iterations run (``iterations``, or fewer when ``seconds`` run out)."""
+    and the iterations run: ``iterations``, or fewer when another would end after ``seconds``
+    (one at least; the clock is read after every iteration). ``walk``: ``compiled``
+    (``compiled_gadget.py``, the default) or ``numpy`` (``GadgetGame``, the reference).
+    ``progress(iterations, seconds)`` is called after every iteration but the last."""
     opponent = 1 - [p for p, seat in enumerate(SEAT_OF_SPOT_PLAYER) if seat == me][0]
-    gadget = GadgetGame.around(sub.game, opponent, values)
-    solver = make_solver(gadget, "dcfr", walk="numpy")
-    solver.run(iterations=iterations, seconds=seconds)
+    if walk == "compiled":
+        solver: Solver = CompiledGadgetCFR(sub.game, opponent, values)
+        offset = 0
+    else:
+        gadget = GadgetGame.around(sub.game, opponent, values)
+        solver, offset = make_solver(gadget, "dcfr", walk="numpy"), GADGET_OFFSET
+    started = time.perf_counter()
+    step = 0.0
+    while solver.iterations < iterations:
+        took = time.perf_counter() - started
+        if solver.iterations and seconds is not None and took + step >= seconds:
+            break
+        if progress is not None and solver.iterations:
+            progress(solver.iterations, took)
+        solver.run(iterations=1)
+        step = time.perf_counter() - started - took
     average = solver.average_strategy()
-    strategy = {n.id: average[n.id + GADGET_OFFSET] for n in sub.game.nodes if n.is_decision}
+    strategy = {n.id: average[n.id + offset] for n in sub.game.nodes if n.is_decision}
     return strategy, solver.iterations

@@ -130,12 +130,17 @@ class Subgame:
         return node.id if ok else None
 
     def action_index(self, node_id: int, state: HunlState, action: Action) -> int | None:
-        """The child of decision ``node_id`` that is ``action`` taken in ``state``."""
+        """The child of decision ``node_id`` that is ``action`` taken in ``state``. Two sizes
+        can become one legal raise (a spot bet below the big blind is raised to it); the one
+        whose chips are the raise's own then wins, since the raises after it are sized on it."""
         node = self.game.nodes[node_id]
-        for index in range(len(node.tokens)):
-            if self.real_action(node_id, index, state) == action:
-                return index
-        return None
+        found = [i for i in range(len(node.tokens))
+                 if self.real_action(node_id, i, state) == action]  # fmt: skip
+        if len(found) > 1 and action.kind == RAISE:
+            own = node.contributions[node.player]
+            exact = [i for i in found if int(round(own + node.amounts[i])) == action.to]
+            found = exact or found
+        return found[0] if found else None
 
     def real_action(self, node_id: int, index: int, state: HunlState) -> Action:
         """Action ``index`` of decision ``node_id`` as the full game's action in ``state``: the

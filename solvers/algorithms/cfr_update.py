@@ -42,11 +42,18 @@ class UpdateRule:
         """Weight of ``iteration``'s strategy in the average."""
         return float(max(iteration - self.delay, 0)) ** self.gamma
 
-    def fused(self, iteration: int, strategy_sums: np.ndarray) -> FusedUpdate:
-        """This update at ``iteration`` as the compiled value pass executes it."""
+    def fused(
+        self, iteration: int, strategy_sums: np.ndarray, sum_scales: np.ndarray | None = None
+    ) -> FusedUpdate:
+        """This update at ``iteration`` as the compiled value pass executes it; 16-bit
+        ``strategy_sums`` come with their per-decision ``sum_scales``."""
         discounts = self.discounts(iteration)
+        if sum_scales is None:
+            sum_scales = np.zeros(0, dtype=np.float32)
         return FusedUpdate(  # plain floats and bools: one compiled specialisation
             strategy_sums=strategy_sums,
+            sum_scales=sum_scales,
+            dither_seed=int(iteration),  # 16-bit sums and regrets: a new dither every iteration
             sum_weight=float(self.sum_weight(iteration)),
             floor=bool(self.floor),
             discount=discounts is not None,

@@ -91,8 +91,10 @@ class CFRConfig:
     predictive: bool = False
     """Regret-match on cumulative regrets plus the last instantaneous regret (PCFR+)."""
     precision: str | None = None
-    """Storage of regrets, sums and the walk's arrays: ``float64`` or ``float32`` (half the
-    memory and bandwidth; big hold'em trees converge as far as the targets need). None: the
+    """Storage of regrets, sums and the walk's arrays: ``float64`` (or ``64``), ``float32``
+    (``32``: half the memory and bandwidth; big hold'em trees converge as far as the targets
+    need), or ``int16`` (``16``, compiled walk only: regrets and sums as 16-bit codes with one
+    scale per decision, ``exact/quantised_rows.py``, the walk's arrays in float32). None: the
     game's ``solver_precision`` if it has one (hold'em spots say float32), else float64."""
 
     isomorphism: bool = True
@@ -109,8 +111,32 @@ class CFRConfig:
             raise SolverError("give both alpha and beta, or neither")
         if self.gamma < 0 or self.delay < 0:
             raise SolverError("gamma and delay must be >= 0")
-        if self.precision not in (None, "float64", "float32"):
-            raise SolverError("precision must be float64 or float32")
+        if self.precision is not None:
+            if self.precision not in PRECISIONS:
+                raise SolverError("precision must be 16, 32 or 64 (bits), or float32, float64")
+            object.__setattr__(self, "precision", PRECISIONS[self.precision])
+
+
+PRECISIONS = {
+    "64": "float64",
+    "float64": "float64",
+    "32": "float32",
+    "float32": "float32",
+    "16": "int16",
+    "int16": "int16",
+}
+"""Spellings of ``CFRConfig.precision`` and the storage each stands for."""
+BITS = {"float64": "64", "float32": "32", "int16": "16"}
+"""The ``--opt precision=`` spelling of each storage."""
+
+
+def storage(precision: str) -> tuple[np.dtype, np.dtype, np.dtype]:
+    """The dtypes of regrets, strategy sums and the walk's arrays at ``precision``: 16 bits
+    keep signed codes for regrets and unsigned ones for sums, and walk in float32."""
+    if precision == "int16":
+        return np.dtype(np.int16), np.dtype(np.uint16), np.dtype(np.float32)
+    dtype = np.dtype(precision)
+    return dtype, dtype, dtype
 
 
 VARIANTS: dict[str, dict[str, Any]] = {
@@ -149,7 +175,10 @@ class FullWidthCFR(Solver):
         self.algorithm = variant
         self.plan = build_plan(game)
         plan = self.plan
-        dtype = np.dtype(self.config.precision)
+        assert self.config.precision is not None
+        self.precision: str = self.config.precision
+        self.quantised = self.precision == "int16"
+        regret_dtype, sum_dtype, dtype = storage(self.precision)
         self._compiled: CompiledWalk | None = None
         settings = self.config
         self.rule = UpdateRule(
@@ -164,6 +193,14 @@ class FullWidthCFR(Solver):
             compiled = uses_compiled(game, settings.walk, settings.alternating)
         except InputError as exc:
             raise SolverError(str(exc)) from None
+        if self.quantised and not compiled:
+            raise SolverError(
+                "precision=16 runs on the compiled walk of hold'em spots (alternating updates) "
+                "only; use precision=32 or 64 for this game"
+            )
+        # hold'em spots: the memory this solve needs at its precision; refuse what cannot fit
+        size = getattr(game, "solve_size", None)
+        self.memory_estimate_mb = None if size is None else size.check(self.precision) / 2**20
         n_edges = [e.n_edges for e in plan.edges]
         if compiled:
             # Hold'em spots: the same walk as compiled loops, the update fused into the value
@@ -171,10 +208,16 @@ class FullWidthCFR(Solver):
             # (compiled_walk.py): the per-edge arrays hold the edges that are walked.
             self._compiled = compiled_walk(game, dtype, isomorphic=self.config.isomorphism)
             n_edges = list(self._compiled.plan.n_edges)
-        self.regrets = [np.zeros((n_edges[p], plan.n_hands[p]), dtype=dtype) for p in (0, 1)]
-        self.strategy_sums = [np.zeros_like(r) for r in self.regrets]
+        shapes = [(n_edges[p], plan.n_hands[p]) for p in (0, 1)]
+        self.regrets = [np.zeros(shape, dtype=regret_dtype) for shape in shapes]
+        self.strategy_sums = [np.zeros(shape, dtype=sum_dtype) for shape in shapes]
+        slots = None if self._compiled is None else self._compiled.plan.slot_first
+        n_slots = [0 if slots is None else len(slots[p]) for p in (0, 1)]
+        self.regret_scales = [np.zeros(n, dtype=np.float32) for n in n_slots]
+        self.sum_scales = [np.zeros(n, dtype=np.float32) for n in n_slots]
+        # 16-bit storage: one scale per decision slot of each player (else unused)
         self.predictions = [
-            np.zeros_like(r) if self.config.predictive else np.zeros((0, 0), dtype=dtype)
+            np.zeros(r.shape, dtype=dtype) if self.config.predictive else np.zeros((0, 0), dtype)
             for r in self.regrets
         ]
         if self._compiled is not None:
@@ -233,13 +276,20 @@ class FullWidthCFR(Solver):
         assert self._compiled is not None
         sources = [self._source(0), self._source(1)]
         self._compiled.reach_down(sources)
-        update = self.rule.fused(iteration, self.strategy_sums[player])
+        sum_scales = self.sum_scales[player] if self.quantised else None
+        update = self.rule.fused(iteration, self.strategy_sums[player], sum_scales)
         self._compiled.values_up(player, sources, MODE_CFR, update=update)
 
     def _source(self, player: int) -> Source:
         """The current strategy of ``player`` as the compiled loops read it: regret matching."""
         predictions = self.predictions[player] if self.config.predictive else None
-        return Source(self.regrets[player], matching=True, predictions=predictions)
+        scales = self.regret_scales[player] if self.quantised else None
+        return Source(self.regrets[player], matching=True, predictions=predictions, scales=scales)
+
+    def _sums_source(self, player: int) -> Source:
+        """The average strategy of ``player`` as the compiled loops read it: normalised sums."""
+        scales = self.sum_scales[player] if self.quantised else None
+        return Source(self.strategy_sums[player], scales=scales)
 
     def _step(self) -> None:
         iteration = self.iterations + 1
@@ -280,7 +330,7 @@ class FullWidthCFR(Solver):
         if self._compiled is None:
             return super()._measure()
         if self.output == "average":
-            sources = [Source(self.strategy_sums[p]) for p in (0, 1)]
+            sources = [self._sums_source(p) for p in (0, 1)]
         else:
             sources = [self._source(p) for p in (0, 1)]
         return exploitability_of_sources(self.game, sources, walk=self._compiled)
@@ -301,7 +351,7 @@ class FullWidthCFR(Solver):
             return None
         plan = self._compiled.plan
         sources: list[Source | None] = [
-            Source(self.strategy_sums[p]) if self.output == "average" else self._source(p)
+            self._sums_source(p) if self.output == "average" else self._source(p)
             for p in (0, 1)
         ]
         if release:
@@ -318,7 +368,7 @@ class FullWidthCFR(Solver):
     def average_strategy(self) -> Strategy:
         """Strategy sums normalised per (node, hand); uniform where a hand never got there."""
         if self._compiled is not None:
-            average = [self._full(p, Source(self.strategy_sums[p])) for p in (0, 1)]
+            average = [self._full(p, self._sums_source(p)) for p in (0, 1)]
             return {
                 **self.plan.strategy_dict(0, average[0]),
                 **self.plan.strategy_dict(1, average[1]),
@@ -332,16 +382,45 @@ class FullWidthCFR(Solver):
         }
         if self.config.predictive:
             arrays.update(per_player("predictions", self.predictions))
+        if self.quantised:
+            arrays.update(per_player("regret_scales", self.regret_scales))
+            arrays.update(per_player("sum_scales", self.sum_scales))
         return arrays
 
     def _load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
-        dtype = np.dtype(self.config.precision)
-        self.regrets = [a.astype(dtype) for a in restore_per_player(arrays, "regrets")]
-        self.strategy_sums = [a.astype(dtype) for a in restore_per_player(arrays, "strategy_sums")]
+        regret_dtype, sum_dtype, walk_dtype = storage(self.precision)
+        self.regrets = [a.astype(regret_dtype) for a in restore_per_player(arrays, "regrets")]
+        sums = restore_per_player(arrays, "strategy_sums")
+        self.strategy_sums = [a.astype(sum_dtype) for a in sums]
         if self.config.predictive:
-            self.predictions = [a.astype(dtype) for a in restore_per_player(arrays, "predictions")]
+            predictions = restore_per_player(arrays, "predictions")
+            self.predictions = [a.astype(walk_dtype) for a in predictions]
+        if self.quantised:
+            for name in ("regret_scales", "sum_scales"):
+                scales = [a.astype(np.float32) for a in restore_per_player(arrays, name)]
+                if any((a < 0).any() for a in scales):
+                    raise ValueError(f"negative {name}")
+                setattr(self, name, scales)
         for p in (0, 1):
             self._set_current(p)
+
+    def state_dict(self, copy: bool = True) -> dict[str, np.ndarray]:
+        state = super().state_dict(copy)
+        state["precision"] = np.array(BITS[self.precision])
+        return state
+
+    def load_state_dict(self, state: dict[str, np.ndarray]) -> None:
+        """A checkpoint of another precision is refused by name before anything else (its
+        arrays would not even have this run's types)."""
+        if "precision" in state:
+            saved = str(state["precision"])
+            mine = BITS[self.precision]
+            if saved != mine:
+                raise SolverError(
+                    f"checkpoint was solved with precision={saved} but this run asks "
+                    f"precision={mine}: resume with --opt precision={saved}, or start afresh"
+                )
+        super().load_state_dict(state)
 
 
 def _node_sum_matrix(edges, dtype) -> sp.csr_matrix:

@@ -16,6 +16,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from solvers.exact.quantised_rows import store_block
 from solvers.games.holdem.terminal_kernels import N_CARDS, terminal_value
 
 set_threads = numba.set_num_threads
@@ -29,21 +30,25 @@ _CFR = 2
 
 
 @njit(cache=True, nogil=True)
-def _strategy(weights, predictions, matching, first, count, out):
+def _strategy(weights, predictions, matching, scales, slot, first, count, out):
     """One decision's strategy ``out[:count, hands]`` from its per-edge ``weights``: regret
     matching (``matching``: positive part of regrets plus predictions, when given) or plain
     normalisation (strategy sums, or probabilities); uniform where nothing is positive.
+    16-bit ``weights`` (``scales`` has rows) are codes: the decision's scale (``slot``) turns
+    them into values; it cancels in the normalisation but not against predictions.
     ``out[count]`` is scratch (one more row than actions). Loops run over hands innermost."""
     n = weights.shape[1]
     total = out[count]
     total[:n] = 0.0
+    scale = scales[slot] if scales.shape[0] > 0 else 1.0
     for j in range(count):
         row = out[j]
         source = weights[first + j]
         if predictions.shape[0] > 0:
             ahead = predictions[first + j]
             for h in range(n):
-                row[h] = max(source[h] + ahead[h], 0.0) if matching else source[h] + ahead[h]
+                value = source[h] * scale + ahead[h]
+                row[h] = max(value, 0.0) if matching else value
         elif matching:
             for h in range(n):
                 row[h] = max(source[h], 0.0)
@@ -75,6 +80,7 @@ def reach_down(plan, source0, source1, reach0, reach1):
     masks = plan.masks
     inner_index = plan.inner_index
     level_rows = plan.level_rows
+    decision_slot = plan.decision_slot
     has_inner_child = plan.has_inner_child
     n_hands0 = reach0.shape[1]
     n_hands1 = reach1.shape[1]
@@ -97,13 +103,13 @@ def reach_down(plan, source0, source1, reach0, reach1):
                 n_children = child_start[row + 1] - first_child
                 if actor == 0:
                     _strategy(
-                        source0.weights, source0.predictions, source0.matching, first_edge[row],
-                        n_children, sigma,
+                        source0.weights, source0.predictions, source0.matching, source0.scales,
+                        decision_slot[row], first_edge[row], n_children, sigma,
                     )  # fmt: skip
                 elif actor == 1:
                     _strategy(
-                        source1.weights, source1.predictions, source1.matching, first_edge[row],
-                        n_children, sigma,
+                        source1.weights, source1.predictions, source1.matching, source1.scales,
+                        decision_slot[row], first_edge[row], n_children, sigma,
                     )  # fmt: skip
                 for j in range(n_children):
                     child = child_rows[first_child + j]
@@ -181,8 +187,8 @@ def values_up(
                 first = first_edge[row]
                 if actor == opponent and has_terminal_child[row]:
                     _strategy(
-                        opp_source.weights, opp_source.predictions, opp_source.matching, first,
-                        n_children, sigma,
+                        opp_source.weights, opp_source.predictions, opp_source.matching,
+                        opp_source.scales, decision_slot[row], first, n_children, sigma,
                     )  # fmt: skip
                 shared = False  # the weight is the same for every terminal child of own rows
                 for j in range(n_children):
@@ -232,8 +238,8 @@ def values_up(
                                 best[slot, h] = np.int8(out[h])
                         continue
                     _strategy(
-                        own_source.weights, own_source.predictions, own_source.matching, first,
-                        n_children, sigma,
+                        own_source.weights, own_source.predictions, own_source.matching,
+                        own_source.scales, decision_slot[row], first, n_children, sigma,
                     )  # fmt: skip
                     out[:n_own] = 0.0
                     for j in range(n_children):
@@ -243,8 +249,9 @@ def values_up(
                         values[inner, h] = out[h]
                     if mode == _CFR:
                         _cfr_update(
-                            first, n_children, child_values, out, own_reach[inner], sigma,
-                            own_source.weights, own_source.predictions, update,
+                            first, decision_slot[row], n_children, child_values, out,
+                            own_reach[inner], sigma, own_source.weights, own_source.scales,
+                            own_source.predictions, update,
                         )  # fmt: skip
                 elif actor == opponent:
                     out[:n_own] = 0.0
@@ -271,10 +278,14 @@ def values_up(
 
 @njit(cache=True, nogil=True)
 def _cfr_update(
-    first, n_actions, child_values, node_values, own_reach, sigma, regrets, predictions, update,
+    first, slot, n_actions, child_values, node_values, own_reach, sigma, regrets, scales,
+    predictions, update,
 ):  # fmt: skip
     """``update`` (a ``FusedUpdate``) at one decision, for every hand: regrets, predictions
-    and strategy sums (``sigma`` is the strategy played this iteration)."""
+    and strategy sums (``sigma`` is the strategy played this iteration). 16-bit storage
+    (``scales`` has rows): the decision's block is decoded, updated in float64 in
+    ``child_values`` (read for the last time here) and stored back with a new scale
+    (``quantised_rows.store_block``); the sums likewise with ``update.sum_scales``."""
     sums = update.strategy_sums
     weight = update.sum_weight
     floor = update.floor
@@ -283,6 +294,33 @@ def _cfr_update(
     negative = update.negative
     n = node_values.shape[0]
     predictive = predictions.shape[0] > 0
+    seed = update.dither_seed
+    if scales.shape[0] > 0:
+        scale = np.float64(scales[slot])
+        for j in range(n_actions):
+            e = first + j
+            for h in range(n):
+                instant = child_values[j, h] - node_values[h]
+                value = regrets[e, h] * scale + instant
+                if floor and value < 0.0:
+                    value = 0.0
+                if discount:
+                    value *= positive if value >= 0.0 else negative
+                child_values[j, h] = value
+                if predictive:
+                    predictions[e, h] = instant
+        scales[slot] = store_block(child_values, n_actions, n, regrets, first, True, 2 * seed)
+        if weight > 0.0:
+            sum_scales = update.sum_scales
+            scale = np.float64(sum_scales[slot])
+            for j in range(n_actions):
+                e = first + j
+                for h in range(n):
+                    child_values[j, h] = sums[e, h] * scale + weight * own_reach[h] * sigma[j, h]
+            sum_scales[slot] = store_block(
+                child_values, n_actions, n, sums, first, False, 2 * seed + 1 if seed else 0
+            )
+        return
     for j in range(n_actions):
         e = first + j
         for h in range(n):
@@ -313,5 +351,8 @@ def strategies(slot_first, slot_actions, source, out):
         for slot in range(chunk, n_slots, n_chunks):
             first = slot_first[slot]
             count = slot_actions[slot]
-            _strategy(source.weights, source.predictions, source.matching, first, count, sigma)
+            _strategy(
+                source.weights, source.predictions, source.matching, source.scales, slot, first,
+                count, sigma,
+            )  # fmt: skip
             out[first : first + count] = sigma[:count]

@@ -66,25 +66,33 @@ class Source:
     weights: np.ndarray
     matching: bool = False
     predictions: np.ndarray | None = None
+    scales: np.ndarray | None = None
+    """16-bit ``weights`` (``quantised_rows.py``): one float32 scale per decision slot."""
 
     def kernel_input(self, dtype: np.dtype) -> StrategySource:
-        """The record the kernels read, with ``weights`` in ``dtype``."""
-        weights = np.ascontiguousarray(self.weights, dtype=dtype)
+        """The record the kernels read, with float ``weights`` in ``dtype`` (16-bit codes are
+        read as they are, with their scales)."""
+        quantised = self.scales is not None
+        weights = np.ascontiguousarray(self.weights, dtype=None if quantised else dtype)
         predictions = (
             np.zeros((0, 0), dtype=dtype) if self.predictions is None else self.predictions
         )
-        return StrategySource(weights=weights, predictions=predictions, matching=self.matching)
+        scales = np.zeros(0, dtype=np.float32) if self.scales is None else self.scales
+        return StrategySource(
+            weights=weights, predictions=predictions, matching=self.matching, scales=scales
+        )
 
 
 def plan_arrays(plan: CompiledPlan, dtype: np.dtype) -> PlanArrays:
-    """The kernels' view of ``plan``, its chance masks in ``dtype``."""
+    """The kernels' view of ``plan``, its chance masks in ``dtype`` (0/1 masks stay uint8:
+    exact in any dtype, and shared by every walk of the plan)."""
     return PlanArrays(
         kind=plan.kind,
         child_start=plan.child_start,
         child_rows=plan.child_rows,
         first_edge=plan.first_edge,
         chance_mask=plan.chance_mask,
-        masks=plan.masks.astype(dtype),
+        masks=plan.masks if plan.masks.dtype == np.uint8 else plan.masks.astype(dtype),
         inner_index=plan.inner_index,
         terminal_index=plan.terminal_index,
         terminal_chance=plan.terminal_chance,
@@ -203,8 +211,10 @@ def _kernels():
 def strategies_from(plan: CompiledPlan, player: int, source: Source) -> np.ndarray:
     """The per-edge strategy ``[edges, hands]`` a ``Source`` stands for, in the compiled
     arrays' layout (``plan.full_edges`` spreads it over every edge)."""
-    source_input = source.kernel_input(np.asarray(source.weights).dtype)
-    out = np.empty_like(source_input.weights)
+    weights = np.asarray(source.weights)
+    dtype = weights.dtype if weights.dtype.kind == "f" else np.dtype(np.float32)
+    source_input = source.kernel_input(dtype)
+    out = np.empty(source_input.weights.shape, dtype=dtype)
     _kernels().strategies(
         plan.slot_first[player], plan.slot_actions[player], source_input, out
     )

@@ -37,7 +37,7 @@ class PlanArrays(NamedTuple):
     chance_mask: np.ndarray
     """A chance outcome row's index in ``masks``, else -1."""
     masks: np.ndarray
-    """``[n_masks, 2, max_hands]`` chance masks, in the storage dtype."""
+    """``[n_masks, 2, max_hands]`` chance masks, in the storage dtype (uint8 when 0/1)."""
     inner_index: np.ndarray
     """A walked non-terminal row's index in the ``[inner rows, hands]`` arrays, else -1."""
     terminal_index: np.ndarray
@@ -56,20 +56,29 @@ class PlanArrays(NamedTuple):
 
 class StrategySource(NamedTuple):
     """One player's per-edge ``weights`` and how a decision's strategy is formed from them:
-    regret matching (``matching``, plus ``predictions`` when it has rows) or normalisation."""
+    regret matching (``matching``, plus ``predictions`` when it has rows) or normalisation.
+    16-bit weights (``quantised_rows.py``) come with one float32 scale per decision slot in
+    ``scales``; float weights with an empty ``scales``."""
 
     weights: np.ndarray
     predictions: np.ndarray
     matching: bool
+    scales: np.ndarray
 
 
 class FusedUpdate(NamedTuple):
     """One update of the walking player's regrets (its ``StrategySource``'s weights and
     predictions) and ``strategy_sums``, at every decision of the value pass:
     ``regret += instant``; floored at 0 if ``floor``; times ``positive`` or ``negative`` by sign
-    if ``discount``; ``sums += sum_weight * own reach * strategy``; predictions ``= instant``."""
+    if ``discount``; ``sums += sum_weight * own reach * strategy``; predictions ``= instant``.
+    16-bit sums (uint16 codes) keep one float32 scale per decision slot in ``sum_scales``
+    (empty for float sums), rewritten with the block."""
 
     strategy_sums: np.ndarray
+    sum_scales: np.ndarray
+    dither_seed: int
+    """16-bit storage: 0 rounds to the nearest code, else the seed of the dithered rounding
+    (``quantised_rows.store_block``), a new one every iteration."""
     sum_weight: float
     floor: bool
     discount: bool
@@ -81,6 +90,8 @@ def no_update(dtype: np.dtype) -> FusedUpdate:
     """The record passed when the value pass updates nothing (same types as a real update)."""
     return FusedUpdate(
         strategy_sums=np.zeros((0, 0), dtype=dtype),
+        sum_scales=np.zeros(0, dtype=np.float32),
+        dither_seed=0,
         sum_weight=0.0,
         floor=False,
         discount=False,

@@ -208,23 +208,34 @@ class TreeGame:
 
     # --- chance bookkeeping ---------------------------------------------------------------
     def _compute_path_chance(self) -> None:
-        """Per node: product of chance factors on the path and each player's hand masks."""
+        """Per node: product of chance factors on the path."""
         self.path_chance = np.ones(len(self.nodes))
-        marginals = (self.prior.sum(axis=1) > 0, self.prior.sum(axis=0) > 0)
-        self.path_masks: list[tuple[np.ndarray, np.ndarray]] = [marginals] * len(self.nodes)
         for node in self.nodes[1:]:  # parents come first
             parent = self.nodes[node.parent]
             self.path_chance[node.id] = self.path_chance[parent.id]
-            self.path_masks[node.id] = self.path_masks[parent.id]
             if parent.is_chance:
-                assert parent.outcome_probs is not None and parent.outcome_masks is not None
+                assert parent.outcome_probs is not None
                 o = parent.children.index(node.id)
-                mask0, mask1 = self.path_masks[parent.id]
                 self.path_chance[node.id] *= parent.outcome_probs[o]
-                self.path_masks[node.id] = (
+
+    @functools.cached_property
+    def path_masks(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Per node: each player's hands still possible on its path (the sequence-form LP's;
+        made on first use, since a flop's would hold 30 MB that a solve never reads)."""
+        marginals = (self.prior.sum(axis=1) > 0, self.prior.sum(axis=0) > 0)
+        masks: list[tuple[np.ndarray, np.ndarray]] = [marginals] * len(self.nodes)
+        for node in self.nodes[1:]:
+            parent = self.nodes[node.parent]
+            masks[node.id] = masks[parent.id]
+            if parent.is_chance:
+                assert parent.outcome_masks is not None
+                o = parent.children.index(node.id)
+                mask0, mask1 = masks[parent.id]
+                masks[node.id] = (
                     mask0 & (parent.outcome_masks[0][o] > 0),
                     mask1 & (parent.outcome_masks[1][o] > 0),
                 )
+        return masks
 
     def hand_weights(self, player: int) -> np.ndarray:
         """Prior probability of each of ``player``'s hands (the joint prior's marginal)."""

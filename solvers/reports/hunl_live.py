@@ -11,11 +11,15 @@ matters: a call or check that ends the betting (a river call, a call of an all-i
 closing river check) is the equity times the final pot less the call; an all-in, or a river
 bet that the bot's policy never re-raises, is the bot's fold mass times the pot plus, when it
 calls, the equity against its calling range times the final pot less the chips risked. Every
-other action would need a solve of the rest of the hand, and is left out rather than guessed.
+other action would need a solve of the rest of the hand, and is left out rather than guessed,
+unless the caller gives ``known`` values: on a street the re-solving bot solves, every action of
+its solve's tree is valued against its solved strategy (``agents/resolve_values.py``), and those
+values replace the closed forms.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -122,6 +126,8 @@ class LiveNumbers:
     equity: float
     equity_method: str
     evs: tuple[ActionEV, ...]
+    ev_method: str = ""
+    """Where the EVs come from when not the closed forms: the re-solve's description."""
 
 
 def live_numbers(
@@ -132,10 +138,14 @@ def live_numbers(
     agent: Agent | None = None,
     legal_actions: tuple[Action, ...] = (),
     seed: int = 0,
+    known: Mapping[Action, float] | None = None,
+    known_method: str = "",
 ) -> LiveNumbers:
     """The numbers for the player to act in ``state`` holding ``hole``; ``reach`` is the bot's
     Bayes reach (``bayes_reach``); ``agent`` answers the shove's fold odds; ``legal_actions``
-    are the actions to value (fold, call and all-in are added when legal)."""
+    are the actions to value (fold, call and all-in are added when legal). ``known`` values
+    (a re-solve's, described by ``known_method``) come first, in their order, and stand for
+    every action they hold; the rest of the actions follow, unvalued."""
     legal = state.legal()
     mask = live_mask(board, hole)
     weights = np.where(mask, reach, 0.0)
@@ -151,7 +161,8 @@ def live_numbers(
         pot_odds = required_equity(pot_before, call)
         mdf = minimum_defence_frequency(pot_before, call)
     actions = _actions(state, legal_actions)
-    bets = {a: _bet(state, board, normalised, agent, a) for a in actions if a.kind == RAISE}
+    valued = [a for a in actions if a.kind == RAISE and known is None]  # known: no bot query
+    bets = {a: _bet(state, board, normalised, agent, a) for a in valued}
     called = [b for b in bets.values() if b is not None and b.calling.sum() > 0]
     ranges = np.array([normalised, *(b.calling / b.calling.sum() for b in called)])
     equities, how = equities_against(board, hole, ranges, seed)
@@ -160,13 +171,26 @@ def live_numbers(
     evs = []
     for action in actions:
         if action.kind == RAISE:
-            value = _bet_value(state, bets[action], called_equity.get(action))
+            value = _bet_value(state, bets.get(action), called_equity.get(action))
         else:
             value = _value(state, equity, action)
         evs.append(ActionEV(action, value))
+    if known is not None:
+        evs = [ActionEV(a, float(v)) for a, v in known.items()]
+        evs += [ActionEV(a, None) for a in actions if a not in known]
     stacks = (state.stack_left(0), state.stack_left(1))
     return LiveNumbers(
-        state.pot, stacks, call, pot_odds, mdf, normalised, grid, equity, how, tuple(evs)
+        state.pot,
+        stacks,
+        call,
+        pot_odds,
+        mdf,
+        normalised,
+        grid,
+        equity,
+        how,
+        tuple(evs),
+        known_method if known is not None else "",
     )
 
 

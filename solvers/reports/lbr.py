@@ -14,6 +14,11 @@ and ``wp'`` the equity against the hands that continue. LBR takes the best actio
 utility is positive and otherwise checks or folds; on streets outside ``streets`` it checks or
 calls. All candidate bets are scored with one matrix product over the bot's range.
 
+A bet the bot's tree lacks reaches it through the house translation (``off_tree.py``), which
+draws one of two tree sizes; LBR does not see the draw, so its range of the bot is a mixture
+over the translated lines, each updated by the bot's probability of what LBR then sees it do
+(``lbr_belief.py``). Its choices depend on the public events only.
+
 Evaluation plays duplicate deals (each deal from both seats) and scores every terminal by the
 paper's imaginary observations: the expectation over the bot's range on the line played, which
 is unbiased because LBR's choices depend only on the public line and its own hand. ``expected``
@@ -30,6 +35,7 @@ import numpy as np
 
 from solvers.errors import InputError
 from solvers.games.base import Node, Strategy, TreeGame
+from solvers.games.holdem.off_tree import answer_rows
 from solvers.games.holdem.spot import SpotParams
 from solvers.games.push_fold import PushFoldParams
 from solvers.reports.lbr_actions import (
@@ -39,6 +45,16 @@ from solvers.reports.lbr_actions import (
     RealState,
     child_index,
     fold_matrix,
+    tree_mapping,
+)
+from solvers.reports.lbr_belief import (
+    Belief,
+    after_bot,
+    after_card,
+    after_lbr,
+    observation,
+    observations,
+    start,
 )
 from solvers.reports.lbr_cards import MAX_CACHED, LbrCards
 
@@ -49,11 +65,11 @@ class LbrInputError(InputError):
 
 @dataclass(frozen=True)
 class Choice:
-    """LBR's action at a node: the tree children the bot sees (with probabilities) and the new
-    total contribution (``None`` for a fold or a check/call)."""
+    """LBR's action: ``f`` (fold), ``p`` (check or call) or ``b`` (bet or raise to ``to``, the
+    new total contribution)."""
 
-    children: tuple[tuple[int, float], ...]
-    to: float | None
+    kind: str
+    to: float | None = None
 
 
 class LocalBestResponse:
@@ -107,46 +123,37 @@ class LocalBestResponse:
         return "mbb_per_hand", 1000.0 / self.game.big_blind
 
     # --- the greedy decision ----------------------------------------------------------------
-    def decide(
-        self, node: Node, seat: int, hand: int, real: RealState, weights: np.ndarray
-    ) -> Choice:
-        """LBR's action at its decision ``node`` with the bot's (unnormalised) range ``weights``."""
-        key = (seat, hand, node.id, real.put[0], real.put[1], real.last_increment)
+    def decide(self, belief: Belief, seat: int, hand: int) -> Choice:
+        """LBR's action in the public state ``belief`` (its range of the bot over tree lines)."""
+        key = (seat, hand, belief.history)
         cached = self._choices.get(key)
         if cached is None:
-            cached = self._decide(node, seat, hand, real, weights)
+            cached = self._decide(belief, seat, hand)
             if len(self._choices) >= MAX_CACHED:
                 self._choices.clear()
             self._choices[key] = cached
         return cached
 
-    def _decide(self, node: Node, seat: int, hand: int, real: RealState, weights) -> Choice:
-        passive = child_index(node, PASSIVE_TOKENS)
-        fold = child_index(node, FOLD_TOKENS)
+    def _decide(self, belief: Belief, seat: int, hand: int) -> Choice:
+        node, real = belief.node, belief.real
         own, opp = real.put[seat], real.put[1 - seat]
-        give_up_index = fold if opp > own and fold is not None else passive
-        assert give_up_index is not None, "a decision node can always fold, check or call"
-        give_up = Choice(((give_up_index, 1.0),), None)
+        can_pass = child_index(node, PASSIVE_TOKENS) is not None  # push/fold's shove-or-fold
+        give_up = Choice("f" if opp > own or not can_pass else "p")
         if self.cards.street(node.board) not in self.streets:
-            return Choice(((passive, 1.0),), None) if passive is not None else give_up
+            return Choice("p") if can_pass else give_up
         pot, asked = own + opp, opp - own
+        weights = belief.weights
         total = weights.sum()
         eq = self.cards.equity(seat, hand, node.board)
         wp = float(weights @ eq) / total
         best_value, best = 0.0, give_up
-        if passive is not None:
-            best_value = wp * pot - (1 - wp) * asked
-            best = Choice(((passive, 1.0),), None)
-        bets = self.sizer.candidates(node, seat, real)
+        if can_pass:
+            best_value, best = wp * pot - (1 - wp) * asked, Choice("p")
+        bets = self._candidates(belief, seat)
         if bets:
-            maps = [self.sizer.translate(node, seat, real, to) for to in bets]
-            used = sorted({c for m in maps for c, _ in m})
-            mix = np.zeros((len(bets), len(used)))
-            for row, mapping in enumerate(maps):
-                for child, probability in mapping:
-                    mix[row, used.index(child)] += probability
-            folds = mix @ self._fold_rows(node, used)
-            cont = weights[None, :] * (1.0 - folds)
+            cont = np.zeros((len(bets), len(weights)))
+            for line in belief.lines:
+                cont += line.weights[None, :] * (1.0 - self._fold_rows(line.node, seat, real, bets))
             cont_total = cont.sum(axis=1)
             fp = 1.0 - cont_total / total
             wp2 = (cont @ eq) / np.maximum(cont_total, 1e-300)
@@ -154,123 +161,124 @@ class LocalBestResponse:
             utility = fp * pot + (1 - fp) * (wp2 * (pot + a) - (1 - wp2) * (asked + a))
             top = int(np.argmax(utility))
             if utility[top] > best_value:
-                best_value = float(utility[top])
-                best = Choice(tuple(maps[top]), float(bets[top]))
+                best_value, best = float(utility[top]), Choice("b", float(bets[top]))
         return best if best_value > 0 else give_up
 
-    def _fold_rows(self, node: Node, children: list[int]) -> np.ndarray:
-        """``[len(children), bot hands]``: the bot's fold probability at each child node."""
-        nodes = [self.game.nodes[node.children[c]] for c in children]
-        n_bot = self.game.n_hands[1 - node.player]
-        rows = [self.strategy[n.id] if n.is_decision else np.zeros((n_bot, 1)) for n in nodes]
-        folds = [child_index(n, FOLD_TOKENS) if n.is_decision else None for n in nodes]
-        return fold_matrix(rows, folds)
+    def _candidates(self, belief: Belief, seat: int) -> list[float]:
+        """LBR's bets: the action set's on every line (the ``tree`` set's sizes differ between
+        lines), none where some line's tree has no bet left."""
+        per_line = [self.sizer.candidates(line.node, seat, belief.real) for line in belief.lines]
+        if any(not bets for bets in per_line):
+            return []
+        return sorted({to for bets in per_line for to in bets})
 
-    # --- moving through the tree ------------------------------------------------------------
-    def _after(self, node: Node, index: int, real: RealState, to: float | None = None) -> RealState:
-        """The real pot after the actor takes child ``index`` (LBR's bet ``to`` if given)."""
-        actor = node.player
-        token = node.tokens[index]
-        new = real.copy()
-        opp = real.put[1 - actor]
-        if token in FOLD_TOKENS:
-            return new
-        if token in PASSIVE_TOKENS:
-            new.put[actor] = opp
-            return new
-        if to is None:
-            to = self.sizer.bot_amount(node, actor, real, index)
-        new.put[actor] = to
-        new.last_increment = max(real.last_increment, to - opp)
-        return new
+    def _fold_rows(self, node: Node, seat: int, real: RealState, bets: list[float]) -> np.ndarray:
+        """``[bets, bot hands]``: the bot's fold probability after each bet, over the tree
+        actions its translation maps the bet to at ``node``."""
+        answers = [tree_mapping(self.game, node, seat, real, to) for to in bets]
+        maps = [mapping for mapping, _ in answers]
+        keep = np.array([k for _, k in answers])
+        used = sorted({c for m in maps for c, _ in m})
+        mix = np.zeros((len(bets), len(used)))
+        for row, mapping in enumerate(maps):
+            for child, probability in mapping:
+                mix[row, used.index(child)] += probability
+        children = [self.game.nodes[node.children[c]] for c in used]
+        n_bot = self.game.n_hands[1 - seat]
+        rows = [self.strategy[n.id] if n.is_decision else np.zeros((n_bot, 1)) for n in children]
+        folds = [child_index(n, FOLD_TOKENS) if n.is_decision else None for n in children]
+        return (mix @ fold_matrix(rows, folds)) * (1.0 - keep[:, None])
 
-    def _all_in(self, real: RealState) -> bool:
-        """Both stacks are in (an off-tree shove the tree had no all-in for was called)."""
-        return min(real.put) >= self.sizer.cap
-
-    def _terminal(self, node: Node, seat: int, hand: int, real: RealState, weights) -> float:
-        """A terminal, or a node where both are all-in: showdown over every card to come."""
-        if node.is_terminal and node.terminal == "fold":
-            return -real.put[seat] if node.folder == seat else real.put[1 - seat]
-        eq = self.cards.equity(seat, hand, node.board)
+    # --- the end of a hand ------------------------------------------------------------------
+    def _terminal(self, belief: Belief, seat: int, hand: int) -> float:
+        """A fold, or a showdown over every card to come (both all-in, the river called, or a
+        line whose tree is over: the rest is checked down)."""
+        put = belief.real.put
+        folder = belief.folder()
+        if folder is not None:
+            return -put[seat] if folder == seat else put[1 - seat]
+        weights = belief.weights
+        eq = self.cards.equity(seat, hand, belief.node.board)
         wp = float(weights @ eq) / weights.sum()
-        return real.put[seat] * (2.0 * wp - 1.0)
-
-    def _start(self, seat: int, hand: int) -> tuple[Node, RealState, np.ndarray]:
-        root = self.game.root
-        return root, RealState(list(root.contributions)), self.cards.prior_row(seat, hand)
+        return put[seat] * (2.0 * wp - 1.0)
 
     # --- one sampled hand -------------------------------------------------------------------
     def play(
         self, seat: int, hand: int, bot_hand: int, runout: np.ndarray, rng: np.random.Generator
     ) -> float:
-        """LBR's chips in one hand, scored by imaginary observations over the bot's range."""
-        node, real, weights = self._start(seat, hand)
+        """LBR's chips in one hand, scored by imaginary observations over the bot's range. The
+        bot is on one tree line (``bot_node``, its translations drawn); LBR sees only what the
+        bot does."""
+        belief = start(self.game, self.cards.prior_row(seat, hand))
+        bot_node, bot_keep = belief.node, 0.0
         nodes = self.game.nodes
         dealt = 0
-        while not node.is_terminal and not self._all_in(real):
+        while not belief.over(self.sizer.cap):
+            node = belief.node
             if node.is_chance:
                 card = self.cards.card_token(int(runout[dealt]))
                 dealt += 1
-                index = node.tokens.index(card)
-                assert node.outcome_masks is not None  # chance nodes carry them
-                weights = weights * node.outcome_masks[1 - seat][index]
-                real = RealState(real.put)
+                belief = after_card(self.game, belief, seat, card)
+                bot_node = nodes[bot_node.children[bot_node.tokens.index(card)]]
             elif node.player == seat:
-                choice = self.decide(node, seat, hand, real, weights)
-                index = choice.children[0][0]
-                if len(choice.children) > 1 and rng.random() >= choice.children[0][1]:
-                    index = choice.children[1][0]
-                real = self._after(node, index, real, choice.to)
+                choice = self.decide(belief, seat, hand)
+                if choice.kind == "b":
+                    assert choice.to is not None
+                    mapping, keep = tree_mapping(self.game, bot_node, seat, belief.real, choice.to)
+                    index = mapping[0][0]
+                    if len(mapping) > 1 and rng.random() >= mapping[0][1]:
+                        index = mapping[1][0]
+                else:
+                    tokens = FOLD_TOKENS if choice.kind == "f" else PASSIVE_TOKENS
+                    index, keep = child_index(bot_node, tokens), 0.0
+                    assert index is not None
+                belief = after_lbr(self.game, belief, seat, choice.kind, choice.to)
+                bot_node, bot_keep = nodes[bot_node.children[index]], keep
             else:
-                rows = self.strategy[node.id]
-                index = _sample(rows[bot_hand], rng)
-                weights = weights * rows[:, index]
-                real = self._after(node, index, real)
-            node = nodes[node.children[index]]
-        return self._terminal(node, seat, hand, real, weights)
+                rows = self.strategy[bot_node.id][bot_hand : bot_hand + 1]
+                index = _sample(answer_rows(rows, bot_node, bot_keep)[0], rng)
+                bot_keep = 0.0
+                seen = observation(self.sizer, bot_node, belief.real, index)
+                pairs = observations(self.sizer, belief)[seen]
+                belief = after_bot(self.game, self.strategy, belief, seen, pairs)
+                bot_node = nodes[bot_node.children[index]]
+        return self._terminal(belief, seat, hand)
 
     # --- the exact expectation for one hand -------------------------------------------------
     def expected(self, seat: int, hand: int) -> float:
-        """LBR's exact expected chips holding ``hand`` in ``seat`` (bot hands, actions and cards
-        to come in expectation)."""
-        node, real, weights = self._start(seat, hand)
-        return self._expected(node, seat, hand, real, weights)
+        """LBR's exact expected chips holding ``hand`` in ``seat`` (bot hands, translations,
+        actions and cards to come in expectation)."""
+        belief = start(self.game, self.cards.prior_row(seat, hand))
+        return self._expected(belief, seat, hand)
 
-    def _expected(self, node: Node, seat: int, hand: int, real: RealState, weights) -> float:
-        if node.is_terminal or self._all_in(real):
-            return self._terminal(node, seat, hand, real, weights)
-        nodes = self.game.nodes
+    def _expected(self, belief: Belief, seat: int, hand: int) -> float:
+        if belief.over(self.sizer.cap):
+            return self._terminal(belief, seat, hand)
+        node = belief.node
+        weights = belief.weights
         total = weights.sum()
         value = 0.0
         if node.is_chance:
             own_cards = self.cards.hand_cards(seat, hand)
             unseen = 52 - len(node.board) - 4
             assert node.outcome_masks is not None  # chance nodes carry them
-            masks = node.outcome_masks[1 - seat]
-            reach = masks @ weights / (unseen * total)
+            reach = node.outcome_masks[1 - seat] @ weights / (unseen * total)
             for index in np.flatnonzero(reach > 0).tolist():
-                if self.cards.card_index(node.tokens[index]) in own_cards:
+                token = node.tokens[index]
+                if self.cards.card_index(token) in own_cards:
                     continue
-                child = nodes[node.children[index]]
-                value += reach[index] * self._expected(
-                    child, seat, hand, RealState(real.put), weights * masks[index]
-                )
+                after = after_card(self.game, belief, seat, token)
+                value += reach[index] * self._expected(after, seat, hand)
             return value
         if node.player == seat:
-            choice = self.decide(node, seat, hand, real, weights)
-            for index, probability in choice.children:
-                child = nodes[node.children[index]]
-                after = self._after(node, index, real, choice.to)
-                value += probability * self._expected(child, seat, hand, after, weights)
-            return value
-        rows = self.strategy[node.id]
-        branch = weights[:, None] * rows
-        probability = branch.sum(axis=0) / total
-        for index in np.flatnonzero(probability > 0).tolist():
-            child = nodes[node.children[index]]
-            after = self._after(node, index, real)
-            value += probability[index] * self._expected(child, seat, hand, after, branch[:, index])
+            choice = self.decide(belief, seat, hand)
+            after = after_lbr(self.game, belief, seat, choice.kind, choice.to)
+            return self._expected(after, seat, hand)
+        for seen, pairs in observations(self.sizer, belief).items():
+            after = after_bot(self.game, self.strategy, belief, seen, pairs)
+            probability = after.weights.sum() / total
+            if probability > 0:
+                value += probability * self._expected(after, seat, hand)
         return value
 
     def expected_seat(self, seat: int) -> float:

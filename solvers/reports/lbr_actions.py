@@ -8,10 +8,11 @@ to whole chips, and a size that is not legal becomes the minimum bet or all-in, 
 A game with fixed bet sizes (push/fold) has no other legal bet, so every bet of an action set
 becomes the tree's own.
 
-Off-tree bets reach the bot through the pseudo-harmonic translation of
-``solvers.games.translation``: the bot answers as if LBR had bet one of the two nearest tree
-sizes, chosen at random with the mapping's probability; all-in always maps to the tree's all-in
-when it has one. This small adapter stands in for the tree-level ``off_tree.py`` translation.
+Off-tree bets reach the bot through the house translation that play uses
+(``solvers.games.holdem.off_tree.translate_bet``, pseudo-harmonic): the bot answers as if LBR had
+bet one of the two nearest tree sizes, drawn with the mapping's probability; all-in maps to the
+tree's all-in when it has one. ``tree_mapping`` is that adapter; LBR does not see the draw and
+keeps the bot's mixture over both lines (``lbr_belief.py``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.errors import InputError
-from solvers.games.base import Node
-from solvers.games.translation import translate
+from solvers.games.base import Node, TreeGame
+from solvers.games.holdem.off_tree import translate_bet
 from solvers.reports.lbr_names import ACTION_SETS
 
 FRACTIONS_56 = tuple(float(0.05 * 1.15**k) for k in range(55))
@@ -111,28 +112,6 @@ class BetSizer:
         least = opp + max(real.last_increment, 1.0) if opp > own else own + 1.0
         return sorted({min(max(a, least), self.cap) for a in amounts})
 
-    def translate(
-        self, node: Node, actor: int, real: RealState, to: float
-    ) -> list[tuple[int, float]]:
-        """The tree children (indices) the bot takes LBR's bet to ``to`` for, with probabilities."""
-        tree_bets = bet_children(node)
-        t_own, t_opp = node.contributions[actor], node.contributions[1 - actor]
-        tree_to = [t_own + node.amounts[i] for i in tree_bets]
-        on_tree = real.put[actor] == t_own and real.put[1 - actor] == t_opp
-        if on_tree and to in tree_to:
-            return [(tree_bets[tree_to.index(to)], 1.0)]
-        if to >= self.cap and tree_to[-1] >= self.cap:
-            return [(tree_bets[-1], 1.0)]
-        fractions = [_fraction(t_own, t_opp, t) for t in tree_to]
-        bet = _fraction(real.put[actor], real.put[1 - actor], to)
-        mapped = translate(fractions, max(bet, 0.0))
-        if mapped.lower == mapped.upper:
-            return [(tree_bets[mapped.lower], 1.0)]
-        return [
-            (tree_bets[mapped.lower], mapped.lower_probability),
-            (tree_bets[mapped.upper], mapped.upper_probability),
-        ]
-
     def bot_amount(self, node: Node, actor: int, real: RealState, action: int) -> float:
         """The bot's new total for its tree bet ``action`` at ``node``, carried to the real pot."""
         t_own, t_opp = node.contributions[actor], node.contributions[1 - actor]
@@ -144,6 +123,17 @@ class BetSizer:
             return self.cap
         least = opp + max(real.last_increment, 1.0) if opp > own else own + 1.0
         return min(max(_amount(own, opp, _fraction(t_own, t_opp, tree_to)), least), self.cap)
+
+
+def tree_mapping(
+    game: TreeGame, node: Node, actor: int, real: RealState, to: float
+) -> tuple[list[tuple[int, float]], float]:
+    """The tree actions (indices at ``node``) the bot takes LBR's bet to the new total ``to`` in
+    the real pot for, with their probabilities, by the house translation; and the share of its
+    folds it turns into calls (a bet below the tree's smallest size, ``off_tree.py``)."""
+    put = (float(real.put[0]), float(real.put[1]))
+    bet = translate_bet(game, node, to - put[actor], put)
+    return [(m.action, m.probability) for m in bet.mapped], bet.fold_to_call
 
 
 def fold_matrix(strategy_rows: list[np.ndarray], fold_index: list[int | None]) -> np.ndarray:

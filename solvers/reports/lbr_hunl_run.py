@@ -16,7 +16,7 @@ from solvers.games.hunl.rules import STREET_NAMES, HunlConfig
 from solvers.games.hunl.spec import hunl_spec_string
 from solvers.reports.lbr import summarise
 from solvers.reports.lbr_hunl import HunlLocalBestResponse
-from solvers.reports.lbr_run import check_counts, run_chunks
+from solvers.reports.lbr_run import agent_chunk_deals, check_counts, run_chunks
 from solvers.strategy_file.blueprint_file import record_lbr
 
 AgentFactory = Callable[[str, HunlConfig], Agent]
@@ -49,14 +49,18 @@ def evaluate_hunl(
     progress: Callable[[int], None] | None = None,
     backend: str = "local",
     address: str | None = None,
+    chunk_deals: int | None = None,
 ) -> dict:
     """LBR against ``bot`` over ``deals`` duplicate deals (``2 * deals`` hands): mbb per hand
     per seat and both seats, with 95% intervals; ``progress`` gets the deals finished so far.
-    The chunks run on ``backend`` (``local`` or ``ray``) with the same figures."""
+    The chunks run on ``backend`` (``local`` or ``ray``) with the same figures. Chunks hold
+    ``chunk_deals`` deals (default: what the bot asks for); the same seed and chunk size deal
+    the same cards to any bot, so two bots can be compared deal by deal."""
     check_counts(deals, workers)
     job = HunlLbrJob(config, str(bot), action_set, streets, make_agent)
     engine = build(job)  # a bad bot or option fails here, before any worker starts
-    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address)
+    chunk = chunk_deals or agent_chunk_deals(engine.agent)
+    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk)
     scale = 1000.0 / config.big_blind
     return {
         "bot": str(bot),
@@ -67,6 +71,7 @@ def evaluate_hunl(
         "deals": int(deals),
         "hands": 2 * int(deals),
         "seed": int(seed),
+        "chunk_deals": chunk,
         "unit": "mbb_per_hand",
         **summarise(values, scale),
         "chips": float(values.mean()),

@@ -54,9 +54,15 @@ def _run_chunk(seed: int, index: int, deals: int) -> tuple[int, np.ndarray]:
     return index, _worker.run_chunk(seed, index, deals)
 
 
-def chunk_sizes(deals: int) -> list[int]:
-    full, rest = divmod(deals, CHUNK_DEALS)
-    return [CHUNK_DEALS] * full + ([rest] if rest else [])
+def chunk_sizes(deals: int, chunk_deals: int = CHUNK_DEALS) -> list[int]:
+    full, rest = divmod(deals, chunk_deals)
+    return [chunk_deals] * full + ([rest] if rest else [])
+
+
+def agent_chunk_deals(agent: object) -> int:
+    """Deals per chunk for a bot: ``CHUNK_DEALS``, or fewer for a bot that declares a smaller
+    ``chunk_deals`` (one that solves while it plays, so the pool's workers share its chunks)."""
+    return int(getattr(agent, "chunk_deals", CHUNK_DEALS))
 
 
 def check_counts(deals: int, workers: int | None) -> None:
@@ -76,12 +82,14 @@ def run_chunks(
     progress: Callable[[int], None] | None = None,
     backend: str = "local",
     address: str | None = None,
+    chunk_deals: int = CHUNK_DEALS,
 ) -> np.ndarray:
     """``[deals, 2]`` LBR chips per deal and seat, chunk by chunk in chunk order: in this process
     with ``engine`` for one local worker, else on ``backend`` whose workers each run
-    ``build_engine(job)`` once (both must be importable by name, for pickling)."""
+    ``build_engine(job)`` once (both must be importable by name, for pickling). The figures
+    depend on ``chunk_deals`` (each chunk has its own stream), never on the workers."""
     check_backend(backend, workers, address)
-    sizes = chunk_sizes(deals)
+    sizes = chunk_sizes(deals, chunk_deals)
     workers = min(workers or os.cpu_count() or 1, len(sizes))
     results: list[np.ndarray | None] = [None] * len(sizes)
     done = 0

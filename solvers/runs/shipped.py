@@ -21,7 +21,7 @@ from pathlib import Path
 from solvers.exact.lp import solve_lp
 from solvers.games import load_game
 from solvers.games.holdem.spot import spot_meta
-from solvers.reports.lbr_record import record_lbr, translation_price
+from solvers.reports.lbr_record import record_lbr
 from solvers.reports.lbr_run import evaluate_exact
 from solvers.runs.request import SPOT_TARGET, RunRequest, Target
 from solvers.runs.suit_symmetry import suit_symmetric
@@ -181,7 +181,8 @@ def readme_table(out_dir: Path) -> str:
         "",
         "Hold'em spots (`spots/`), solved by DCFR; exploitability in percent of the starting pot:",
         "",
-        "| file | spot | exploitability (% pot) | target | iterations | LBR 56 minus tree | size |",
+        "| file | spot | exploitability (% pot) | target | iterations | "
+        "LBR fc / fcpa / tree / 56 (% pot) | size |",
         "|---|---|---|---|---|---|---|",
     ]
     for spot in SHIPPED_SPOTS:
@@ -191,11 +192,13 @@ def readme_table(out_dir: Path) -> str:
         loaded = load_strategy(path)
         iterations = loaded.solver.iterations if loaded.solver else None
         assert loaded.measured is not None, f"{path} was written without its measured figures"
-        price = translation_price(loaded.lbr)
-        price_text = f"{price['value']:+.2f}% pot" if price else "-"
+        figures = {f.action_set: f.value for f in loaded.lbr}
+        lbr_text = " / ".join(
+            f"{figures[a]:+.2f}" if a in figures else "-" for a in LBR_ACTION_SETS
+        )
         spots.append(
             f"| `{spot.filename}` | {spot.title} (`spots/{spot.spot}.toml`) | "
             f"{loaded.measured.pot_percent:.3f} | {spot.target.value:g} | {iterations} | "
-            f"{price_text} | {path.stat().st_size / 1024:.0f} KB |"
+            f"{lbr_text} | {path.stat().st_size / 1024:.0f} KB |"
         )
     return "\n".join(lines + (spots if len(spots) > 5 else []))

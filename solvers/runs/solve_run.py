@@ -141,7 +141,8 @@ def _execute_iterative(spec: RunRequest, prepared: Prepared, emit: Emit, should_
     target = prepared.target
     if prepared.resumed:
         emit({"event": "resumed", "checkpoint": str(checkpoint), **solver.metrics().as_dict()})
-    memory = {"memory_mb": game.memory_estimate_mb} if hasattr(game, "memory_estimate_mb") else {}
+    estimate = getattr(solver, "memory_estimate_mb", None)  # at the run's precision
+    memory = {"memory_mb": estimate} if estimate is not None else {}
     emit(
         {
             "event": "started",

@@ -18,7 +18,7 @@ import numpy as np
 from solvers.cards.deck import COMBO_CARDS, COMBO_LABELS, dead_mask
 from solvers.games.base import GameParamError, Node, TreeGame
 from solvers.games.combo_terminals import ComboHands, ComboTerminals, terminal_tables
-from solvers.games.holdem.memory import check_memory
+from solvers.games.holdem.memory import SolveSize, check_memory
 from solvers.games.holdem.showdown import BoardStrengths
 from solvers.games.holdem.spot import (
     SpotParams,
@@ -60,7 +60,7 @@ class HoldemGame(TreeGame):
         except TreeShapeError as exc:
             raise GameParamError(f"nlhe: {exc}; use fewer bet sizes") from None
         swap = find_suit_swap(board_cards(params), combos, (hands[0][1], hands[1][1]))
-        need = check_memory(nodes, max(len(c) for c in combos), swap)
+        size = check_memory(nodes, max(len(c) for c in combos), swap)
         labels = (
             tuple(COMBO_LABELS[c] for c in combos[0]),
             tuple(COMBO_LABELS[c] for c in combos[1]),
@@ -69,7 +69,8 @@ class HoldemGame(TreeGame):
         game.hand_combos = combos
         game.range_weights = (hands[0][1], hands[1][1])
         game.normaliser = float(total)
-        game.memory_estimate_mb = need / 2**20
+        game.solve_size = size
+        game.memory_estimate_mb = size.bytes() / 2**20
         game._suit_swap = swap
         game.strengths  # noqa: B018 - hand strengths per board belong to building the spot
         return game
@@ -82,7 +83,9 @@ class HoldemGame(TreeGame):
     range_weights: tuple[np.ndarray, np.ndarray]
     normaliser: float
     memory_estimate_mb: float
-    """Estimated memory of a solve plus exact evaluation (``memory.py``)."""
+    """Estimated memory of a solve plus exact evaluation at the default precision
+    (``memory.py``); ``solve_size.bytes(precision)`` at another."""
+    solve_size: SolveSize
     _suit_swap: SuitSwap | None
 
     def spec_string(self) -> str:

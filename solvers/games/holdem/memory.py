@@ -1,28 +1,37 @@
 """How much memory a spot's solve needs, and refusing one that does not fit.
 
-A spot is solved on the compiled walk (``solvers/exact/compiled_walk.py``), which keeps float32
-regrets and strategy sums per edge and hand (predictive variants one more array), and
-float32 reaches of both players plus the walking player's values per non-terminal node and
-hand; no per-edge strategy and nothing per terminal. On top come the public tree itself (Python
-nodes, about 3 KB each with their keys and tables) and the interpreter, numpy, scipy and numba
-(about 200 MB). Calibrated on the benchmark spots (``benchmarks/bench_holdem.py``): turn
-estimate 354 MB against 343 MB measured; flop (suit isomorphism: 73% of the tree walked)
-1,730 MB against 1,750 MB.
+A spot is solved on the compiled walk (``solvers/exact/compiled_walk.py``), which keeps regrets
+and strategy sums per edge and hand (8 bytes a pair in float32, 4 at ``precision=16``, 16 in
+float64; predictive variants one more float array), and reaches of both players plus the
+walking player's values per non-terminal node and hand (float32, or float64 at
+``precision=64``); no per-edge strategy and nothing per terminal. On top come the public tree
+itself (Python nodes, about 3 KB each with their keys and tables) and the interpreter, numpy,
+scipy and numba (about 200 MB). Calibrated on the benchmark spots
+(``benchmarks/bench_holdem.py``, peak RSS with the exact exploitability checks): turn estimate
+354 MB against 347 MB measured in float32, 314 MB against 316 MB at 16 bits; flop (suit
+isomorphism: 73% of the tree walked) 1,727 MB against 1,680 MB in float32, 1,387 MB against
+1,342 MB at 16 bits.
+
+The tree is refused when it is built only if even the leanest storage cannot hold it; the
+solver checks its own precision (``SolveSize.check``) and names the leaner one in its message.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from solvers.games.base import GameParamError
 from solvers.games.holdem.symmetry import walked_nodes
 
 BASE_BYTES = 200 << 20
 NODE_BYTES = 2900
-EDGE_BYTES_PER_HAND = 8
-"""float32 regrets and strategy sums."""
-INNER_BYTES_PER_HAND = 12
-"""float32 reach of both players and values, per non-terminal node."""
+EDGE_BYTES_PER_HAND = {"float64": 16, "float32": 8, "int16": 4}
+"""Regrets and strategy sums per edge and hand, by ``CFRConfig.precision``."""
+INNER_BYTES_PER_HAND = {"float64": 24, "float32": 12, "int16": 12}
+"""Reach of both players and values per non-terminal node and hand (float32 under 16 bits)."""
+LEANEST = "int16"
+DEFAULT_PRECISION = "float32"
 SPARE_SHARE = 0.5
 """Share of the machine's available memory a solve may take by default."""
 _limit_bytes: int | None = None
@@ -55,29 +64,58 @@ def memory_limit() -> int:
     return available_bytes()
 
 
-def estimate_bytes(n_nodes: int, n_edges: int, n_inner: int, max_hands: int) -> int:
+def estimate_bytes(
+    n_nodes: int, n_edges: int, n_inner: int, max_hands: int, precision: str = DEFAULT_PRECISION
+) -> int:
     """Bytes to solve a tree of ``n_nodes`` nodes, ``n_edges`` decision edges and ``n_inner``
-    non-terminal nodes over at most ``max_hands`` hands a player."""
+    non-terminal nodes over at most ``max_hands`` hands a player, at ``precision``."""
     return (
         BASE_BYTES
         + n_nodes * NODE_BYTES
-        + n_edges * max_hands * EDGE_BYTES_PER_HAND
-        + n_inner * max_hands * INNER_BYTES_PER_HAND
+        + n_edges * max_hands * EDGE_BYTES_PER_HAND[precision]
+        + n_inner * max_hands * INNER_BYTES_PER_HAND[precision]
     )
 
 
-def check_memory(nodes, max_hands: int, swap=None) -> int:
-    """The estimate in bytes for the tree ``nodes`` (walked with suit swap ``swap``, if any);
-    a ``GameParamError`` over the limit."""
+@dataclass(frozen=True)
+class SolveSize:
+    """What a spot's solve holds, counted once when the tree is built."""
+
+    n_nodes: int
+    n_edges: int
+    """Decision edges that are walked (both players)."""
+    n_inner: int
+    max_hands: int
+
+    def bytes(self, precision: str = DEFAULT_PRECISION) -> int:
+        return estimate_bytes(self.n_nodes, self.n_edges, self.n_inner, self.max_hands, precision)
+
+    def check(self, precision: str = DEFAULT_PRECISION) -> int:
+        """The estimate in bytes at ``precision``; a ``GameParamError`` over the limit."""
+        need = self.bytes(precision)
+        limit = memory_limit()
+        if need > limit:
+            leaner = self.bytes(LEANEST)
+            hint = (
+                f"; --opt precision=16 needs about {leaner / 2**20:,.0f} MB"
+                if precision != LEANEST and leaner <= limit
+                else ""
+            )
+            raise GameParamError(
+                f"nlhe: this tree needs about {need / 2**20:,.0f} MB to solve "
+                f"({self.n_nodes:,} nodes x {self.max_hands} hands) but the limit is "
+                f"{limit / 2**20:,.0f} MB{hint}; use fewer bet sizes, narrower ranges, or raise "
+                "--max-memory"
+            )
+        return need
+
+
+def check_memory(nodes, max_hands: int, swap=None) -> SolveSize:
+    """The sizes of the tree ``nodes`` (walked with suit swap ``swap``, if any); a
+    ``GameParamError`` if even the leanest storage is over the limit."""
     walked, _ = walked_nodes(nodes, swap)
     n_edges = sum(len(n.children) for n in nodes if n.is_decision and walked[n.id])
     n_inner = sum(1 for n in nodes if not n.is_terminal and walked[n.id])
-    need = estimate_bytes(len(nodes), n_edges, n_inner, max_hands)
-    limit = memory_limit()
-    if need > limit:
-        raise GameParamError(
-            f"nlhe: this tree needs about {need / 2**20:,.0f} MB to solve ({len(nodes):,} nodes x "
-            f"{max_hands} hands) but the limit is {limit / 2**20:,.0f} MB; use fewer bet sizes, "
-            "narrower ranges, or raise --max-memory"
-        )
-    return need
+    size = SolveSize(len(nodes), n_edges, n_inner, max_hands)
+    size.check(LEANEST)
+    return size

@@ -7,6 +7,13 @@ bet is 1 and the clairvoyance caller's frequency is ``1 / (1 + fraction)``). An 
 is mapped by the pseudo-harmonic rule (``solvers.games.translation``) onto the two nearest tree
 sizes with probabilities; an all-in maps to the tree's all-in when it has one.
 
+A bet below the tree's smallest size ``B`` lies between it and a check or call (``A = 0``). The
+bot answers as ``B``, except that a hand that would fold calls instead with the pseudo-harmonic
+odds of ``A = 0`` against ``B``, ``(B - x) / (B (1 + x))`` (``fold_to_call``): a caller who calls
+``B`` with the clairvoyance frequency ``1 / (1 + B)`` then calls ``x`` with ``1 / (1 + x)``.
+Mapped up to ``B`` alone, a min-bet would be folded to as often as ``B`` and won a third of the
+pot or more from every shipped spot (local best response, ``docs/lbr.md``).
+
 Once the hand is off the tree, the real pot and stacks follow the real amounts and the tree node
 only says how the bot plays: ``real_amount`` turns a tree action into chips in the real hand by
 keeping its pot fraction (a call calls the real bet, an all-in stays all-in). The functions work
@@ -17,10 +24,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from solvers.errors import InputError
 from solvers.games.base import Node, TreeGame
 from solvers.games.holdem.spot import SpotParams
-from solvers.games.translation import translate
+from solvers.games.translation import pseudo_harmonic, translate
 
 PASSIVE = ("fold", "check", "call")
 
@@ -49,6 +58,9 @@ class OffTreeBet:
     """The real bet as a fraction of the pot."""
     mapped: tuple[MappedAction, ...]
     """One or two tree actions whose probabilities sum to one."""
+    fold_to_call: float = 0.0
+    """For a bet below the tree's smallest size: the probability that the bot, answering as
+    that size, calls where it would fold (see the module docstring); 0 otherwise."""
 
     @property
     def on_tree(self) -> bool:
@@ -60,6 +72,7 @@ class OffTreeBet:
             "amount": self.amount,
             "fraction": self.fraction,
             "on_tree": self.on_tree,
+            "fold_to_call": self.fold_to_call,
             "mapped": [
                 {
                     "action": m.label,
@@ -152,12 +165,28 @@ def translate_bet(
     fractions = [f for _, f in sizes]
     where = translate(fractions, fraction)
     lower = _mapped(game, node, sizes[where.lower][0], fractions[where.lower], 1.0)
+    if fraction < fractions[0]:  # between a check or call (A = 0) and the smallest size
+        keep = pseudo_harmonic(0.0, fractions[0], max(fraction, 0.0))
+        return OffTreeBet(node.key, amount, fraction, (lower,), fold_to_call=keep)
     if where.lower == where.upper:
         return OffTreeBet(node.key, amount, fraction, (lower,))
     p = where.lower_probability
     upper = _mapped(game, node, sizes[where.upper][0], fractions[where.upper], 1.0 - p)
     lower = _mapped(game, node, sizes[where.lower][0], fractions[where.lower], p)
     return OffTreeBet(node.key, amount, fraction, (lower, upper))
+
+
+def answer_rows(rows: np.ndarray, node: Node, fold_to_call: float) -> np.ndarray:
+    """The bot's ``[hands, actions]`` answer at ``node`` after an off-tree bet: its strategy
+    ``rows`` with ``fold_to_call`` of each hand's fold moved to call."""
+    if fold_to_call <= 0.0 or "fold" not in node.actions or "call" not in node.actions:
+        return rows
+    fold, call = node.actions.index("fold"), node.actions.index("call")
+    out = rows.copy()
+    moved = fold_to_call * rows[:, fold]
+    out[:, fold] -= moved
+    out[:, call] += moved
+    return out
 
 
 def real_amount(

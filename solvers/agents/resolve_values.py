@@ -1,0 +1,124 @@
+"""What each of the human's actions is worth against the re-solving bot's solved strategy.
+
+When the human is to act on a street the re-solving bot solves (turn, river), the bot holds a
+``Solution``: the street as a spot, solved from both ranges at the street's start. The value
+of an action for the human's hand is the spot engine's exact action value at the current node
+of that spot (``exact.evaluation.action_values``): the bot plays its solved strategy (its range
+here is its range at the street's start times its solved action probabilities along the
+street's line, with the human's cards removed) and the human continues with a best response,
+which is what the spot practice screen shows. Values are chips won from now on: the spot's
+payoffs count every chip of the hand, so the human's contribution so far is added back (a fold
+is worth 0).
+
+``bot_solution`` finds the bot's solution of the human's street: the one it played from when it
+acted on this street, or, when the human acts first, the one the bot builds for its first
+decision (the state after a check), solved now if the bot has not (seconds on a turn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import numpy as np
+
+from solvers.agents.resolving import ResolvingAgent, Solution
+from solvers.agents.subgame import (
+    SEAT_OF_SPOT_PLAYER,
+    SPOT_PLAYER_OF_SEAT,
+    Subgame,
+    line,
+    range_text,
+    street_root,
+)
+from solvers.cards.deck import COMBO_INDEX
+from solvers.exact.evaluation import action_values
+from solvers.games.hunl.rules import CALL, Action, HunlState
+
+
+@dataclass(frozen=True)
+class ResolvedValues:
+    """The human's action values at one decision of the bot's re-solved street."""
+
+    actions: tuple[Action, ...]
+    values: tuple[float, ...]
+    """Chips won from now on with each action (fold = 0), best play after it."""
+    street: int
+    iterations: int
+    exploitability_pct: float
+    """The solve's exploitability in percent of the street's starting pot (NaN when unknown)."""
+
+    def value_of(self, action: Action) -> float | None:
+        return self.values[self.actions.index(action)] if action in self.actions else None
+
+
+def bot_solution(agent: ResolvingAgent, state: HunlState, board: np.ndarray) -> Solution | None:
+    """The bot's solution of the street where the human (``state.to_act``) decides, or None
+    when the bot does not re-solve this street or the line is not on that solution's tree."""
+    if state.is_over or state.street not in agent.streets:
+        return None
+    bot = 1 - state.to_act
+    root = street_root(state)
+    probe = None
+    for before, _ in line(state)[len(line(root)) :]:
+        if before.to_act == bot:
+            probe = before  # the bot's last decision this street: it played from this solution
+    if probe is None:  # the human opens the street: the bot's solve for after a check
+        probe = root.apply(Action(CALL))
+        if probe.street != state.street or probe.to_act != bot:
+            return None
+    solution = agent.solution(probe, np.asarray(board, dtype=np.int64))
+    return solution if solution.subgame.node_of(state) is not None else None
+
+
+def resolved_values(
+    solution: Solution, state: HunlState, hole: tuple[int, int]
+) -> ResolvedValues | None:
+    """The value of each action of ``solution``'s tree at ``state`` for the player to act
+    holding ``hole``, against the solution's strategy, best response after; None off its tree."""
+    sub = solution.subgame
+    node_id = sub.node_of(state)
+    if node_id is None:
+        return None
+    player = SPOT_PLAYER_OF_SEAT[state.to_act]
+    combo = int(COMBO_INDEX[int(hole[0]), int(hole[1])])
+    game = sub.game
+    hands = np.flatnonzero(game.hand_combos[player] == combo)
+    if len(hands) == 0:  # the bot's model of the human gives this hand no weight
+        game = _with_hand(sub, player, combo).game
+        if len(game.nodes) != len(sub.game.nodes):
+            return None
+        hands = np.flatnonzero(game.hand_combos[player] == combo)
+    strategy = {
+        node: rows for node, rows in solution.strategy.items() if game.nodes[node].player != player
+    }
+    values = action_values(game, strategy, node_id, int(hands[0]), "best_response")
+    node = game.nodes[node_id]
+    own = float(node.contributions[player])
+    actions: list[Action] = []
+    found: list[float] = []
+    for index in range(len(node.children)):
+        action = sub.real_action(node_id, index, state)
+        if action not in actions:  # two tree sizes clamped to one legal amount: the first
+            actions.append(action)
+            found.append(float(values[index]) + own)
+    return ResolvedValues(
+        tuple(actions),
+        tuple(found),
+        state.street,
+        solution.iterations,
+        float(solution.exploitability_pct),
+    )
+
+
+def _with_hand(sub: Subgame, player: int, combo: int) -> Subgame:
+    """``sub`` with ``combo`` added to ``player``'s range. A best response's values for one hand
+    do not depend on that hand's weight (it scales the value and the reach alike), nor on the
+    rest of its own range, so any positive weight serves; the tree and the bot's side stay."""
+    seat = SEAT_OF_SPOT_PLAYER[player]
+    weights = np.array(sub.ranges[seat], dtype=np.float64)
+    weights[combo] = max(float(weights.max()), 1.0)
+    ranges = np.array(sub.ranges, dtype=np.float64)
+    ranges[seat] = weights
+    key = "oop_range" if player == 0 else "ip_range"
+    params = sub.params.model_copy(update={key: range_text(weights)})
+    return replace(sub, ranges=ranges, params=params)

@@ -1,0 +1,72 @@
+"""Duplicate head-to-head matches: each deal twice with the seats swapped, scored by the rules and
+a showdown the tests recompute with phevaluator; the figures do not depend on the workers; the
+command line prints bb/100 and refuses bad bots with exit 2."""
+
+import numpy as np
+import pytest
+from phevaluator import evaluate_cards
+
+from pokertui.cli import main
+from solvers.agents.registry import make_agent
+from solvers.cards.deck import COMBO_CARDS, card_str
+from solvers.games.hunl.rules import HunlConfig
+from solvers.reports.hunl_match import DuplicateMatch, play_duplicate
+from solvers.reports.lbr_hunl_cards import deal
+
+CONFIG = HunlConfig(100)
+
+
+def seat0_wins(c0: int, c1: int, board) -> int:
+    """+1, -1 or 0 from phevaluator's ranks (lower is better)."""
+    ranks = [evaluate_cards(*[card_str(int(c)) for c in (*COMBO_CARDS[combo], *board)])
+             for combo in (c0, c1)]  # fmt: skip
+    return int(np.sign(ranks[1] - ranks[0]))
+
+
+def test_two_calling_stations_see_every_showdown_for_one_big_blind():
+    match = DuplicateMatch(CONFIG, make_agent("call", CONFIG), make_agent("call", CONFIG))
+    chips = match.run_chunk(7, 3, 40)
+    c0, c1, boards = deal(np.random.default_rng([7, 3]), 40)
+    expected = np.array([100 * seat0_wins(int(a), int(b), board)
+                         for a, b, board in zip(c0, c1, boards, strict=True)])  # fmt: skip
+    np.testing.assert_array_equal(chips[:, 0], expected)
+    np.testing.assert_array_equal(chips[:, 1], -expected)  # the same cards from the other seat
+    assert (expected != 0).sum() > 30  # splits are rare: the check is not vacuous
+
+
+def test_the_figures_do_not_depend_on_the_workers_and_a_card_blind_bot_loses_to_the_blueprint():
+    def run(workers):
+        return play_duplicate(CONFIG, "random", "call", make_agent, 30, seed=5, workers=workers,
+                              chunk_deals=10)  # fmt: skip
+
+    one, two = run(1), run(2)
+    assert one["seat_values"] == two["seat_values"] and one["value"] == two["value"]
+    assert one["chunk_deals"] == 10
+    assert one["hands"] == 60 and one["unit"] == "bb_per_100"
+    blueprint = play_duplicate(CONFIG, "strategies/hunl_100bb.npz", "random", make_agent, 300,
+                               seed=1, workers=1)  # fmt: skip
+    assert blueprint["value"] - blueprint["ci95"] > 0  # a card-blind bot that raises loses
+
+
+def run_cli(capsys, *argv):
+    code = main([str(a) for a in argv])
+    return code, *capsys.readouterr()
+
+
+def test_the_command_prints_bb_per_100_and_refuses_bad_bots(capsys):
+    code, out, _ = run_cli(capsys, "match", "hunl(100)", "--bot", "call", "--opponent", "call",
+                           "--hands", "20", "--workers", "1")  # fmt: skip
+    assert code == 0 and "+0.00 ± 0.00 bb/100" in out and "40 hands (20 duplicate deals)" in out
+    for bad in (("--bot", "no-such-bot", "--opponent", "call"),
+                ("--bot", "resolve(turn=-1):call", "--opponent", "call")):  # fmt: skip
+        code, _, err = run_cli(capsys, "match", "hunl(100)", *bad, "--hands", "2")
+        assert code == 2 and "Traceback" not in err and err.strip()
+    code, _, err = run_cli(capsys, "match", "hunl(1e9)", "--bot", "call", "--opponent", "call")
+    assert code == 2
+
+
+@pytest.mark.parametrize("hands", ["0", "-3", "x"])
+def test_absurd_hand_counts_exit_2(capsys, hands):
+    argv = ["match", "hunl(100)", "--bot", "call", "--opponent", "call", "--hands", hands]
+    assert main(argv) == 2
+    assert "--hands" in capsys.readouterr().err

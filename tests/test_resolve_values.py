@@ -1,0 +1,136 @@
+"""The human's action values against the re-solving bot's solved river: equal to a brute force
+over the bot's hands (phevaluator ranks, the bot's range times its solved action probabilities
+along the line, the human's best reply found by enumerating its choices), for a hand inside the
+bot's model of the human's range and one outside it; and the bot's solution of a street the
+human opens is the one the bot then plays from (solved once)."""
+
+import numpy as np
+import pytest
+from phevaluator import evaluate_cards
+
+from solvers.agents.resolve_values import bot_solution, resolved_values
+from solvers.agents.resolving import ResolvingAgent, Solution
+from solvers.agents.subgame import build_subgame
+from solvers.cards.deck import COMBO_CARDS, COMBO_INDEX, N_COMBOS, card_str, parse_cards
+from solvers.games.hunl.rules import CALL, FOLD, RAISE, Action, HunlConfig, replay
+from tests.resolve_fixtures import Fixed, street
+
+CONFIG = HunlConfig(100)
+RIVER = np.array(parse_cards("Ks 7h 2d 9c 4s"))
+BB_HANDS = ["AsAh", "Kd7d", "6h5h", "QcJc", "8s8d", "Ac2c"]
+SB_HANDS = ["KhQh", "9h9d", "3c3h", "Ad7c", "JhTh", "5d3d"]
+
+
+def combo(text: str) -> int:
+    a, b = parse_cards(text)
+    return int(COMBO_INDEX[a, b])
+
+
+def small_river():
+    """Pot 500 checked to the river; each side bets half pot or all-in and may raise all-in."""
+    state = replay("r250c/cc/cc/", CONFIG)
+    ranges = np.zeros((2, N_COMBOS))
+    for seat, hands in ((1, BB_HANDS), (0, SB_HANDS)):
+        for k, hand in enumerate(hands):
+            ranges[seat, combo(hand)] = 0.2 + 0.13 * k
+    sub = build_subgame(state, RIVER, ranges, {"river": street("50%, a", "a", 1)})
+    rng = np.random.default_rng(5)
+    strategy = {}
+    for node in sub.game.nodes:
+        if node.is_decision:
+            rows = rng.random((sub.game.n_hands[node.player], len(node.children))) + 0.05
+            strategy[node.id] = rows / rows.sum(axis=1, keepdims=True)
+    return Solution(sub, strategy, 1, 0.0, float("nan")), state
+
+
+def rank(hand: int) -> int:  # phevaluator: lower is better
+    return evaluate_cards(*[card_str(int(c)) for c in (*COMBO_CARDS[hand], *RIVER)])
+
+
+def brute_force(solution: Solution, path: list[int], hole: int) -> list[float]:
+    """Chips won from the node at the end of ``path`` (child indices from the spot's root) with
+    each action, the human best-replying per node to the bot's solved rows, hand by hand."""
+    sub = solution.subgame
+    game = sub.game
+    human = game.nodes[0].player
+    node = game.nodes[0]
+    for index in path:
+        node = game.nodes[node.children[index]]
+    human = node.player
+    bot = 1 - human
+    bot_seat = 1 if bot == 0 else 0
+    hands = [int(c) for c in game.hand_combos[bot]]
+    weights = np.array([sub.ranges[bot_seat, c] for c in hands])
+    weights *= [not set(COMBO_CARDS[c]) & set(COMBO_CARDS[hole]) for c in hands]
+    walker = game.nodes[0]
+    for index in path:  # the bot's probability of its own actions along the line
+        if walker.player == bot:
+            weights = weights * solution.strategy[walker.id][:, index]
+        walker = game.nodes[walker.children[index]]
+    own_rank = rank(hole)
+
+    def value(node, w):  # sum over the bot's hands of weight times the human's payoff
+        if node.is_terminal:
+            parent = game.nodes[node.parent]
+            token = parent.tokens[parent.children.index(node.id)]
+            if token == "f":
+                folder = parent.player
+                sign = -1.0 if folder == human else 1.0
+                return float(w.sum()) * sign * node.contributions[folder]
+            results = [np.sign(rank(c) - own_rank) for c in hands]  # +1: the human wins
+            return float(np.dot(w, results)) * node.contributions[bot]
+        children = [game.nodes[c] for c in node.children]
+        if node.player == human:
+            return max(value(child, w) for child in children)
+        rows = solution.strategy[node.id]
+        return sum(value(child, w * rows[:, k]) for k, child in enumerate(children))
+
+    total = weights.sum()
+    own = node.contributions[human]
+    return [value(game.nodes[c], weights) / total + own for c in node.children]
+
+
+@pytest.mark.parametrize("hole", ["QcJc", "8h8c"])  # 8h8c: outside the model's range
+def test_values_where_the_human_opens_the_river_equal_a_brute_force(hole):
+    solution, state = small_river()
+    game = solution.subgame.game
+    assert game.root.player == 0  # the big blind (seat 1) opens
+    cards = tuple(parse_cards(hole))
+    assert (game.hand_combos[0] == combo(hole)).any() == (hole in BB_HANDS)
+    found = resolved_values(solution, state, cards)
+    expected = brute_force(solution, [], combo(hole))
+    assert found.actions[0] == Action(CALL) and all(a.kind == RAISE for a in found.actions[1:])
+    assert len(found.actions) == len(expected) == 3  # check, half pot, all-in
+    np.testing.assert_allclose(found.values, expected, rtol=1e-9, atol=1e-9)
+    assert found.actions[1] == Action(RAISE, 500)  # half of 500 on top of 250 each
+
+
+def test_values_facing_a_bet_equal_a_brute_force_and_fold_is_zero():
+    solution, _ = small_river()
+    game = solution.subgame.game
+    facing = replay("r250c/cc/cc/r500", CONFIG)  # the big blind bet half pot; SB decides
+    node = game.nodes[game.root.children[1]]
+    assert solution.subgame.node_of(facing) == node.id
+    hole = tuple(parse_cards("AhQs"))
+    found = resolved_values(solution, facing, hole)
+    expected = brute_force(solution, [1], combo("AhQs"))
+    assert found.actions == (Action(FOLD), Action(CALL), Action(RAISE, 10_000))
+    assert found.values[0] == pytest.approx(0.0, abs=1e-9)
+    np.testing.assert_allclose(found.values, expected, rtol=1e-9, atol=1e-9)
+    # not the values of a uniform bot: the solved rows matter
+    uniform = {k: np.full_like(v, 1.0 / v.shape[1]) for k, v in solution.strategy.items()}
+    other = Solution(solution.subgame, uniform, 1, 0.0, float("nan"))
+    assert not np.allclose(resolved_values(other, facing, hole).values, expected, atol=1.0)
+
+
+def test_the_bots_solution_of_a_street_the_human_opens_is_the_one_it_plays():
+    bot = ResolvingAgent(Fixed(3), streets=(3,), seconds={3: np.inf}, max_iterations=30)
+    opening = replay("r250c/cr400c/cc/", CONFIG)  # the big blind (human) opens the river
+    solution = bot_solution(bot, opening, RIVER)
+    assert solution is not None and bot.solves == 1
+    assert solution.subgame.node_of(opening) == solution.subgame.game.root.id
+    checked = opening.apply(Action(CALL))
+    bot.policy(checked, RIVER)
+    assert bot.solves == 1  # the bot plays the solve the panel used
+    assert bot_solution(bot, replay("r250c/cr400c/cc/", CONFIG), RIVER) is solution
+    assert bot_solution(bot, replay("r250c/cr400c/", CONFIG), RIVER[:4]) is None  # the turn
