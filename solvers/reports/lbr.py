@@ -230,8 +230,9 @@ class LocalBestResponse:
                         index = mapping[1][0]
                 else:
                     tokens = FOLD_TOKENS if choice.kind == "f" else PASSIVE_TOKENS
-                    index, keep = child_index(bot_node, tokens), 0.0
-                    assert index is not None
+                    passive = child_index(bot_node, tokens)
+                    assert passive is not None
+                    index, keep = passive, 0.0
                 belief = after_lbr(self.game, belief, seat, choice.kind, choice.to)
                 bot_node, bot_keep = nodes[bot_node.children[index]], keep
             else:

@@ -115,9 +115,9 @@ def after_lbr(game: TreeGame, belief: Belief, seat: int, kind: str, to: float | 
             for index, p in mapping:
                 moves.append((node.children[index], line.weights * p, keep))
             continue
-        index = child_index(node, FOLD_TOKENS if kind == "f" else PASSIVE_TOKENS)
-        assert index is not None, "a decision node can always fold, check or call"
-        moves.append((node.children[index], line.weights, 0.0))
+        passive = child_index(node, FOLD_TOKENS if kind == "f" else PASSIVE_TOKENS)
+        assert passive is not None, "a decision node can always fold, check or call"
+        moves.append((node.children[passive], line.weights, 0.0))
     real = advance_real(belief.real, seat, kind, to)
     return Belief(_merged(game, moves), real, (*belief.history, ("L", kind, to)))
 

@@ -113,10 +113,9 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
         if not node.is_decision:
             raise KeyError(node_id)
         p = node.player
-        slot = self._slot[p].get(node_id)
-        flip = slot is None
-        if flip:  # under a left-out suit twin: its image, hands swapped
-            slot = self._slot[p][_twin(self.game, node_id)]
+        found = self._slot[p].get(node_id)
+        flip = found is None  # under a left-out suit twin: its image, hands swapped
+        slot = self._slot[p][_twin(self.game, node_id)] if found is None else found
         lay = self.layouts[p]
         rows = decode_slots(lay, self.sections[p], self.bits, slot, slot + 1, self.source)
         rows = rows.T.astype(np.float64)
@@ -204,7 +203,9 @@ def load_binary(path: str | os.PathLike, check: bool = True) -> StrategyFile:
             decode(layouts[p], sections[p], bits, source=source, store=False)
     strategy = BinaryStrategy(game, layouts, sections, bits)
     strategy.source = source
-    loaded = StrategyFile(game, strategy, headers["solver"], headers["measured"], source)
+    # a read-only Mapping decoded on demand: readers only index and iterate it
+    loaded = StrategyFile(game, strategy, headers["solver"], headers["measured"],  # type: ignore[arg-type]
+                          source)  # fmt: skip
     loaded.lbr = headers["lbr"]
     return loaded
 
@@ -213,8 +214,9 @@ def _declared_length(head: dict[str, Any], name: str) -> int:
     declared = head.get("sections")
     entry = declared.get(name) if isinstance(declared, dict) else None
     shape = entry.get("shape") if isinstance(entry, dict) else None
-    ok = isinstance(shape, list) and len(shape) == 1 and isinstance(shape[0], int)
-    return shape[0] if ok and shape[0] >= 0 else -1
+    if isinstance(shape, list) and len(shape) == 1 and isinstance(shape[0], int):
+        return shape[0] if shape[0] >= 0 else -1
+    return -1
 
 
 def _layouts(source: str, game: TreeGame, players, sections) -> list[Layout]:
