@@ -54,3 +54,19 @@ def bounded_float(low: float, high: float, open_low: bool = False) -> Callable[[
 
 seed = bounded_int(0, MAX_SEED)
 """A random seed: what ``numpy.random.default_rng`` accepts, as one non-negative 64-bit int."""
+
+
+def add_chunk_pool_arguments(parser: argparse.ArgumentParser, workers_type=int) -> None:
+    """``--workers``, ``--chunk-deals``, ``--backend`` and ``--address`` of the commands that
+    play seeded chunks of duplicate deals (full-game ``lbr``, ``match``)."""
+    parser.add_argument("--workers", type=workers_type, help="processes (default: one per core)")
+    parser.add_argument(
+        "--chunk-deals",
+        type=bounded_int(1, 100_000),
+        help="full game: deals per chunk of the pool (default 500, 5 with a re-solving bot); "
+        "with the seed it fixes the cards, so equal values compare bots on the same deals",
+    )
+    parser.add_argument(
+        "--backend", default="local", help="local (process pool, default) or ray: same figures"
+    )
+    parser.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: start one)")

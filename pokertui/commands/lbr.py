@@ -16,7 +16,7 @@ import argparse
 import sys
 from typing import Any
 
-from pokertui.commands.arguments import bounded_int
+from pokertui.commands.arguments import add_chunk_pool_arguments
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
 from solvers.reports.lbr_names import ACTION_SETS, STREETS
@@ -51,17 +51,7 @@ def register(subparsers: Any) -> None:
         "commas, or numbers as in the paper (1-4, 3-4, 4); it checks or calls elsewhere "
         "(default: every street)",
     )
-    parser.add_argument("--workers", type=int, help="processes (default: one per core)")
-    parser.add_argument(
-        "--chunk-deals",
-        type=bounded_int(1, 100_000),
-        help="full game: deals per chunk of the pool (default 500, 5 for re-solving bots); the "
-        "deals depend on it and the seed, so equal values compare two bots on the same cards",
-    )
-    parser.add_argument(
-        "--backend", default="local", help="local (process pool, default) or ray: same figures"
-    )
-    parser.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: start one)")
+    add_chunk_pool_arguments(parser)
     parser.add_argument(
         "--exact", action="store_true", help="exact value over every deal instead of sampling"
     )

@@ -12,7 +12,7 @@ import argparse
 import sys
 from typing import Any
 
-from pokertui.commands.arguments import bounded_int, seed
+from pokertui.commands.arguments import add_chunk_pool_arguments, bounded_int, seed
 from pokertui.commands.output import add_json_flag, print_json
 
 MAX_DEALS = 1_000_000
@@ -31,17 +31,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--hands", type=bounded_int(1, MAX_DEALS), default=1000,
                         help="duplicate deals to play (two hands each; default 1,000)")  # fmt: skip
     parser.add_argument("--seed", type=seed, default=0, help="seed of the deals (default 0)")
-    parser.add_argument("--workers", type=bounded_int(1, 1024), help="processes (default: cores)")
-    parser.add_argument(
-        "--chunk-deals",
-        type=bounded_int(1, 100_000),
-        help="deals per chunk of the pool (default 500, 5 with a re-solving bot); with the seed "
-        "it fixes the cards, so equal values compare two pairs of bots on the same deals",
-    )
-    parser.add_argument(
-        "--backend", default="local", help="local (process pool, default) or ray: same figures"
-    )
-    parser.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: start one)")
+    add_chunk_pool_arguments(parser, bounded_int(1, 1024))
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 

@@ -22,9 +22,8 @@ from solvers.games.hunl.rules import HunlConfig, HunlState
 from solvers.games.hunl.spec import hunl_spec_string
 from solvers.reports.lbr import summarise
 from solvers.reports.lbr_hunl_cards import deal
+from solvers.reports.lbr_hunl_run import AgentFactory
 from solvers.reports.lbr_run import agent_chunk_deals, check_counts, run_chunks
-
-AgentFactory = Callable[[str, HunlConfig], Agent]
 
 
 @dataclass(frozen=True)
