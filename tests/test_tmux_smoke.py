@@ -71,8 +71,9 @@ def test_kuhn_hand_in_tmux(tmp_path):
             tmux("send-keys", "-t", session, "c")
             time.sleep(0.5)
             screen = tmux("capture-pane", "-p", "-t", session)
-        screen = wait_for(session, lambda s: "next hand" in s)
-        assert any(word in screen for word in ("You win", "You lose", "Split"))
+        verdicts = ("You win", "You lose", "Split")
+        # the action bar and the table repaint separately: wait for both, not the first frame
+        screen = wait_for(session, lambda s: "next hand" in s and any(w in s for w in verdicts))
         assert "1 hands" in screen
         quit_cleanly(session, tmp_path)
         assert list(tmp_path.glob("session-*.json")), "the hand was not autosaved"
@@ -120,8 +121,9 @@ def test_spot_hand_and_spots_screen_in_tmux(tmp_path):
             tmux("send-keys", "-t", session, "c")
             time.sleep(0.7)
             screen = tmux("capture-pane", "-p", "-t", session)
-        screen = wait_for(session, lambda s: "next hand" in s)
-        assert any(word in screen for word in ("You win", "You lose", "Split"))
+        verdicts = ("You win", "You lose", "Split")
+        # the action bar and the table repaint separately: wait for both, not the first frame
+        screen = wait_for(session, lambda s: "next hand" in s and any(w in s for w in verdicts))
         tmux("send-keys", "-t", session, "Escape")
         wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
         tmux("send-keys", "-t", session, "o")
