@@ -20,9 +20,8 @@ from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import HunlConfig, HunlState
 from solvers.games.hunl.spec import hunl_spec_string
-from solvers.reports.lbr import summarise
 from solvers.reports.lbr_hunl_cards import deal
-from solvers.reports.lbr_hunl_run import AgentFactory
+from solvers.reports.lbr_hunl_run import AgentFactory, duplicate_figures
 from solvers.reports.lbr_run import agent_chunk_deals, check_counts, run_chunks
 
 
@@ -110,11 +109,5 @@ def play_duplicate(
         "bot": str(bot),
         "opponent": str(opponent),
         "game": hunl_spec_string(config),
-        "deals": int(deals),
-        "hands": 2 * int(deals),
-        "seed": int(seed),
-        "chunk_deals": chunk,
-        "unit": "bb_per_100",
-        **summarise(values, 100.0 / config.big_blind),
-        "chips": float(values.mean()),
+        **duplicate_figures(values, seed, chunk, "bb_per_100", 100.0 / config.big_blind),
     }

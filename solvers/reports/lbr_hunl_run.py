@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import numpy as np
+
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import STREET_NAMES, HunlConfig
 from solvers.games.hunl.spec import hunl_spec_string
@@ -61,18 +63,27 @@ def evaluate_hunl(
     engine = build(job)  # a bad bot or option fails here, before any worker starts
     chunk = chunk_deals or agent_chunk_deals(engine.agent)
     values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk)
-    scale = 1000.0 / config.big_blind
     return {
         "bot": str(bot),
         "agent": engine.agent.name,
         "game": hunl_spec_string(config),
         "action_set": engine.action_set,
         "streets": list(engine.streets),
-        "deals": int(deals),
-        "hands": 2 * int(deals),
+        **duplicate_figures(values, seed, chunk, "mbb_per_hand", 1000.0 / config.big_blind),
+    }
+
+
+def duplicate_figures(values: np.ndarray, seed: int, chunk: int, unit: str, scale: float) -> dict:
+    """What a full-game run over duplicate deals reports (LBR, matches): its sample (deals,
+    hands, seed, chunk size) and ``summarise``'s means and intervals in ``unit``, which is
+    ``scale`` per chip."""
+    deals = len(values)
+    return {
+        "deals": deals,
+        "hands": 2 * deals,
         "seed": int(seed),
-        "chunk_deals": chunk,
-        "unit": "mbb_per_hand",
+        "chunk_deals": int(chunk),
+        "unit": unit,
         **summarise(values, scale),
         "chips": float(values.mean()),
     }
