@@ -3,6 +3,8 @@ live panel's numbers, a typed amount, the review, the PHH export and resuming a 
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
+
 import numpy as np
 from textual.widgets import Input, Static
 
@@ -193,10 +195,9 @@ RESOLVING = "resolve(iterations=12):call"
 """A re-solving bot that is quick to solve: twelve iterations over always-call's ranges."""
 
 
-async def test_the_bot_thinks_in_a_worker_the_screen_answers_and_shows_the_resolves_evs(tmp_path):
-    from pokertui.screens.help import HelpScreen
-    from solvers.agents.resolve_values import bot_solution, resolved_values
-
+@asynccontextmanager
+async def resolving_table(tmp_path):
+    """A 100 bb table against ``RESOLVING`` whose solves wait at a ``Gate`` the test opens."""
     app = make_app(STRATEGIES, tmp_path, bot=RESOLVING, game="hunl(stack_bb=100)", seed=4)
     async with app.run_test(size=(150, 50)) as pilot:
         await settle(pilot)
@@ -204,6 +205,14 @@ async def test_the_bot_thinks_in_a_worker_the_screen_answers_and_shows_the_resol
         session = screen.session
         gate = Gate(session.agent.progress)
         session.agent.progress = gate
+        yield app, pilot, screen, session, gate
+
+
+async def test_the_bot_thinks_in_a_worker_the_screen_answers_and_shows_the_resolves_evs(tmp_path):
+    from pokertui.screens.help import HelpScreen
+    from solvers.agents.resolve_values import bot_solution, resolved_values
+
+    async with resolving_table(tmp_path) as (app, pilot, screen, session, gate):
         assert session.human_seat == 0  # the button: preflop first, last after the flop
         await pilot.press("c")  # limp; always-call's base checks, then leads the flop by checking
         await settle(pilot)
@@ -245,13 +254,7 @@ async def test_the_bot_thinks_in_a_worker_the_screen_answers_and_shows_the_resol
 async def test_quitting_while_the_bot_solves_keeps_the_autosave_whole(tmp_path):
     from pokertui.session.hunl_saves import load_hunl_session
 
-    app = make_app(STRATEGIES, tmp_path, bot=RESOLVING, game="hunl(stack_bb=100)", seed=4)
-    async with app.run_test(size=(150, 50)) as pilot:
-        await settle(pilot)
-        screen = app.screen
-        session = screen.session
-        gate = Gate(session.agent.progress)
-        session.agent.progress = gate
+    async with resolving_table(tmp_path) as (app, pilot, screen, session, gate):
         await pilot.press("f")  # hand 1 folded on the button: saved
         await settle(pilot)
         await pilot.press("n")  # hand 2 on the big blind: the bot limps, we check it down
