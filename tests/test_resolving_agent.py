@@ -169,7 +169,8 @@ def test_the_registry_reads_budgets_and_an_iteration_cap_switches_the_clock_off(
     assert make_agent("resolve(from=river):call", CONFIG).streets == (3,)
     assert make_agent("resolve(from=flop):call", CONFIG).streets == (1, 2, 3)
     bad = ("resolve(x=1):call", "resolve(turn=0):call", "resolve(turn=1e9):call",
-           "resolve(iterations=2.5):call", "resolve(target=nan):call",
+           "resolve(iterations=2.5):call", "resolve(iterations=1e400):call",
+           "resolve(target=nan):call",
            "resolve(turn):call", "resolve(flop=-1):call")  # fmt: skip
     for text in bad:
         with pytest.raises(InputError):

@@ -74,7 +74,7 @@ def resolve_options(text: str) -> dict:
         except ValueError:
             raise InputError(f"re-solving option {key}={value!r} is not a number") from None
         if key == "iterations":
-            if not (number == int(number) and 1 <= number <= MAX_ITERATIONS):
+            if not (1 <= number <= MAX_ITERATIONS and number == int(number)):
                 raise InputError(f"iterations={value} must be a whole number, 1 to "
                                  f"{MAX_ITERATIONS:,}")  # fmt: skip
             keywords["max_iterations"] = int(number)
