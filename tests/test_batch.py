@@ -261,3 +261,39 @@ def test_sigterm_stops_the_workers_too(tmp_path):
     while _marked_processes(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _marked_processes(marker) == []
+
+
+def wait_in_worker(seconds: float) -> float:
+    """A pool task that only waits (picklable: module level)."""
+    time.sleep(seconds)
+    return seconds
+
+
+_ORPHAN_SCRIPT = """
+from solvers.parallel.backends import run_tasks
+from tests.test_batch import wait_in_worker
+print("started", flush=True)
+for _ in run_tasks(wait_in_worker, [(600.0,), (600.0,)], workers=2):
+    pass
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+def test_pool_workers_end_when_the_parent_is_killed():
+    """SIGKILL runs no ``finally``: the workers must still end (they follow their parent)."""
+    marker = f"orphan-{os.getpid()}-{time.monotonic_ns()}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "POKERTUI_TEST_MARK": marker}
+    process = subprocess.Popen([sys.executable, "-c", _ORPHAN_SCRIPT], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    deadline = time.monotonic() + 120
+    while len(_marked_processes(marker)) < 3 and time.monotonic() < deadline:
+        assert process.poll() is None, process.stderr.read().decode()
+        time.sleep(0.1)
+    workers = [pid for pid in _marked_processes(marker) if pid != process.pid]
+    assert len(workers) >= 2  # the two workers (and spawn's resource tracker, if any)
+    process.kill()
+    process.wait()
+    deadline = time.monotonic() + 30
+    while _marked_processes(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _marked_processes(marker) == []

@@ -14,9 +14,12 @@ cluster, whose nodes must have pokertui installed and see the output folder at t
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import multiprocessing
 import os
+import signal
+import sys
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
@@ -50,6 +53,23 @@ def _call(setup: Callable | None, setup_args: tuple, fn: Callable, args: tuple) 
         return Outcome(True, fn(*args))
     except Exception as exc:  # noqa: BLE001 - reported per task; the batch goes on
         return Outcome(False, error=f"{type(exc).__name__}: {exc}")
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def follow_parent(parent: int) -> None:
+    """A local worker's initialiser: end with the parent process. A parent ended by SIGKILL, or
+    by SIGTERM in a command that does not catch it, runs no ``finally`` to stop its pool, and an
+    idle spawn worker would otherwise live on with init as its parent."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        except (OSError, AttributeError):  # no libc prctl: the parent's finally still stops us
+            pass
+    if os.getppid() != parent:  # the parent died before the signal was asked for
+        os._exit(1)
 
 
 def check_backend(backend: str, workers: int | None = None, address: str | None = None) -> None:
@@ -93,7 +113,12 @@ def run_tasks(
 
 def _local(fn, items, workers, setup, setup_args) -> Iterator[tuple[int, Outcome]]:
     # spawn, not fork: a parent that already ran numba's OpenMP threads cannot fork safely
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    pool = ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=follow_parent,
+        initargs=(os.getpid(),),
+    )
     finished = False
     try:
         futures = {
