@@ -175,6 +175,9 @@ def test_the_registry_reads_budgets_and_an_iteration_cap_switches_the_clock_off(
     for text in bad:
         with pytest.raises(InputError):
             make_agent(text, CONFIG)
+    for text in ("resolve((turn=1)):call", "resolve(turn=1:call", "resolve-safe((x)):call"):
+        with pytest.raises(InputError, match="malformed re-solving bot"):
+            make_agent(text, CONFIG)
 
 
 def test_the_iteration_cap_stops_the_solve_and_progress_reports_every_iteration():

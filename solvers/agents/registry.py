@@ -51,6 +51,8 @@ STREET_OF_OPTION = {"flop": 1, "turn": 2, "river": 3}
 MAX_SECONDS = 3600.0
 MAX_ITERATIONS = 1_000_000
 RESOLVE_NAME = re.compile(r"^(resolve-safe|resolve)\s*(?:\(([^()]*)\))?\s*:(.*)$", re.I | re.S)
+RESOLVE_LIKE = re.compile(r"^resolve(-safe)?\s*[(:]", re.I)
+"""What the user meant as a re-solving bot, well formed or not."""
 
 
 def resolve_options(text: str) -> dict:
@@ -113,6 +115,9 @@ def make_agent(name_or_path: str, config: HunlConfig) -> Agent:
         keywords = resolve_options(options)
         return ResolvingAgent(make_agent(base, config), safe=prefix == SAFE_RESOLVE_PREFIX,
                               name=text, **keywords)  # fmt: skip
+    if RESOLVE_LIKE.match(text) and not Path(text).is_file():
+        raise InputError(f"malformed re-solving bot {text!r}: write resolve(key=value, ...):BOT "
+                         "or resolve-safe(...):BOT, options without brackets of their own")
     factory = CHUMPS.get(text.lower())
     if factory is not None:
         return factory()
