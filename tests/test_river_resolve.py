@@ -15,7 +15,6 @@ from solvers.cards.ranges import parse_range
 from solvers.exact.evaluation import best_response, exploitability
 from solvers.games import load_game
 from solvers.games.base import Strategy
-from solvers.games.holdem.off_tree import real_amount
 from solvers.reports.lbr_belief import after_bot, after_card, after_lbr, observations, start
 from solvers.strategy_file import load_strategy, save_strategy
 
