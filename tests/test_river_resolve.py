@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from pokertui.session import Session
-from solvers.agents.river_resolve import RiverResolver, replay, river_params
+from solvers.agents.river_resolve import RiverResolver, replay, river_params, translated_rows
 from solvers.algorithms import make_solver
 from solvers.cards.deck import COMBO_CARDS, N_COMBOS, parse_card
 from solvers.cards.ranges import parse_range
@@ -144,35 +144,6 @@ def test_the_river_spot_keeps_the_files_river_sizes(spot):
     assert (params.pot, params.stack) == (220.0, 540.0)
 
 
-def translated_rows(game, strategy, belief, river_game, bot: int) -> Strategy:
-    """The file's play of the river on the translated lines, as a strategy of the re-solved
-    river's tree (the same actions in the same order): each bot hand's rows mixed over the
-    lines by its weight on each."""
-    where = {int(c): i for i, c in enumerate(game.hand_combos[bot])}
-    files = [where[int(c)] for c in river_game.hand_combos[bot]]
-    out: Strategy = {}
-    stack = [(river_game.root, [line.node for line in belief.lines],
-              [line.weights[files] for line in belief.lines])]  # fmt: skip
-    while stack:
-        node, on_lines, weights = stack.pop()
-        if not node.is_decision:
-            continue
-        assert all(len(n.tokens) == len(node.tokens) for n in on_lines), "same shape"
-        rows = [strategy[n.id][files] for n in on_lines]
-        if node.player == bot:
-            mixed = sum(w[:, None] * r for w, r in zip(weights, rows, strict=True))
-            total = sum(weights)[:, None]
-            out[node.id] = np.where(total > 0, mixed / np.maximum(total, 1e-300),
-                                    1.0 / len(node.tokens))  # fmt: skip
-        for index, child in enumerate(node.children):
-            kids = [game.nodes[n.children[index]] for n in on_lines]
-            after = weights
-            if node.player == bot:  # each line's weight moves with its own rows
-                after = [w * r[:, index] for w, r in zip(weights, rows, strict=True)]
-            stack.append((river_game.nodes[child], kids, after))
-    return out
-
-
 def test_the_re_solve_is_less_exploitable_in_the_river_than_the_translated_play():
     """Exact best response of the opponent in the river subgame (the real pot, stacks and
     ranges): against the re-solve it wins less than against the file's translated lines."""
@@ -187,6 +158,7 @@ def test_the_re_solve_is_less_exploitable_in_the_river_than_the_translated_play(
     belief = replay(game, strategy, resolver.sizer, 0, history)
     assert len(belief.lines) == 2
     translated = translated_rows(game, strategy, belief, river, 1)
+    assert translated is not None  # both lines' rivers have the re-solve's shape
     against_resolve = best_response(river, solved.strategy, 0).value
     against_file = best_response(river, {**solved.strategy, **translated}, 0).value
     pot = river.pot
@@ -263,3 +235,24 @@ def test_practice_play_keeps_the_files_river_on_the_tree(turn_file):
             assert session.river is None
             return
     raise AssertionError("no on-tree river was reached")
+
+
+def test_the_safe_re_solve_gives_no_opponent_hand_more_than_the_translated_play():
+    """Through the resolve gadget, each opponent hand's best response in the river wins at most
+    what it won against the translated lines (up to the solve's convergence)."""
+    game = load_game(SPOT)
+    solver = make_solver(game, "dcfr")
+    solver.run(iterations=300)
+    strategy = solver.average_strategy()
+    resolver = RiverResolver(game, strategy, safe=True)
+    history = lbr_history(game, strategy, resolver, 110.0)
+    solved = resolver.river(0, history)
+    river = solved.game
+    belief = replay(game, strategy, resolver.sizer, 0, history)
+    translated = translated_rows(game, strategy, belief, river, 1)
+    assert translated is not None
+    against_file = best_response(river, {**solved.strategy, **translated}, 0).per_hand
+    against_safe = best_response(river, solved.strategy, 0).per_hand
+    weights = river.hand_weights(0)
+    assert np.nanmax(against_safe - against_file) < 0.01 * river.pot
+    assert weights @ np.nan_to_num(against_safe) < weights @ np.nan_to_num(against_file)

@@ -28,11 +28,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.agents.compiled_gadget import CompiledGadgetCFR
 from solvers.agents.subgame import range_text
 from solvers.algorithms.base import make_solver
 from solvers.cards.deck import N_COMBOS, card_str
-from solvers.exact.evaluation import path_reach
+from solvers.exact.evaluation import best_response, path_reach
 from solvers.games.base import Node, Strategy, TreeGame
+from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.holdem.game import HoldemGame
 from solvers.games.holdem.off_tree import answer_rows, real_amount, translate_bet
 from solvers.games.holdem.spot import SpotParams
@@ -62,9 +64,10 @@ def is_off_tree(belief: Belief) -> bool:
 
 
 def river_params(params: SpotParams, board: tuple[int, ...], put: float,
-                 ranges: np.ndarray) -> SpotParams:  # fmt: skip
+                 ranges: np.ndarray, sizes: StreetSizes | None = None) -> SpotParams:  # fmt: skip
     """The river spot of ``params`` on the five-card ``board`` with ``put`` chips in from each
-    player and ``ranges`` (``[2 spot players, 1326]`` combo weights)."""
+    player and ``ranges`` (``[2 spot players, 1326]`` combo weights); ``sizes`` replace the
+    file's river sizes."""
     cap = float(params.pot) / 2 + float(params.stack)
     return SpotParams.model_validate(
         {
@@ -76,7 +79,7 @@ def river_params(params: SpotParams, board: tuple[int, ...], put: float,
             "add_allin_threshold": params.add_allin_threshold,
             "force_allin_threshold": params.force_allin_threshold,
             "merging_threshold": params.merging_threshold,
-            "river": params.river,
+            "river": params.river if sizes is None else sizes,
         }
     )
 
@@ -125,6 +128,39 @@ def public_ranges(game: HoldemGame, strategy: Strategy, belief: Belief, seat: in
     return ranges
 
 
+def translated_rows(game: HoldemGame, strategy: Strategy, belief: Belief,
+                    river_game: HoldemGame, bot: int) -> Strategy | None:  # fmt: skip
+    """The file's play of the river on ``belief``'s translated lines as the bot's rows in the
+    re-solved river's tree: each hand's rows mixed over the lines by its weight on each (its
+    behaviour strategy), or None when a line's river has another shape (the stacks clamp a
+    size differently)."""
+    where = np.full(N_COMBOS, -1)
+    where[game.hand_combos[bot]] = np.arange(game.n_hands[bot])
+    files = where[river_game.hand_combos[bot]]  # the re-solve's hands are among the file's
+    out: Strategy = {}
+    stack = [(river_game.root, [line.node for line in belief.lines],
+              [line.weights[files] for line in belief.lines])]  # fmt: skip
+    while stack:
+        node, on_lines, weights = stack.pop()
+        if not node.is_decision:
+            continue
+        if any(len(n.tokens) != len(node.tokens) for n in on_lines):
+            return None  # a size the stacks merge differently
+        rows = [strategy[n.id][files] for n in on_lines]
+        if node.player == bot:
+            mixed = np.einsum("lh,lha->ha", np.stack(weights), np.stack(rows))
+            total = np.sum(weights, axis=0)[:, None]
+            out[node.id] = np.where(total > 0, mixed / np.maximum(total, 1e-300),
+                                    1.0 / len(node.tokens))  # fmt: skip
+        for index, child in enumerate(node.children):
+            kids = [game.nodes[n.children[index]] for n in on_lines]
+            after = weights
+            if node.player == bot:  # each line's weight moves with its own rows
+                after = [w * r[:, index] for w, r in zip(weights, rows, strict=True)]
+            stack.append((river_game.nodes[child], kids, after))
+    return out
+
+
 @dataclass(frozen=True)
 class RiverSolve:
     """A re-solved river: its spot, the DCFR average strategy, and the bot's rows of it over the
@@ -138,15 +174,23 @@ class RiverSolve:
 
 
 def solve_river(
-    params: SpotParams, iterations: int = RIVER_ITERATIONS
-) -> tuple[HoldemGame, Strategy]:
-    """A river spot solved by the compiled DCFR for ``iterations`` iterations."""
-    game = HoldemGame.from_params(params)
-    solver = make_solver(game, "dcfr")
+    game: HoldemGame,
+    iterations: int = RIVER_ITERATIONS,
+    opponent: int | None = None,
+    values: np.ndarray | None = None,
+) -> Strategy:
+    """A river spot solved by the compiled DCFR for ``iterations`` iterations; with ``values``
+    (per hand of the ``opponent`` player), through the resolve gadget (``compiled_gadget.py``):
+    no opponent hand then wins more than its value."""
+    if values is None:
+        solver = make_solver(game, "dcfr")
+    else:
+        assert opponent is not None
+        solver = CompiledGadgetCFR(game, opponent, values)
     solver.run(iterations=iterations)
     strategy = solver.average_strategy()
     game.derived.clear()  # the walk's buffers; the nodes and strengths stay
-    return game, strategy
+    return strategy
 
 
 def bot_rows(game: HoldemGame, strategy: Strategy, bot: int,
@@ -171,10 +215,14 @@ class RiverResolver:
     river card), solved when first asked for."""
 
     def __init__(self, game: HoldemGame, strategy: Strategy,
-                 iterations: int = RIVER_ITERATIONS) -> None:  # fmt: skip
+                 iterations: int = RIVER_ITERATIONS, sizes: StreetSizes | None = None,
+                 every_river: bool = False, safe: bool = False) -> None:  # fmt: skip
         self.game = game
         self.strategy = strategy
         self.iterations = iterations
+        self.sizes = sizes
+        self.every_river = every_river
+        self.safe = safe
         self.sizer = BetSizer("tree", float(game.params.pot) / 2 + float(game.params.stack), True)
         self._solves: dict[tuple, RiverSolve] = {}
         self.solves = 0
@@ -183,7 +231,8 @@ class RiverResolver:
         """Whether ``belief`` (LBR's or a replay's, just after a card) is a river decision
         reached off the tree."""
         node = belief.node
-        return node.is_decision and len(node.board) == 5 and is_off_tree(belief)
+        on_river = node.is_decision and len(node.board) == 5
+        return on_river and (self.every_river or is_off_tree(belief))
 
     def play(self, seat: int, history: tuple) -> RiverPlay | None:
         """The bot's re-solved river after the public ``history`` of a hand (its opponent in
@@ -209,11 +258,26 @@ class RiverResolver:
         game, bot = self.game, 1 - seat
         belief = replay(game, self.strategy, self.sizer, seat, history)
         ranges = public_ranges(game, self.strategy, belief, seat)
-        params = river_params(game.params, belief.node.board, belief.real.put[0], ranges)
-        river, strategy = solve_river(params, self.iterations)
+        params = river_params(game.params, belief.node.board, belief.real.put[0], ranges,
+                              self.sizes)  # fmt: skip
+        river = HoldemGame.from_params(params)
+        values = self._alternatives(belief, river, seat) if self.safe else None
+        strategy = solve_river(river, self.iterations, seat, values)
         self.solves += 1
         rows = bot_rows(river, strategy, bot, game.hand_combos[bot])
         return RiverSolve(river, strategy, rows, self.iterations)
+
+    def _alternatives(self, belief: Belief, river: HoldemGame, seat: int) -> np.ndarray | None:
+        """Per hand of the opponent: what its best response wins against the translated
+        play in the re-solved river (the safe gadget's alternatives), or None when the
+        translated lines do not fit the re-solve's tree."""
+        translated = translated_rows(self.game, self.strategy, belief, river, 1 - seat)
+        if translated is None:
+            return None
+        uniform = {n.id: np.full((river.n_hands[n.player], len(n.tokens)), 1.0 / len(n.tokens))
+                   for n in river.decision_nodes()}  # fmt: skip
+        response = best_response(river, {**uniform, **translated}, seat)
+        return np.nan_to_num(response.per_hand, nan=0.0)
 
 
 class RiverPlay:
