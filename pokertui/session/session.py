@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -32,7 +32,6 @@ from pokertui.session.deal import (
 )
 from pokertui.session.hands_in_play import HandsInPlay
 from pokertui.session.scoring import Score
-from solvers.agents.river_resolve import RiverPlay, RiverResolver, follow
 from solvers.errors import InputError
 from solvers.exact.evaluation import (
     Walk,
@@ -52,6 +51,9 @@ from solvers.games.holdem.off_tree import (
 )
 from solvers.strategy_file import StrategyFile
 from solvers.strategy_file.transforms import purify, threshold
+
+if TYPE_CHECKING:
+    from solvers.agents.river_resolve import RiverPlay, RiverResolver
 
 BotMode = Literal["mixed", "purified", "thresholded"]
 
@@ -181,12 +183,12 @@ class Session(HandsInPlay[HandRecord]):
         """Real chips each seat has in: the node's, unless an off-tree bet moved them."""
         self.street_base = float(self.real_put[0])
         """Real chips each seat had in when the current street began."""
-        self.river_bot = (
-            RiverResolver(self.game, self.bot_strategy)  # type: ignore[arg-type]
-            if is_spot_game(self.game) and len(self.game.root.board) == 4
-            else None
-        )
+        self.river_bot: RiverResolver | None = None
         """A turn spot's bot re-solves the river after an off-tree bet."""
+        if is_spot_game(self.game) and len(self.game.root.board) == 4:
+            from solvers.agents.river_resolve import RiverResolver  # noqa: PLC0415 - numba
+
+            self.river_bot = RiverResolver(self.game, self.bot_strategy)  # type: ignore[arg-type]
         self.river: RiverPlay | None = None
         """The bot's re-solved river in the current hand, once it plays one."""
         self.events: list[tuple] = []
@@ -472,6 +474,8 @@ class Session(HandsInPlay[HandRecord]):
     def _bot_river_action(self, own: int) -> tuple[int, float, str]:
         """The bot's action in its re-solved river: the file node's nearest action, the real
         chips and the re-solve's own label."""
+        from solvers.agents.river_resolve import follow  # noqa: PLC0415 - loaded with the bot
+
         assert self.river is not None
         probs = self.river.rows(own)
         chosen = int(self.rng.choice(len(probs), p=probs / probs.sum()))
