@@ -256,3 +256,24 @@ def test_the_safe_re_solve_gives_no_opponent_hand_more_than_the_translated_play(
     weights = river.hand_weights(0)
     assert np.nanmax(against_safe - against_file) < 0.01 * river.pot
     assert weights @ np.nan_to_num(against_safe) < weights @ np.nan_to_num(against_file)
+
+
+def test_random_play_with_off_tree_bets_finishes_every_hand(turn_file):
+    """A person betting random amounts on both streets against the re-solving bot: every hand
+    ends, nobody wins more than the other put in, and re-solved rivers do occur."""
+    session = Session(turn_file, human_seat=None, seed=3, review=False)
+    rng = np.random.default_rng(4)
+    resolved = 0
+    for _ in range(40):
+        session.new_hand()
+        while not session.hand_over:
+            options = session.legal_options()
+            bets = [o.amount for o in options if o.kind == "aggressive"]
+            if bets and rng.random() < 0.6:
+                low, high = min(bets), max(bets)
+                session.act_amount(float(rng.integers(int(low), int(high) + 1)))
+            else:
+                session.act(options[int(rng.integers(len(options)))].label)
+            resolved += session.river is not None and session.hand_over
+        assert abs(session.hand.result) <= 650.0
+    assert resolved >= 3

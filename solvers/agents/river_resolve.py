@@ -36,7 +36,7 @@ from solvers.exact.evaluation import best_response, path_reach
 from solvers.games.base import Node, Strategy, TreeGame
 from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.holdem.game import HoldemGame
-from solvers.games.holdem.off_tree import answer_rows, real_amount, translate_bet
+from solvers.games.holdem.off_tree import answer_rows, facing, real_amount, translate_bet
 from solvers.games.holdem.spot import SpotParams
 from solvers.reports.lbr_actions import (
     FOLD_TOKENS,
@@ -306,6 +306,8 @@ class RiverPlay:
                       rng: np.random.Generator) -> None:  # fmt: skip
         """The opponent folds (``f``), checks or calls (``p``) or bets ``add`` chips (``b``)."""
         node, game = self.node, self.solved.game
+        if kind == "b" and (not bet_children(node) or add <= facing(node, put)[1] + 1e-9):
+            kind = "p"  # all the chips the re-solve's tree has room for: a call
         if kind != "b":
             index = child_index(node, FOLD_TOKENS if kind == "f" else PASSIVE_TOKENS)
             assert index is not None, "a decision can always fold, check or call"
