@@ -3,7 +3,9 @@
 Plays ``--hands`` duplicate deals on a process pool (a progress bar on stderr) and prints LBR's
 winnings per seat and overall with 95% confidence intervals: mbb per hand for push/fold and the
 full game, % of the pot for a spot. ``--exact`` computes the value over every deal instead of
-sampling; ``--record`` stores the figure in the strategy file's header.
+sampling; ``--record`` stores the figure in the strategy file's header. On a turn spot the bot
+re-solves the river after an off-tree bet, as in practice play (``river_resolve.py``);
+``--no-resolve`` measures the file's translated river instead.
 
 ``pokertui lbr 'hunl(stack_bb=200)' --bot call|random-action|FILE`` runs LBR on the full game
 against a bot (any name or file ``make_agent`` knows). ``--streets`` takes names or the paper's

@@ -19,7 +19,10 @@ So when the river comes after an off-tree bet, the bot solves the river it is re
 - the solve: the compiled DCFR for a fixed number of iterations, so the play (and every LBR
   figure measured against it) does not depend on the machine's speed.
 
-Each (seat, public line, river card) is solved once and kept (``RiverResolver``).
+Each (seat, public line, river card) is solved once and kept (``RiverResolver``). Options for
+measuring (``docs/lbr.md``): other river ``sizes``, re-solving ``every_river`` (on the tree too),
+and ``safe`` re-solves through the resolve gadget of ``safe_resolve.py`` with the opponent's
+best-response values against the translated play as its alternatives.
 """
 
 from __future__ import annotations
@@ -48,10 +51,11 @@ from solvers.reports.lbr_actions import (
 from solvers.reports.lbr_belief import Belief, after_bot, after_card, after_lbr, observations, start
 
 RIVER_ITERATIONS = 300
-"""DCFR iterations of a river re-solve: about 0.05% of the pot on the shipped turn spots'
-rivers (``tests/test_river_resolve.py`` measures a re-solve's exploitability)."""
-MAX_SOLVES = 20_000
-"""Re-solves kept per bot (a river spot of the shipped files is well under 100 KB)."""
+"""DCFR iterations of a river re-solve: 0.06% of the pot on a ``srp_paired_turn`` river
+(``benchmarks/bench_river_resolve.py``), 0.01% on the test spot's."""
+MAX_SOLVES = 5_000
+"""Re-solves kept per bot before the cache starts again (exact LBR ``56`` on a shipped turn
+spot makes 1,100 to 2,700 per seat pair)."""
 
 
 def is_off_tree(belief: Belief) -> bool:
@@ -146,8 +150,8 @@ def translated_rows(game: HoldemGame, strategy: Strategy, belief: Belief,
             continue
         if any(len(n.tokens) != len(node.tokens) for n in on_lines):
             return None  # a size the stacks merge differently
-        rows = [strategy[n.id][files] for n in on_lines]
         if node.player == bot:
+            rows = [strategy[n.id][files] for n in on_lines]
             mixed = np.einsum("lh,lha->ha", np.stack(weights), np.stack(rows))
             total = np.sum(weights, axis=0)[:, None]
             out[node.id] = np.where(total > 0, mixed / np.maximum(total, 1e-300),
