@@ -188,7 +188,7 @@ class Session(HandsInPlay[HandRecord]):
         if is_spot_game(self.game) and len(self.game.root.board) == 4:
             from solvers.agents.river_resolve import RiverResolver  # noqa: PLC0415 - numba
 
-            self.river_bot = RiverResolver(self.game, self.bot_strategy)  # type: ignore[arg-type]
+            self.river_bot = RiverResolver(self.game, self.bot_strategy)
         self.river: RiverPlay | None = None
         """The bot's re-solved river in the current hand, once it plays one."""
         self.events: list[tuple] = []

@@ -218,9 +218,11 @@ class RiverResolver:
     """The river re-solves of one strategy file played as a bot, one per (seat, public line,
     river card), solved when first asked for."""
 
-    def __init__(self, game: HoldemGame, strategy: Strategy,
+    def __init__(self, game: TreeGame, strategy: Strategy,
                  iterations: int = RIVER_ITERATIONS, sizes: StreetSizes | None = None,
                  every_river: bool = False, safe: bool = False) -> None:  # fmt: skip
+        if not isinstance(game, HoldemGame):
+            raise TypeError(f"a river re-solve needs a hold'em spot, not {game.name}")
         self.game = game
         self.strategy = strategy
         self.iterations = iterations

@@ -76,15 +76,20 @@ class Choice:
 
 
 class RiverSolve(Protocol):
-    game: TreeGame
-    rows: Strategy
-    """The bot's rows over the file's hands of the bot (``river_resolve.RiverSolve``)."""
+    @property
+    def game(self) -> TreeGame: ...
+
+    @property
+    def rows(self) -> Strategy:
+        """The bot's rows over the file's hands of the bot (``river_resolve.RiverSolve``)."""
+        ...
 
 
 class RiverBot(Protocol):
     """A bot that re-solves the river after an off-tree bet (``solvers.agents.river_resolve``)."""
 
-    iterations: int
+    @property
+    def iterations(self) -> int: ...
 
     def applies(self, belief: Belief) -> bool: ...
 
