@@ -15,6 +15,7 @@ from solvers.cards.ranges import parse_range
 from solvers.exact.evaluation import best_response, exploitability
 from solvers.games import load_game
 from solvers.games.base import Strategy
+from solvers.reports.lbr import LocalBestResponse
 from solvers.reports.lbr_belief import after_bot, after_card, after_lbr, observations, start
 from solvers.strategy_file import load_strategy, save_strategy
 
@@ -277,3 +278,24 @@ def test_random_play_with_off_tree_bets_finishes_every_hand(turn_file):
             resolved += session.river is not None and session.hand_over
         assert abs(session.hand.result) <= 650.0
     assert resolved >= 3
+
+
+def test_lbr_meets_the_re_solve_only_after_an_off_tree_bet(turn_file):
+    """LBR with the bot's own sizes never leaves the tree: no river is re-solved and its value
+    is the translated bot's to the last bit; with ``56`` it re-solves and the value moves."""
+    game, strategy = turn_file.game, turn_file.strategy
+    made: list[RiverResolver] = []
+
+    def river(g, s):
+        made.append(RiverResolver(g, s, iterations=100))
+        return made[-1]
+
+    tree = LocalBestResponse(game, strategy, "tree", river=river(game, strategy))
+    plain = LocalBestResponse(game, strategy, "tree")
+    for seat in (0, 1):
+        assert tree.expected_seat(seat) == plain.expected_seat(seat)
+    assert made[0].solves == 0
+    off = LocalBestResponse(game, strategy, "56", streets=("turn",), river=river(game, strategy))
+    translated = LocalBestResponse(game, strategy, "56", streets=("turn",))
+    assert off.expected_seat(0) != translated.expected_seat(0)
+    assert made[1].solves > 0
