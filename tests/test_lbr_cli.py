@@ -50,6 +50,8 @@ def river_file(tmp_path_factory):
         ((PUSH_FOLD_10, "--streets", "moon"), "--streets"),
         ((PUSH_FOLD_10, "--workers", "0", "--json"), "--workers"),
         (("no/such/file.json",), "cannot read"),
+        ((PUSH_FOLD_10, "--no-resolve", "--record", "--exact"), "--no-resolve"),
+        (("hunl(100)", "--bot", "call", "--no-resolve"), "--no-resolve"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(capsys, argv, message):

@@ -2,6 +2,7 @@
 
 import pytest
 
+from solvers.agents.river_resolve import RIVER_ITERATIONS, RiverResolver
 from solvers.reports.lbr_record import translation_price
 from solvers.reports.lbr_run import evaluate_exact
 from solvers.runs.shipped import LBR_ACTION_SETS, SHIPPED_BOTS, SHIPPED_SPOTS, is_lbr_target
@@ -10,6 +11,7 @@ from tests.conftest import STRATEGIES
 
 HOLDEM_FILES = [b.filename for b in (*SHIPPED_BOTS, *SHIPPED_SPOTS) if is_lbr_target(b.filename)]
 SPOT_FILES = [s.filename for s in SHIPPED_SPOTS]
+TURN_FILES = [name for name in SPOT_FILES if "_turn" in name]
 LBR_BOUND = 1.0
 """Percent of the pot: the most LBR may win from a shipped spot with ``fc``, ``fcpa``, ``tree``."""
 
@@ -40,10 +42,25 @@ def test_shipped_spots_hold_lbr_to_one_percent_of_the_pot(filename):
         assert figures[action_set].value <= LBR_BOUND, (filename, action_set)
 
 
+@pytest.mark.parametrize("filename", HOLDEM_FILES)
+def test_figures_are_of_the_bot_as_it_plays(filename):
+    """A turn spot's bot re-solves the river after an off-tree bet (``river_resolve.py``), and
+    its figures are measured against that bot; the other files have no river to re-solve."""
+    expected = RIVER_ITERATIONS if filename in TURN_FILES else None
+    assert {f.river_resolve for f in load_strategy(STRATEGIES / filename).lbr} == {expected}
+
+
+@pytest.mark.parametrize("filename", [n for n in SPOT_FILES if n not in TURN_FILES])
+def test_river_spots_hold_every_action_set_to_one_percent(filename):
+    figures = load_strategy(STRATEGIES / filename).lbr
+    assert max(f.value for f in figures) <= LBR_BOUND
+
+
 def _recompute(filename):
     loaded = load_strategy(STRATEGIES / filename)
     for figure in loaded.lbr:
-        again = evaluate_exact(STRATEGIES / filename, figure.action_set)
+        river = RiverResolver if figure.river_resolve else None
+        again = evaluate_exact(STRATEGIES / filename, figure.action_set, river=river)
         assert again["value"] == pytest.approx(figure.value, rel=1e-9, abs=1e-9)
         assert again["seat_values"] == pytest.approx(list(figure.seat_values), rel=1e-9, abs=1e-9)
     return {f.action_set: f.value for f in loaded.lbr}
@@ -58,5 +75,6 @@ def test_recorded_figures_recompute(filename):
 
 @pytest.mark.slow
 def test_recorded_turn_figures_recompute():
-    """A turn spot (about 2 minutes on a shared 2-core machine: 4 exact LBR passes)."""
+    """A turn spot (about 3 minutes on a shared 2-core machine: 4 exact LBR passes, 56's with
+    1,136 river re-solves)."""
     _recompute("3bet_turn.json.gz")

@@ -28,7 +28,9 @@ pokertui build-bots --out strategies --part hunl --only hunl_100bb.npz  # the fu
 Every hold'em file (push/fold and the spots) also records the exact local best response of the
 four action sets `fc`, `fcpa`, `tree` and `56` (`docs/lbr.md`; `tests/test_shipped_lbr.py`
 recomputes them). Each spot tree has an all-in and a pot-sized bet or raise for both players;
-the river spots' sizes are dense enough that all four stay within 1% of the pot.
+the river spots' sizes are dense enough that all four stay within 1% of the pot. A turn spot's
+bot re-solves the river after an off-tree bet (`solvers/agents/river_resolve.py`) and its figures
+are measured against that bot; `56` still exceeds 1% of the pot on the turn spots.
 
 `hunl_100bb.npz` (and `hunl_200bb.npz`, the ACPC game, when built) is the full-game blueprint:
 linear MCCFR over an abstract game, quantised to 255ths; its header records the abstractions,

@@ -3,7 +3,9 @@
 Plays ``--hands`` duplicate deals on a process pool (a progress bar on stderr) and prints LBR's
 winnings per seat and overall with 95% confidence intervals: mbb per hand for push/fold and the
 full game, % of the pot for a spot. ``--exact`` computes the value over every deal instead of
-sampling; ``--record`` stores the figure in the strategy file's header.
+sampling; ``--record`` stores the figure in the strategy file's header. On a turn spot the bot
+re-solves the river after an off-tree bet, as in practice play (``river_resolve.py``);
+``--no-resolve`` measures the file's translated river instead.
 
 ``pokertui lbr 'hunl(stack_bb=200)' --bot call|random-action|FILE`` runs LBR on the full game
 against a bot (any name or file ``make_agent`` knows). ``--streets`` takes names or the paper's
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from typing import Any
 
 from pokertui.commands.arguments import add_chunk_pool_arguments
@@ -58,6 +61,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--record", action="store_true", help="store the result in the strategy file's header"
     )
+    parser.add_argument(
+        "--no-resolve",
+        action="store_true",
+        help="turn spots: the bot plays the file's translated line on the river after an "
+        "off-tree bet instead of re-solving that river (not recorded)",
+    )
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -91,6 +100,7 @@ def parse_streets(text: str | None) -> tuple[str, ...] | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from solvers.agents.river_resolve import RiverResolver  # noqa: PLC0415
     from solvers.games.hunl.spec import is_hunl_spec  # noqa: PLC0415
     from solvers.reports.lbr_run import evaluate, evaluate_exact  # noqa: PLC0415
 
@@ -101,13 +111,17 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--bot is for the full game ('hunl(...)'); a strategy file is the bot")
     if args.chunk_deals is not None:
         raise InputError("--chunk-deals is for the full game ('hunl(...)')")
+    if args.no_resolve and args.record:
+        raise InputError("--record stores the bot as it plays, re-solving the river after an "
+                         "off-tree bet: drop --no-resolve")  # fmt: skip
+    river = None if args.no_resolve else RiverResolver
     if args.exact:
-        result = evaluate_exact(args.file, args.action_set, streets)
+        result = evaluate_exact(args.file, args.action_set, streets, river)
     elif args.json:
         result = evaluate(args.file, args.action_set, args.hands, args.seed, streets, args.workers,
-                          backend=args.backend, address=args.address)  # fmt: skip
+                          backend=args.backend, address=args.address, river=river)  # fmt: skip
     else:
-        result = _with_progress(args, streets, evaluate)
+        result = _with_progress(args, streets, partial(evaluate, river=river))
     if args.record:
         from solvers.reports.lbr_record import record_lbr, translation_price  # noqa: PLC0415
 
@@ -133,6 +147,8 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     from solvers.reports.lbr_hunl_run import evaluate_hunl  # noqa: PLC0415
 
     config = parse_hunl_spec(args.file)
+    if args.no_resolve:
+        raise InputError("--no-resolve is for turn spot files: a full-game bot plays as it is")
     if args.exact:
         raise InputError("--exact is for strategy files: the full game is sampled")
     if not args.bot:

@@ -7,15 +7,18 @@ for any decision of the human it answers the live questions by asking ``solvers`
 In a postflop spot the human may bet any amount (``act_amount``). An amount that is not a tree
 size is played for real: ``real_put`` holds the chips each seat really has in, the bot answers
 at the tree node the pseudo-harmonic translation draws (``solvers/games/holdem/off_tree.py``),
-and later tree actions keep their pot fraction of the real pot. The EV review and the
-EV-adjusted score stay in the tree's chips (the tree is what the bot's values are known for).
+and later tree actions keep their pot fraction of the real pot. On a turn spot, a river reached
+after such a bet is re-solved (``solvers/agents/river_resolve.py``): the bot plays the re-solve
+(``river``) while the file's translated line keeps the human's options and the review. The EV
+review and the EV-adjusted score stay in the tree's chips (the tree is what the bot's values
+are known for).
 """
 
 from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
@@ -49,12 +52,20 @@ from solvers.games.holdem.off_tree import (
 from solvers.strategy_file import StrategyFile
 from solvers.strategy_file.transforms import purify, threshold
 
+if TYPE_CHECKING:
+    from solvers.agents.river_resolve import RiverPlay, RiverResolver
+
 BotMode = Literal["mixed", "purified", "thresholded"]
 
 
 def fresh_seed() -> int:
     """A new session's seed from the operating system's entropy (short enough to type back)."""
     return secrets.randbits(32)
+
+
+def _kind(label: str) -> str:
+    """An action as the re-solve's public events name it: fold, passive or bet."""
+    return "f" if label == "fold" else "p" if label in ("check", "call") else "b"
 
 
 class IllegalActionError(InputError):
@@ -172,6 +183,16 @@ class Session(HandsInPlay[HandRecord]):
         """Real chips each seat has in: the node's, unless an off-tree bet moved them."""
         self.street_base = float(self.real_put[0])
         """Real chips each seat had in when the current street began."""
+        self.river_bot: RiverResolver | None = None
+        """A turn spot's bot re-solves the river after an off-tree bet."""
+        if is_spot_game(self.game) and len(self.game.root.board) == 4:
+            from solvers.agents.river_resolve import RiverResolver  # noqa: PLC0415 - numba
+
+            self.river_bot = RiverResolver(self.game, self.bot_strategy)
+        self.river: RiverPlay | None = None
+        """The bot's re-solved river in the current hand, once it plays one."""
+        self.events: list[tuple] = []
+        """The hand's public events for the re-solve (``river_resolve.replay``)."""
         self._seat_value = expected_values(self.game, self.equilibrium_vs_bot(0)).totals
 
     # --- setup ------------------------------------------------------------------------------
@@ -284,6 +305,7 @@ class Session(HandsInPlay[HandRecord]):
         self._pair_values = None
         self.real_put = tuple(float(c) for c in self.game.root.contributions)  # type: ignore
         self.street_base = float(self.real_put[0])
+        self.river, self.events = None, []
         self._advance()
         return record
 
@@ -375,6 +397,7 @@ class Session(HandsInPlay[HandRecord]):
             )
         )
         self._ev_step(index)
+        self._public(self.human_seat, self.node.actions[index], add)
         self._put_in(self.human_seat, add)
         self.node = self.game.nodes[self.node.children[index]]
         self._advance()
@@ -431,11 +454,35 @@ class Session(HandsInPlay[HandRecord]):
             )
         )
         self._ev_step(drawn.action)
+        self._public(self.human_seat, "bet", translation.amount)
         self._put_in(self.human_seat, translation.amount)
         self.node = self.game.nodes[drawn.child]
         self._advance(fold_to_call=translation.fold_to_call)
 
     # --- internals ------------------------------------------------------------------------
+    def _public(self, seat: int, label: str, add: float) -> None:
+        """Record an action for the re-solve (``L`` the human, ``B`` the bot) and move the bot's
+        re-solved river along with the human's actions."""
+        kind, to = _kind(label), self.real_put[seat] + add
+        if seat == self.human_seat:  # as LBR's events: ("L", kind, to or None), ("B", *seen)
+            self.events.append(("L", kind, to if kind == "b" else None))
+        else:
+            self.events.append(("B", kind, to) if kind == "b" else ("B", kind))
+        if self.river is not None and seat == self.human_seat:
+            self.river.opponent_acts(kind, add, self.real_put, self.rng)
+
+    def _bot_river_action(self, own: int) -> tuple[int, float, str]:
+        """The bot's action in its re-solved river: the file node's nearest action, the real
+        chips and the re-solve's own label."""
+        from solvers.agents.river_resolve import follow  # noqa: PLC0415 - loaded with the bot
+
+        assert self.river is not None
+        probs = self.river.rows(own)
+        chosen = int(self.rng.choice(len(probs), p=probs / probs.sum()))
+        label = self.river.node.actions[chosen]
+        add = self.river.bot_acts(chosen, self.real_put)
+        return follow(self.game, self.node, _kind(label), add, self.real_put), add, label
+
     def _ev_step(self, index: int) -> None:
         """Add the human decision's skill term to the hand's EV-adjusted result."""
         deal = self.hand.deal
@@ -456,6 +503,9 @@ class Session(HandsInPlay[HandRecord]):
         record = self.hand
         while True:
             node = self.node
+            if self.river is not None and self.river.node.is_terminal:
+                self._settle(self.river.node)
+                return
             if node.is_terminal:
                 self._settle(node)
                 return
@@ -464,16 +514,23 @@ class Session(HandsInPlay[HandRecord]):
                 record.steps.append(Step(node.key, None, node.actions[outcome]))
                 self.node = self.game.nodes[node.children[outcome]]
                 self.street_base = float(self.real_put[0])
+                self.events.append(("C", node.tokens[outcome]))
+                if self.river_bot is not None and len(self.node.board) == 5:
+                    self.river = self.river_bot.play(self.human_seat, tuple(self.events))
                 continue
             if node.player == self.human_seat:
                 return
             own = record.deal.hands[node.player]
-            rows = self.bot_strategy[node.id]
-            probs = answer_rows(rows[own : own + 1], node, fold_to_call)[0]
+            if self.river is not None:
+                index, add, label = self._bot_river_action(own)
+                shown = label if _kind(label) != "b" else self._bet_text(add)
+            else:
+                rows = self.bot_strategy[node.id]
+                probs = answer_rows(rows[own : own + 1], node, fold_to_call)[0]
+                index = int(self.rng.choice(len(probs), p=probs / probs.sum()))
+                add = self._real_add(index)
+                label, shown = node.actions[index], self._real_label(index, add)
             fold_to_call = 0.0
-            index = int(self.rng.choice(len(probs), p=probs / probs.sum()))
-            add = self._real_add(index)
-            shown = self._real_label(index, add)
             record.steps.append(
                 Step(
                     node.key,
@@ -483,6 +540,7 @@ class Session(HandsInPlay[HandRecord]):
                     shown="" if shown == node.actions[index] else shown,
                 )
             )
+            self._public(node.player, label, add)
             self._put_in(node.player, add)
             self.node = self.game.nodes[node.children[index]]
 

@@ -30,6 +30,7 @@ where each player has one decision, is the exact best response.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -49,6 +50,8 @@ from solvers.reports.lbr_actions import (
 )
 from solvers.reports.lbr_belief import (
     Belief,
+    Line,
+    Tree,
     after_bot,
     after_card,
     after_lbr,
@@ -72,8 +75,30 @@ class Choice:
     to: float | None = None
 
 
+class RiverSolve(Protocol):
+    @property
+    def game(self) -> TreeGame: ...
+
+    @property
+    def rows(self) -> Strategy:
+        """The bot's rows over the file's hands of the bot (``river_resolve.RiverSolve``)."""
+        ...
+
+
+class RiverBot(Protocol):
+    """A bot that re-solves the river after an off-tree bet (``solvers.agents.river_resolve``)."""
+
+    @property
+    def iterations(self) -> int: ...
+
+    def applies(self, belief: Belief) -> bool: ...
+
+    def river(self, seat: int, history: tuple) -> RiverSolve: ...
+
+
 class LocalBestResponse:
-    """LBR against one strategy of a hold'em game (push/fold or an ``nlhe`` spot)."""
+    """LBR against one strategy of a hold'em game (push/fold or an ``nlhe`` spot); with
+    ``river``, the bot re-solves the river after an off-tree bet and LBR plays that river."""
 
     def __init__(
         self,
@@ -81,6 +106,7 @@ class LocalBestResponse:
         strategy: Strategy,
         action_set: str = "fcpa",
         streets: tuple[str, ...] | None = None,
+        river: RiverBot | None = None,
     ) -> None:
         try:
             self.cards = LbrCards(game)
@@ -102,6 +128,7 @@ class LocalBestResponse:
         self.sizer = BetSizer(action_set, cap, no_limit=self.cards.is_spot)
         self.action_set = self.sizer.action_set
         self.streets = self._check_streets(streets)
+        self.river = river
         self._choices: dict[tuple, Choice] = {}
 
     def _check_streets(self, streets: tuple[str, ...] | None) -> tuple[str, ...]:
@@ -121,6 +148,20 @@ class LocalBestResponse:
         if self.cards.is_spot:
             return "pot_percent", 100.0 / self.pot
         return "mbb_per_hand", 1000.0 / self.game.big_blind
+
+    # --- where the lines are -----------------------------------------------------------------
+    def _tree(self, belief: Belief) -> Tree:
+        return belief.tree or Tree(self.game, self.strategy)
+
+    def _deal(self, belief: Belief, seat: int, token: str) -> Belief:
+        """The card ``token`` is dealt; a river reached off the tree moves into the bot's
+        re-solve of it (one line at its root, LBR's range of the bot unchanged)."""
+        after = after_card(self.game, belief, seat, token)
+        if self.river is None or after.tree is not None or not self.river.applies(after):
+            return after
+        solved = self.river.river(seat, after.history)
+        line = Line(solved.game.root, after.weights)
+        return Belief((line,), after.real, after.history, Tree(solved.game, solved.rows))
 
     # --- the greedy decision ----------------------------------------------------------------
     def decide(self, belief: Belief, seat: int, hand: int) -> Choice:
@@ -152,8 +193,10 @@ class LocalBestResponse:
         bets = self._candidates(belief, seat)
         if bets:
             cont = np.zeros((len(bets), len(weights)))
+            tree = self._tree(belief)
             for line in belief.lines:
-                cont += line.weights[None, :] * (1.0 - self._fold_rows(line.node, seat, real, bets))
+                folds = self._fold_rows(tree, line.node, seat, real, bets)
+                cont += line.weights[None, :] * (1.0 - folds)
             cont_total = cont.sum(axis=1)
             fp = 1.0 - cont_total / total
             wp2 = (cont @ eq) / np.maximum(cont_total, 1e-300)
@@ -172,10 +215,12 @@ class LocalBestResponse:
             return []
         return sorted({to for bets in per_line for to in bets})
 
-    def _fold_rows(self, node: Node, seat: int, real: RealState, bets: list[float]) -> np.ndarray:
+    def _fold_rows(
+        self, tree: Tree, node: Node, seat: int, real: RealState, bets: list[float]
+    ) -> np.ndarray:
         """``[bets, bot hands]``: the bot's fold probability after each bet, over the tree
         actions its translation maps the bet to at ``node``."""
-        answers = [tree_mapping(self.game, node, seat, real, to) for to in bets]
+        answers = [tree_mapping(tree.game, node, seat, real, to) for to in bets]
         maps = [mapping for mapping, _ in answers]
         keep = np.array([k for _, k in answers])
         used = sorted({c for m in maps for c, _ in m})
@@ -183,9 +228,9 @@ class LocalBestResponse:
         for row, mapping in enumerate(maps):
             for child, probability in mapping:
                 mix[row, used.index(child)] += probability
-        children = [self.game.nodes[node.children[c]] for c in used]
+        children = [tree.game.nodes[node.children[c]] for c in used]
         n_bot = self.game.n_hands[1 - seat]
-        rows = [self.strategy[n.id] if n.is_decision else np.zeros((n_bot, 1)) for n in children]
+        rows = [tree.strategy[n.id] if n.is_decision else np.zeros((n_bot, 1)) for n in children]
         folds = [child_index(n, FOLD_TOKENS) if n.is_decision else None for n in children]
         return (mix @ fold_matrix(rows, folds)) * (1.0 - keep[:, None])
 
@@ -211,20 +256,22 @@ class LocalBestResponse:
         bot does."""
         belief = start(self.game, self.cards.prior_row(seat, hand))
         bot_node, bot_keep = belief.node, 0.0
-        nodes = self.game.nodes
         dealt = 0
         while not belief.over(self.sizer.cap):
             node = belief.node
+            tree = self._tree(belief)
             if node.is_chance:
                 card = self.cards.card_token(int(runout[dealt]))
                 dealt += 1
-                belief = after_card(self.game, belief, seat, card)
-                bot_node = nodes[bot_node.children[bot_node.tokens.index(card)]]
+                belief = self._deal(belief, seat, card)
+                bot_node = self.game.nodes[bot_node.children[bot_node.tokens.index(card)]]
+                if belief.tree is not None:  # the river is the bot's re-solve now
+                    bot_node = belief.node
             elif node.player == seat:
                 choice = self.decide(belief, seat, hand)
                 if choice.kind == "b":
                     assert choice.to is not None
-                    mapping, keep = tree_mapping(self.game, bot_node, seat, belief.real, choice.to)
+                    mapping, keep = tree_mapping(tree.game, bot_node, seat, belief.real, choice.to)
                     index = mapping[0][0]
                     if len(mapping) > 1 and rng.random() >= mapping[0][1]:
                         index = mapping[1][0]
@@ -233,16 +280,16 @@ class LocalBestResponse:
                     passive = child_index(bot_node, tokens)
                     assert passive is not None
                     index, keep = passive, 0.0
-                belief = after_lbr(self.game, belief, seat, choice.kind, choice.to)
-                bot_node, bot_keep = nodes[bot_node.children[index]], keep
+                belief = after_lbr(tree.game, belief, seat, choice.kind, choice.to)
+                bot_node, bot_keep = tree.game.nodes[bot_node.children[index]], keep
             else:
-                rows = self.strategy[bot_node.id][bot_hand : bot_hand + 1]
+                rows = tree.strategy[bot_node.id][bot_hand : bot_hand + 1]
                 index = _sample(answer_rows(rows, bot_node, bot_keep)[0], rng)
                 bot_keep = 0.0
                 seen = observation(self.sizer, bot_node, belief.real, index)
                 pairs = observations(self.sizer, belief)[seen]
-                belief = after_bot(self.game, self.strategy, belief, seen, pairs)
-                bot_node = nodes[bot_node.children[index]]
+                belief = after_bot(tree.game, tree.strategy, belief, seen, pairs)
+                bot_node = tree.game.nodes[bot_node.children[index]]
         return self._terminal(belief, seat, hand)
 
     # --- the exact expectation for one hand -------------------------------------------------
@@ -268,15 +315,17 @@ class LocalBestResponse:
                 token = node.tokens[index]
                 if self.cards.card_index(token) in own_cards:
                     continue
-                after = after_card(self.game, belief, seat, token)
+                after = self._deal(belief, seat, token)
                 value += reach[index] * self._expected(after, seat, hand)
             return value
         if node.player == seat:
             choice = self.decide(belief, seat, hand)
-            after = after_lbr(self.game, belief, seat, choice.kind, choice.to)
+            tree = self._tree(belief)
+            after = after_lbr(tree.game, belief, seat, choice.kind, choice.to)
             return self._expected(after, seat, hand)
+        tree = self._tree(belief)
         for seen, pairs in observations(self.sizer, belief).items():
-            after = after_bot(self.game, self.strategy, belief, seen, pairs)
+            after = after_bot(tree.game, tree.strategy, belief, seen, pairs)
             probability = after.weights.sum() / total
             if probability > 0:
                 value += probability * self._expected(after, seat, hand)

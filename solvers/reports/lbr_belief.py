@@ -46,11 +46,22 @@ class Line:
 
 
 @dataclass(frozen=True)
+class Tree:
+    """A game the lines may be on instead of the bot's own (a re-solved river), with the bot's
+    rows there over its own hands (``[bot hands, actions]`` per decision node of the bot)."""
+
+    game: TreeGame
+    strategy: Strategy
+
+
+@dataclass(frozen=True)
 class Belief:
     lines: tuple[Line, ...]
     real: RealState
     history: tuple = ()
     """The public events so far: LBR's actions, the bot's observations and the cards dealt."""
+    tree: Tree | None = None
+    """Where the lines are when not in the bot's own game (``None``: they are)."""
 
     @property
     def node(self) -> Node:
@@ -119,7 +130,7 @@ def after_lbr(game: TreeGame, belief: Belief, seat: int, kind: str, to: float | 
         assert passive is not None, "a decision node can always fold, check or call"
         moves.append((node.children[passive], line.weights, 0.0))
     real = advance_real(belief.real, seat, kind, to)
-    return Belief(_merged(game, moves), real, (*belief.history, ("L", kind, to)))
+    return Belief(_merged(game, moves), real, (*belief.history, ("L", kind, to)), belief.tree)
 
 
 def observation(sizer: BetSizer, node: Node, real: RealState, index: int) -> Observation:
@@ -158,7 +169,7 @@ def after_bot(
         moves.append((line.node.children[index], line.weights * rows[:, index], 0.0))
     actor = belief.node.player
     real = advance_real(belief.real, actor, seen[0], seen[1] if seen[0] == "b" else None)
-    return Belief(_merged(game, moves), real, (*belief.history, ("B", *seen)))
+    return Belief(_merged(game, moves), real, (*belief.history, ("B", *seen)), belief.tree)
 
 
 def after_card(game: TreeGame, belief: Belief, seat: int, token: str) -> Belief:
@@ -171,4 +182,4 @@ def after_card(game: TreeGame, belief: Belief, seat: int, token: str) -> Belief:
         masks = node.outcome_masks[1 - seat]
         moves.append((node.children[index], line.weights * masks[index], 0.0))
     real = RealState(list(belief.real.put))
-    return Belief(_merged(game, moves), real, (*belief.history, ("C", token)))
+    return Belief(_merged(game, moves), real, (*belief.history, ("C", token)), belief.tree)

@@ -26,6 +26,7 @@ def figure_from_result(result: dict[str, Any]) -> LbrFigure:
         seat_values=tuple(result["seat_values"]),
         deals=None if result.get("exact") else result["deals"],
         seed=None if result.get("exact") else result["seed"],
+        river_resolve=result.get("river_resolve"),
     )
 
 

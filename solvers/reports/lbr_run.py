@@ -18,11 +18,17 @@ from typing import Any, Protocol
 import numpy as np
 
 from solvers.errors import InputError
+from solvers.games.base import Strategy, TreeGame
 from solvers.parallel.backends import check_backend, run_tasks
-from solvers.reports.lbr import LocalBestResponse, summarise
+from solvers.reports.lbr import LocalBestResponse, RiverBot, summarise
 from solvers.strategy_file import load_strategy
 
 CHUNK_DEALS = 500
+
+
+RiverFactory = Callable[[TreeGame, Strategy], RiverBot]
+"""Makes the bot's river re-solver from the file's game and strategy
+(``solvers.agents.river_resolve.RiverResolver``; importable by name, for the workers)."""
 
 
 @dataclass(frozen=True)
@@ -30,11 +36,15 @@ class LbrJob:
     path: str
     action_set: str
     streets: tuple[str, ...] | None
+    river: RiverFactory | None = None
 
 
 def build(job: LbrJob) -> LocalBestResponse:
     loaded = load_strategy(job.path)
-    return LocalBestResponse(loaded.game, loaded.strategy, job.action_set, job.streets)
+    river = None
+    if job.river is not None and len(loaded.game.root.board) == 4:  # a turn spot
+        river = job.river(loaded.game, loaded.strategy)
+    return LocalBestResponse(loaded.game, loaded.strategy, job.action_set, job.streets, river)
 
 
 class ChunkEngine(Protocol):
@@ -125,13 +135,15 @@ def evaluate(
     progress: Callable[[int], None] | None = None,
     backend: str = "local",
     address: str | None = None,
+    river: RiverFactory | None = None,
 ) -> dict:
     """LBR on the strategy file at ``path`` over ``deals`` duplicate deals; ``progress`` is
     called with the number of deals finished so far. The chunks run on ``backend`` (``local``
-    or ``ray``); the figures are the same on both."""
+    or ``ray``); the figures are the same on both. ``river``: the bot re-solves a turn spot's
+    river after an off-tree bet (``LbrJob.river``)."""
     check_counts(deals, workers)
     check_backend(backend, workers, address)
-    job = LbrJob(str(Path(path).resolve()), action_set, streets)  # workers may start elsewhere
+    job = LbrJob(str(Path(path).resolve()), action_set, streets, river)  # workers start elsewhere
     engine = build(job)  # validates the file and the options before any worker starts
     values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address)
     unit, scale = engine.unit
@@ -146,10 +158,13 @@ def evaluate(
 
 
 def evaluate_exact(
-    path: str | Path, action_set: str = "fcpa", streets: tuple[str, ...] | None = None
+    path: str | Path,
+    action_set: str = "fcpa",
+    streets: tuple[str, ...] | None = None,
+    river: RiverFactory | None = None,
 ) -> dict:
     """LBR's exact value over every deal (each hand, the bot's actions and cards to come)."""
-    engine = build(LbrJob(str(path), action_set, streets))
+    engine = build(LbrJob(str(path), action_set, streets, river))
     seat_chips = [engine.expected_seat(seat) for seat in (0, 1)]
     unit, scale = engine.unit
     return {
@@ -171,4 +186,5 @@ def _identity(path: str | Path, engine: LocalBestResponse) -> dict:
         "game": engine.game.spec_string(),
         "action_set": engine.action_set,
         "streets": list(engine.streets),
+        "river_resolve": getattr(engine.river, "iterations", None),
     }

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from solvers.agents.river_resolve import RiverResolver
 from solvers.exact.lp import solve_lp
 from solvers.games import load_game
 from solvers.games.holdem.spot import spot_meta
@@ -148,11 +149,13 @@ def is_lbr_target(filename: str) -> bool:
 
 
 def record_lbr_figures(path: Path) -> dict[str, float]:
-    """LBR's exact value (over every deal) for each action set, stored in the file's header;
-    returns ``{action set: value}`` in the file's unit (mbb/hand or % of the pot)."""
+    """LBR's exact value (over every deal) for each action set against the file played as a
+    bot (a turn spot re-solves the river after an off-tree bet, ``river_resolve.py``), stored
+    in the file's header; returns ``{action set: value}`` in the file's unit (mbb/hand or % of
+    the pot)."""
     values = {}
     for action_set in LBR_ACTION_SETS:
-        result = evaluate_exact(path, action_set)
+        result = evaluate_exact(path, action_set, river=RiverResolver)
         record_lbr(path, result)
         values[action_set] = result["value"]
     return values

@@ -64,6 +64,11 @@ class LbrFigure(BaseModel):
     seat_values: tuple[float, float]
     deals: int | None = Field(None, description="duplicate deals played (None: exact)")
     seed: int | None = None
+    river_resolve: int | None = Field(
+        None,
+        description="DCFR iterations of the bot's river re-solve after an off-tree bet on the "
+        "turn (None: the file's translated play throughout)",
+    )
     package_version: str = __version__
     created: str = Field(default_factory=_now)
 

@@ -1,0 +1,341 @@
+"""A spot bot's river after an off-tree bet on an earlier street: re-solved, not translated.
+
+A strategy file answers an off-tree bet as a tree size (``off_tree.py``) and then plays that
+translated line, whose pot, stacks and ranges are not the real hand's. On a turn spot the loss
+shows on the river: local best response betting off the tree on the turn and then with the
+tree's own sizes on the river wins 20% of the pot from ``srp_paired_turn`` (``docs/lbr.md``).
+So when the river comes after an off-tree bet, the bot solves the river it is really in:
+
+- chips: the real pot and stacks (a spot starts with each player having put in half its pot,
+  which is what both have in when the river starts);
+- sizes: the file's own river sizes and thresholds (``SpotParams.river``, the spot's grammar);
+- the bot's range: its prior times its own probability of every action it took, summed over
+  the tree lines its translation may have drawn (the translation's odds, ``fold_to_call``
+  included), which is LBR's belief with the bot's public prior (``lbr_belief.py``): a function
+  of the public line alone, so one solve serves every hand the bot may hold;
+- the opponent's range: its prior times the file's probability of its own actions on each
+  translated line (``path_reach``), the lines weighted by how likely the bot's public actions
+  make them. An off-tree bet is read as the tree sizes it maps to, the way the bot answered it;
+- the solve: the compiled DCFR for a fixed number of iterations, so the play (and every LBR
+  figure measured against it) does not depend on the machine's speed.
+
+Each (seat, public line, river card) is solved once and kept (``RiverResolver``). Options for
+measuring (``docs/lbr.md``): other river ``sizes``, re-solving ``every_river`` (on the tree too),
+and ``safe`` re-solves through the resolve gadget of ``safe_resolve.py`` with the opponent's
+best-response values against the translated play as its alternatives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from solvers.agents.compiled_gadget import CompiledGadgetCFR
+from solvers.agents.subgame import range_text
+from solvers.algorithms.base import make_solver
+from solvers.cards.deck import N_COMBOS, card_str
+from solvers.exact.evaluation import best_response, path_reach
+from solvers.games.base import Node, Strategy, TreeGame
+from solvers.games.holdem.bet_sizes import StreetSizes
+from solvers.games.holdem.game import HoldemGame
+from solvers.games.holdem.off_tree import answer_rows, facing, real_amount, translate_bet
+from solvers.games.holdem.spot import SpotParams
+from solvers.reports.lbr_actions import (
+    FOLD_TOKENS,
+    PASSIVE_TOKENS,
+    BetSizer,
+    bet_children,
+    child_index,
+)
+from solvers.reports.lbr_belief import Belief, after_bot, after_card, after_lbr, observations, start
+
+RIVER_ITERATIONS = 300
+"""DCFR iterations of a river re-solve: 0.06% of the pot on a ``srp_paired_turn`` river
+(``benchmarks/bench_river_resolve.py``), 0.01% on the test spot's."""
+MAX_SOLVES = 5_000
+"""Re-solves kept per bot before the cache starts again (exact LBR ``56`` on a shipped turn
+spot makes 1,100 to 2,700 per seat pair)."""
+
+
+def is_off_tree(belief: Belief) -> bool:
+    """Whether the hand left the tree: the bot may be on more than one line, or the real chips
+    are not its line's."""
+    if len(belief.lines) > 1:
+        return True
+    put = belief.lines[0].node.contributions
+    return any(abs(float(a) - float(b)) > 1e-9 for a, b in zip(belief.real.put, put, strict=True))
+
+
+def river_params(params: SpotParams, board: tuple[int, ...], put: float,
+                 ranges: np.ndarray, sizes: StreetSizes | None = None) -> SpotParams:  # fmt: skip
+    """The river spot of ``params`` on the five-card ``board`` with ``put`` chips in from each
+    player and ``ranges`` (``[2 spot players, 1326]`` combo weights); ``sizes`` replace the
+    file's river sizes."""
+    cap = float(params.pot) / 2 + float(params.stack)
+    return SpotParams.model_validate(
+        {
+            "board": " ".join(card_str(int(c)) for c in board),
+            "pot": 2.0 * put,
+            "stack": cap - put,
+            "oop_range": range_text(ranges[0]),
+            "ip_range": range_text(ranges[1]),
+            "add_allin_threshold": params.add_allin_threshold,
+            "force_allin_threshold": params.force_allin_threshold,
+            "merging_threshold": params.merging_threshold,
+            "river": params.river if sizes is None else sizes,
+        }
+    )
+
+
+def replay(game: HoldemGame, strategy: Strategy, sizer: BetSizer, seat: int,
+           history: tuple) -> Belief:  # fmt: skip
+    """The bot's public belief after ``history`` (LBR's events, ``lbr_belief.py``; the bot is
+    ``1 - seat``): every line's weights are the bot's prior times its reach on that line."""
+    bot = 1 - seat
+    belief = start(game, np.array(game.range_weights[bot], dtype=np.float64))
+    for event in history:
+        if event[0] == "L":
+            belief = after_lbr(game, belief, seat, event[1], event[2])
+        elif event[0] == "B":
+            shown = observations(sizer, belief)
+            seen = min(shown, key=lambda s: _distance(s, tuple(event[1:])))
+            belief = after_bot(game, strategy, belief, seen, shown[seen])
+        else:
+            belief = after_card(game, belief, seat, event[1])
+    return belief
+
+
+def _distance(shown: tuple, event: tuple) -> float:
+    """How far an observation is from a recorded bot action (a bet's chips may round apart
+    by one between play's real amounts and LBR's)."""
+    if shown[0] != event[0]:
+        return np.inf
+    return abs(shown[1] - event[1]) if shown[0] == "b" else 0.0
+
+
+def public_ranges(game: HoldemGame, strategy: Strategy, belief: Belief, seat: int) -> np.ndarray:
+    """``[2 spot players, 1326]``: the bot's range (the sum of ``belief``'s lines, whose prior is
+    the bot's own) and the opponent's in ``seat`` (its prior times the file's reach of each line,
+    the lines weighted by their share of the bot's weight)."""
+    bot = 1 - seat
+    ranges = np.zeros((2, N_COMBOS))
+    ranges[bot, game.hand_combos[bot]] = belief.weights
+    total = float(belief.weights.sum())
+    opponent = np.zeros(game.n_hands[seat])
+    for line in belief.lines:
+        share = float(line.weights.sum()) / total
+        opponent += share * path_reach(game, strategy, line.node, seat)
+    if not opponent.sum() > 0:  # a line the file never plays: every hand the cards leave
+        opponent = game.hand_possible(belief.node, seat).astype(np.float64)
+    ranges[seat, game.hand_combos[seat]] = opponent * game.range_weights[seat]
+    return ranges
+
+
+def translated_rows(game: HoldemGame, strategy: Strategy, belief: Belief,
+                    river_game: HoldemGame, bot: int) -> Strategy | None:  # fmt: skip
+    """The file's play of the river on ``belief``'s translated lines as the bot's rows in the
+    re-solved river's tree: each hand's rows mixed over the lines by its weight on each (its
+    behaviour strategy), or None when a line's river has another shape (the stacks clamp a
+    size differently)."""
+    where = np.full(N_COMBOS, -1)
+    where[game.hand_combos[bot]] = np.arange(game.n_hands[bot])
+    files = where[river_game.hand_combos[bot]]  # the re-solve's hands are among the file's
+    out: Strategy = {}
+    stack = [(river_game.root, [line.node for line in belief.lines],
+              [line.weights[files] for line in belief.lines])]  # fmt: skip
+    while stack:
+        node, on_lines, weights = stack.pop()
+        if not node.is_decision:
+            continue
+        if any(len(n.tokens) != len(node.tokens) for n in on_lines):
+            return None  # a size the stacks merge differently
+        if node.player == bot:
+            rows = [strategy[n.id][files] for n in on_lines]
+            mixed = np.einsum("lh,lha->ha", np.stack(weights), np.stack(rows))
+            total = np.sum(weights, axis=0)[:, None]
+            out[node.id] = np.where(total > 0, mixed / np.maximum(total, 1e-300),
+                                    1.0 / len(node.tokens))  # fmt: skip
+        for index, child in enumerate(node.children):
+            kids = [game.nodes[n.children[index]] for n in on_lines]
+            after = weights
+            if node.player == bot:  # each line's weight moves with its own rows
+                after = [w * r[:, index] for w, r in zip(weights, rows, strict=True)]
+            stack.append((river_game.nodes[child], kids, after))
+    return out
+
+
+@dataclass(frozen=True)
+class RiverSolve:
+    """A re-solved river: its spot, the DCFR average strategy, and the bot's rows of it over the
+    file's hands (``rows[node id]``: ``[file hands of the bot, actions]``, uniform for a hand the
+    re-solve's range lacks)."""
+
+    game: HoldemGame
+    strategy: Strategy
+    rows: Strategy
+    iterations: int
+
+
+def solve_river(
+    game: HoldemGame,
+    iterations: int = RIVER_ITERATIONS,
+    opponent: int | None = None,
+    values: np.ndarray | None = None,
+) -> Strategy:
+    """A river spot solved by the compiled DCFR for ``iterations`` iterations; with ``values``
+    (per hand of the ``opponent`` player), through the resolve gadget (``compiled_gadget.py``):
+    no opponent hand then wins more than its value."""
+    if values is None:
+        solver = make_solver(game, "dcfr")
+    else:
+        assert opponent is not None
+        solver = CompiledGadgetCFR(game, opponent, values)
+    solver.run(iterations=iterations)
+    strategy = solver.average_strategy()
+    game.derived.clear()  # the walk's buffers; the nodes and strengths stay
+    return strategy
+
+
+def bot_rows(game: HoldemGame, strategy: Strategy, bot: int,
+             combos: np.ndarray) -> Strategy:  # fmt: skip
+    """The bot's rows of ``strategy`` re-indexed to ``combos`` (the file's hands)."""
+    where = np.full(N_COMBOS, -1)
+    where[game.hand_combos[bot]] = np.arange(game.n_hands[bot])
+    index = where[combos]
+    known = index >= 0
+    rows: Strategy = {}
+    for node in game.nodes:
+        if node.is_decision and node.player == bot:
+            n_actions = len(node.actions)
+            full = np.full((len(combos), n_actions), 1.0 / n_actions)
+            full[known] = strategy[node.id][index[known]]
+            rows[node.id] = full
+    return rows
+
+
+class RiverResolver:
+    """The river re-solves of one strategy file played as a bot, one per (seat, public line,
+    river card), solved when first asked for."""
+
+    def __init__(self, game: TreeGame, strategy: Strategy,
+                 iterations: int = RIVER_ITERATIONS, sizes: StreetSizes | None = None,
+                 every_river: bool = False, safe: bool = False) -> None:  # fmt: skip
+        if not isinstance(game, HoldemGame):
+            raise TypeError(f"a river re-solve needs a hold'em spot, not {game.name}")
+        self.game = game
+        self.strategy = strategy
+        self.iterations = iterations
+        self.sizes = sizes
+        self.every_river = every_river
+        self.safe = safe
+        self.sizer = BetSizer("tree", float(game.params.pot) / 2 + float(game.params.stack), True)
+        self._solves: dict[tuple, RiverSolve] = {}
+        self.solves = 0
+
+    def applies(self, belief: Belief) -> bool:
+        """Whether ``belief`` (LBR's or a replay's, just after a card) is a river decision
+        reached off the tree."""
+        node = belief.node
+        on_river = node.is_decision and len(node.board) == 5
+        return on_river and (self.every_river or is_off_tree(belief))
+
+    def play(self, seat: int, history: tuple) -> RiverPlay | None:
+        """The bot's re-solved river after the public ``history`` of a hand (its opponent in
+        ``seat``; the last event is the river card), or None when the hand is on the tree."""
+        belief = replay(self.game, self.strategy, self.sizer, seat, history)
+        if not self.applies(belief):
+            return None
+        return RiverPlay(self.river(seat, history))
+
+    def river(self, seat: int, history: tuple) -> RiverSolve:
+        """The bot's re-solve of the river after the public ``history`` (its opponent, the LBR
+        side, in ``seat``; the last event is the river card)."""
+        key = (seat, history)
+        found = self._solves.get(key)
+        if found is None:
+            found = self._solve(seat, history)
+            if len(self._solves) >= MAX_SOLVES:
+                self._solves.clear()
+            self._solves[key] = found
+        return found
+
+    def _solve(self, seat: int, history: tuple) -> RiverSolve:
+        game, bot = self.game, 1 - seat
+        belief = replay(game, self.strategy, self.sizer, seat, history)
+        ranges = public_ranges(game, self.strategy, belief, seat)
+        params = river_params(game.params, belief.node.board, belief.real.put[0], ranges,
+                              self.sizes)  # fmt: skip
+        river = HoldemGame.from_params(params)
+        values = self._alternatives(belief, river, seat) if self.safe else None
+        strategy = solve_river(river, self.iterations, seat, values)
+        self.solves += 1
+        rows = bot_rows(river, strategy, bot, game.hand_combos[bot])
+        return RiverSolve(river, strategy, rows, self.iterations)
+
+    def _alternatives(self, belief: Belief, river: HoldemGame, seat: int) -> np.ndarray | None:
+        """Per hand of the opponent: what its best response wins against the translated
+        play in the re-solved river (the safe gadget's alternatives), or None when the
+        translated lines do not fit the re-solve's tree."""
+        translated = translated_rows(self.game, self.strategy, belief, river, 1 - seat)
+        if translated is None:
+            return None
+        uniform = {n.id: np.full((river.n_hands[n.player], len(n.tokens)), 1.0 / len(n.tokens))
+                   for n in river.decision_nodes()}  # fmt: skip
+        response = best_response(river, {**uniform, **translated}, seat)
+        return np.nan_to_num(response.per_hand, nan=0.0)
+
+
+class RiverPlay:
+    """A bot playing its re-solved river in a hand played for real chips (practice play): where
+    it is in the re-solve's tree, and its answer there. The opponent's bets reach it through
+    the house translation inside the re-solved tree, like any off-tree bet."""
+
+    def __init__(self, solved: RiverSolve) -> None:
+        self.solved = solved
+        self.node = solved.game.root
+        self.fold_to_call = 0.0
+
+    def rows(self, hand: int) -> np.ndarray:
+        """The bot's action probabilities at ``node`` for its ``hand`` (a file hand)."""
+        rows = self.solved.rows[self.node.id][hand : hand + 1]
+        return answer_rows(rows, self.node, self.fold_to_call)[0]
+
+    def bot_acts(self, index: int, put: tuple[float, float]) -> float:
+        """The bot takes action ``index``; returns the chips it adds in the real pot."""
+        add = real_amount(self.solved.game, self.node, index, put)
+        self.node = self.solved.game.nodes[self.node.children[index]]
+        self.fold_to_call = 0.0
+        return add
+
+    def opponent_acts(self, kind: str, add: float, put: tuple[float, float],
+                      rng: np.random.Generator) -> None:  # fmt: skip
+        """The opponent folds (``f``), checks or calls (``p``) or bets ``add`` chips (``b``)."""
+        node, game = self.node, self.solved.game
+        if kind == "b" and (not bet_children(node) or add <= facing(node, put)[1] + 1e-9):
+            kind = "p"  # all the chips the re-solve's tree has room for: a call
+        if kind != "b":
+            index = child_index(node, FOLD_TOKENS if kind == "f" else PASSIVE_TOKENS)
+            assert index is not None, "a decision can always fold, check or call"
+            self.node, self.fold_to_call = game.nodes[node.children[index]], 0.0
+            return
+        bet = translate_bet(game, node, add, put)
+        mapped = bet.mapped
+        drawn = mapped[0] if len(mapped) == 1 or rng.random() < mapped[0].probability else mapped[1]
+        self.node, self.fold_to_call = game.nodes[drawn.child], bet.fold_to_call
+
+
+def follow(game: TreeGame, node: Node, kind: str, add: float, put: tuple[float, float]) -> int:
+    """The action at ``node`` of ``game`` (the file's translated line) nearest to a real action:
+    the same kind, a bet the tree size nearest in chips (what the hand shows in the file's
+    terms while the re-solve plays)."""
+    if kind != "b":
+        index = child_index(node, FOLD_TOKENS if kind == "f" else PASSIVE_TOKENS)
+        if index is not None:
+            return index
+    bets = bet_children(node)
+    if not bets:
+        index = child_index(node, PASSIVE_TOKENS)
+        assert index is not None
+        return index
+    return min(bets, key=lambda i: abs(real_amount(game, node, i, put) - add))
