@@ -172,8 +172,7 @@ class CompiledWalk:
         first chance nodes (``top_reach``, ``top_values``): each subtree below is walked depth
         first in a per-thread scratch (``compiled_kernels.walk_pass``). What a solve and an
         exploitability need; node reports, which read every row, use the two passes."""
-        if (mode == MODE_CFR) != (update is not None):
-            raise ValueError("a CFR pass needs an update, and only a CFR pass takes one")
+        _check_update(mode, update)
         plan = self.plan
         if len(self.top_values) != plan.n_top:
             self.top_reach = [np.zeros((plan.n_top, n), dtype=self.dtype) for n in plan.n_hands]
@@ -232,8 +231,7 @@ class CompiledWalk:
         ``update`` (MODE_CFR) is applied to ``sources[player]``: its weights are the regrets
         (and its predictions the predictions) updated in place. ``best`` (MODE_RESPOND,
         optional) is ``[decision slots, hands]`` int8 for the chosen action."""
-        if (mode == MODE_CFR) != (update is not None):
-            raise ValueError("a CFR pass needs an update, and only a CFR pass takes one")
+        _check_update(mode, update)
         self._ensure_buffers()
         self._k.set_threads(self._threads)
         values = self.values[:, : self.plan.n_hands[player]]
@@ -254,6 +252,11 @@ class CompiledWalk:
             self.plan.hand_swap[player],
         )
         return values[0]
+
+
+def _check_update(mode: int, update: FusedUpdate | None) -> None:
+    if (mode == MODE_CFR) != (update is not None):
+        raise ValueError("a CFR pass needs an update, and only a CFR pass takes one")
 
 
 def _kernels():
