@@ -6,11 +6,12 @@ float64; predictive variants one more float array), and reaches of both players 
 walking player's values (float32, or float64 at ``precision=64``) per hand only for the
 non-terminal nodes above the first chance nodes and the subtrees' heads
 (``games/chance_subtrees.py``); each subtree below is walked in a scratch of its size, one per
-thread. No per-edge strategy and nothing per terminal. On top come the public tree itself
-(Python nodes, about 3 KB each with their keys and tables) and the interpreter, numpy, scipy and
-numba (about 200 MB). Calibrated on the benchmark spots (``benchmarks/bench_holdem.py``, peak
-RSS with the exact exploitability checks): turn 313 MB estimated against 307 MB measured in
-float32, 273 MB against 280 MB at 16 bits.
+thread. No per-edge strategy and nothing per terminal. On top come the public tree and its
+tables (about 1.4 KB a node: Python nodes with their keys, uint8 deal masks, int32 showdown
+tables) and the interpreter, numpy, scipy and numba with its kernels (about 206 MB).
+Calibrated on the benchmark spots (``benchmarks/bench_holdem.py``, peak RSS with the exact
+exploitability checks): flop 1,089 MB estimated against 1,086 MB measured in float32, 750 MB
+against 759 MB at 16 bits; turn 305 MB against 305 MB in float32, 265 MB against 277 MB at 16 bits.
 
 The tree is refused when it is built only if even the leanest storage cannot hold it; the
 solver checks its own precision (``SolveSize.check``) and names the leaner one in its message.
@@ -27,8 +28,8 @@ from solvers.games.base import GameParamError
 from solvers.games.chance_subtrees import subtree_heads
 from solvers.games.holdem.symmetry import walked_nodes
 
-BASE_BYTES = 200 << 20
-NODE_BYTES = 2900
+BASE_BYTES = 206 << 20
+NODE_BYTES = 1400
 EDGE_BYTES_PER_HAND = {"float64": 16, "float32": 8, "int16": 4}
 """Regrets and strategy sums per edge and hand, by ``CFRConfig.precision``."""
 INNER_BYTES_PER_HAND = {"float64": 24, "float32": 12, "int16": 12}
