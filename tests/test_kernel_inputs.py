@@ -35,6 +35,7 @@ RECORDS = {
     "TerminalTables": TerminalTables,
     "FusedUpdate": kernel_inputs.FusedUpdate,
     "ComboHands": ComboHands,
+    "Schedule": kernel_inputs.Schedule,
 }
 PARAMETERS = {
     "plan": "PlanArrays",
@@ -49,6 +50,7 @@ PARAMETERS = {
     "opp": "ComboHands",
     "own_hands": "ComboHands",
     "opp_hands": "ComboHands",
+    "schedule": "Schedule",
 }
 """Kernel parameter names that hold a record, and the record."""
 

@@ -168,17 +168,22 @@ def test_the_memory_estimate_counts_the_arrays_a_solve_allocates():
     hands = size.max_hands
     for bits, edge_bytes in (("16", 4), ("32", 8), ("64", 16)):
         solver = make_solver(game, "dcfr", precision=bits)
+        solver.run(iterations=1)
         per_edge = sum(a.nbytes for a in (*solver.regrets, *solver.strategy_sums))
         assert per_edge == size.n_edges * hands * edge_bytes
         walk = solver.compiled
-        per_inner = sum(r.nbytes for r in walk.reach) + walk.values.nbytes
+        assert (walk.plan.n_top, walk.plan.max_subtree) == (size.n_top, size.max_subtree)
+        assert 0 < size.n_top < walk.plan.n_inner  # the walk keeps rows above the cut only
+        assert len(walk.values) == 0  # and never the two-pass arrays of every row
+        per_top = sum(r.nbytes for r in walk.top_reach) + walk.top_values.nbytes
         inner_bytes = 24 if bits == "64" else 12
-        assert per_inner == size.n_inner * hands * inner_bytes
+        assert per_top == size.n_top * hands * inner_bytes
+        scratch = memory.SCRATCHES * size.max_subtree * hands * inner_bytes
         precision = {"16": "int16", "32": "float32", "64": "float64"}[bits]
         assert solver.memory_estimate_mb * 2**20 == size.bytes(precision)
         expected = (
-            memory.BASE_BYTES + size.n_nodes * memory.NODE_BYTES + per_edge + per_inner
-        )  # the estimate is the fixed part plus exactly these arrays
+            memory.BASE_BYTES + size.n_nodes * memory.NODE_BYTES + per_edge + per_top + scratch
+        )  # the estimate is the fixed part plus exactly these arrays and the scratches
         assert size.bytes(precision) == expected
 
 

@@ -275,10 +275,9 @@ class FullWidthCFR(Solver):
         """``_update`` and ``_set_current`` of ``player`` in one compiled pass."""
         assert self._compiled is not None
         sources = [self._source(0), self._source(1)]
-        self._compiled.reach_down(sources)
         sum_scales = self.sum_scales[player] if self.quantised else None
         update = self.rule.fused(iteration, self.strategy_sums[player], sum_scales)
-        self._compiled.values_up(player, sources, MODE_CFR, update=update)
+        self._compiled.root_values(player, sources, MODE_CFR, update=update)
 
     def _source(self, player: int) -> Source:
         """The current strategy of ``player`` as the compiled loops read it: regret matching."""

@@ -72,64 +72,88 @@ def reach_down(plan, source0, source1, reach0, reach1):
     ``StrategySource`` ``source0`` and ``source1``); the root row must hold 1.
 
     Parent by parent: a decision's strategy is formed once from its player's weights."""
-    kind = plan.kind
-    child_start = plan.child_start
-    child_rows = plan.child_rows
-    first_edge = plan.first_edge
-    chance_mask = plan.chance_mask
-    masks = plan.masks
-    inner_index = plan.inner_index
     level_rows = plan.level_rows
-    decision_slot = plan.decision_slot
-    has_inner_child = plan.has_inner_child
-    n_hands0 = reach0.shape[1]
-    n_hands1 = reach1.shape[1]
-    max_children = 1
-    for row in range(child_start.shape[0] - 1):
-        max_children = max(max_children, child_start[row + 1] - child_start[row])
+    sigma_rows = _max_children(plan) + 1
     for level in range(level_rows.shape[0] - 1):
         lo = level_rows[level, 0]
         hi = level_rows[level, 1]
         n_rows = hi - lo
         n_chunks = min(n_rows, 64)
         for chunk in prange(n_chunks):
-            sigma = np.empty((max_children + 1, max(n_hands0, n_hands1)))
+            sigma = np.empty((sigma_rows, max(reach0.shape[1], reach1.shape[1])))
             for row in range(lo + chunk, hi, n_chunks):
-                if not has_inner_child[row]:
-                    continue
-                parent = inner_index[row]
-                actor = kind[row]
-                first_child = child_start[row]
-                n_children = child_start[row + 1] - first_child
-                if actor == 0:
-                    _strategy(
-                        source0.weights, source0.predictions, source0.matching, source0.scales,
-                        decision_slot[row], first_edge[row], n_children, sigma,
-                    )  # fmt: skip
-                elif actor == 1:
-                    _strategy(
-                        source1.weights, source1.predictions, source1.matching, source1.scales,
-                        decision_slot[row], first_edge[row], n_children, sigma,
-                    )  # fmt: skip
-                for j in range(n_children):
-                    child = child_rows[first_child + j]
-                    inner = inner_index[child]
-                    if inner < 0:  # a terminal, or under a left-out suit twin
-                        continue
-                    if actor == 0:
-                        for h in range(n_hands0):
-                            reach0[inner, h] = reach0[parent, h] * sigma[j, h]
-                        reach1[inner, :] = reach1[parent, :]
-                    elif actor == 1:
-                        for h in range(n_hands1):
-                            reach1[inner, h] = reach1[parent, h] * sigma[j, h]
-                        reach0[inner, :] = reach0[parent, :]
-                    else:
-                        m = chance_mask[child]
-                        for h in range(n_hands0):
-                            reach0[inner, h] = reach0[parent, h] * masks[m, 0, h]
-                        for h in range(n_hands1):
-                            reach1[inner, h] = reach1[parent, h] * masks[m, 1, h]
+                _reach_row(plan, plan.inner_index, row, source0, source1, reach0, reach1, sigma)
+
+
+@njit(cache=True, nogil=True)
+def _max_children(plan):
+    child_start = plan.child_start
+    most = 1
+    for row in range(child_start.shape[0] - 1):
+        most = max(most, child_start[row + 1] - child_start[row])
+    return most
+
+
+@njit(cache=True, nogil=True)
+def _reach_row(plan, index, row, source0, source1, reach0, reach1, sigma):
+    """The reach of ``row``'s walked children from its own; ``index`` maps rows to rows of
+    ``reach0``/``reach1`` (-1: not there). ``sigma``: scratch of ``_strategy``."""
+    if not plan.has_inner_child[row]:
+        return
+    kind = plan.kind
+    child_start = plan.child_start
+    child_rows = plan.child_rows
+    masks = plan.masks
+    n_hands0 = reach0.shape[1]
+    n_hands1 = reach1.shape[1]
+    parent = index[row]
+    actor = kind[row]
+    first_child = child_start[row]
+    n_children = child_start[row + 1] - first_child
+    if actor == 0:
+        _strategy(
+            source0.weights, source0.predictions, source0.matching, source0.scales,
+            plan.decision_slot[row], plan.first_edge[row], n_children, sigma,
+        )  # fmt: skip
+    elif actor == 1:
+        _strategy(
+            source1.weights, source1.predictions, source1.matching, source1.scales,
+            plan.decision_slot[row], plan.first_edge[row], n_children, sigma,
+        )  # fmt: skip
+    for j in range(n_children):
+        child = child_rows[first_child + j]
+        inner = index[child]
+        if inner < 0:  # a terminal, or under a left-out suit twin
+            continue
+        if actor == 0:
+            for h in range(n_hands0):
+                reach0[inner, h] = reach0[parent, h] * sigma[j, h]
+            reach1[inner, :] = reach1[parent, :]
+        elif actor == 1:
+            for h in range(n_hands1):
+                reach1[inner, h] = reach1[parent, h] * sigma[j, h]
+            reach0[inner, :] = reach0[parent, :]
+        else:
+            m = plan.chance_mask[child]
+            for h in range(n_hands0):
+                reach0[inner, h] = reach0[parent, h] * masks[m, 0, h]
+            for h in range(n_hands1):
+                reach1[inner, h] = reach1[parent, h] * masks[m, 1, h]
+
+
+@njit(cache=True, nogil=True)
+def _value_scratch(plan, n_own, n_opp):
+    """Per-thread scratch of ``_value_row``: child values, strategy, opponent weights, one
+    row, and the terminal kernels' per-card sums."""
+    most = _max_children(plan)
+    return (
+        np.empty((most, n_own)),
+        np.empty((most + 1, max(n_own, n_opp))),
+        np.empty(n_opp),
+        np.empty(n_own),
+        np.empty(N_CARDS),
+        np.empty(N_CARDS),
+    )
 
 
 @njit(cache=True, parallel=True)
@@ -145,135 +169,223 @@ def values_up(
     response (max over actions, argmax into ``best`` when it has rows); 2: ``update`` applied to
     ``player``'s source (its weights are regrets) at every own decision. ``own_swap``: each
     hand's suit-swapped twin."""
-    kind = plan.kind
-    child_start = plan.child_start
-    child_rows = plan.child_rows
-    first_edge = plan.first_edge
-    chance_mask = plan.chance_mask
-    masks = plan.masks
-    inner_index = plan.inner_index
-    terminal_index = plan.terminal_index
-    terminal_chance = plan.terminal_chance
     level_rows = plan.level_rows
-    decision_slot = plan.decision_slot
-    has_terminal_child = plan.has_terminal_child
-    doubled = plan.doubled
-    opp_weights = opp_hands.weights
-    opponent = 1 - player
-    n_own = values.shape[1]
-    n_opp = opp_reach.shape[1]
-    max_children = 1
-    for row in range(child_start.shape[0] - 1):
-        max_children = max(max_children, child_start[row + 1] - child_start[row])
     for level in range(level_rows.shape[0] - 1, -1, -1):
         lo = level_rows[level, 0]
         hi = level_rows[level, 1]
         n_rows = hi - lo
         n_chunks = min(n_rows, 64)
         for chunk in prange(n_chunks):
-            child_values = np.empty((max_children, n_own))
-            sigma = np.empty((max_children + 1, max(n_own, n_opp)))
-            opp_weight = np.empty(n_opp)
-            out = np.empty(n_own)
-            totals = np.empty(N_CARDS)
-            weaker = np.empty(N_CARDS)
+            scratch = _value_scratch(plan, values.shape[1], opp_reach.shape[1])
             for row in range(lo + chunk, hi, n_chunks):
-                inner = inner_index[row]
-                if inner < 0:
-                    continue
-                actor = kind[row]
-                first_child = child_start[row]
-                n_children = child_start[row + 1] - first_child
-                first = first_edge[row]
-                if actor == opponent and has_terminal_child[row]:
-                    _strategy(
-                        opp_source.weights, opp_source.predictions, opp_source.matching,
-                        opp_source.scales, decision_slot[row], first, n_children, sigma,
+                _value_row(
+                    player, mode, plan, plan.inner_index, row, own_source, opp_source,
+                    own_reach, opp_reach, values, tables, own_hands, opp_hands, update, best,
+                    own_swap, scratch,
+                )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _value_row(
+    player, mode, plan, index, row, own_source, opp_source, own_reach, opp_reach, values,
+    tables, own_hands, opp_hands, update, best, own_swap, scratch,
+):  # fmt: skip
+    """``values_up`` at one row: its children's values (rows ``index``, terminals valued on
+    the spot) combined into its own, the update or the best response applied there."""
+    inner = index[row]
+    if inner < 0:
+        return
+    child_values, sigma, opp_weight, out, totals, weaker = scratch
+    kind = plan.kind
+    child_start = plan.child_start
+    child_rows = plan.child_rows
+    chance_mask = plan.chance_mask
+    masks = plan.masks
+    terminal_index = plan.terminal_index
+    terminal_chance = plan.terminal_chance
+    opp_weights = opp_hands.weights
+    opponent = 1 - player
+    n_own = values.shape[1]
+    n_opp = opp_reach.shape[1]
+    actor = kind[row]
+    first_child = child_start[row]
+    n_children = child_start[row + 1] - first_child
+    first = plan.first_edge[row]
+    if actor == opponent and plan.has_terminal_child[row]:
+        _strategy(
+            opp_source.weights, opp_source.predictions, opp_source.matching,
+            opp_source.scales, plan.decision_slot[row], first, n_children, sigma,
+        )  # fmt: skip
+    shared = False  # the weight is the same for every terminal child of own rows
+    for j in range(n_children):
+        child = child_rows[first_child + j]
+        if kind[child] != _TERMINAL:
+            below = index[child]
+            if below < 0:  # a left-out suit twin: counted with its partner
+                continue
+            for h in range(n_own):
+                child_values[j, h] = values[below, h]
+            continue
+        terminal = terminal_index[child]
+        chance = terminal_chance[terminal]
+        if actor == opponent:
+            for h in range(n_opp):
+                opp_weight[h] = opp_reach[inner, h] * sigma[j, h] * opp_weights[h] * chance
+        elif actor == _CHANCE:
+            m = chance_mask[child]
+            for h in range(n_opp):
+                opp_weight[h] = (
+                    opp_reach[inner, h] * masks[m, opponent, h] * opp_weights[h]
+                ) * chance
+        elif not shared:  # siblings share their path's chance weight too
+            for h in range(n_opp):
+                opp_weight[h] = opp_reach[inner, h] * opp_weights[h] * chance
+            shared = True
+        terminal_value(
+            terminal, opp_weight, child_values[j], tables, own_hands, opp_hands, totals, weaker
+        )
+    if actor == player:
+        if mode == _RESPOND:
+            for h in range(n_own):
+                top = child_values[0, h]
+                choice = 0
+                for j in range(1, n_children):
+                    if child_values[j, h] > top:
+                        top = child_values[j, h]
+                        choice = j
+                values[inner, h] = top
+                out[h] = choice
+            if best.shape[0] > 0:
+                slot = plan.decision_slot[row]
+                for h in range(n_own):
+                    best[slot, h] = np.int8(out[h])
+            return
+        _strategy(
+            own_source.weights, own_source.predictions, own_source.matching,
+            own_source.scales, plan.decision_slot[row], first, n_children, sigma,
+        )  # fmt: skip
+        out[:n_own] = 0.0
+        for j in range(n_children):
+            for h in range(n_own):
+                out[h] += sigma[j, h] * child_values[j, h]
+        for h in range(n_own):
+            values[inner, h] = out[h]
+        if mode == _CFR:
+            _cfr_update(
+                first, plan.decision_slot[row], n_children, child_values, out,
+                own_reach[inner], sigma, own_source.weights, own_source.scales,
+                own_source.predictions, update,
+            )  # fmt: skip
+    elif actor == opponent:
+        out[:n_own] = 0.0
+        for j in range(n_children):
+            for h in range(n_own):
+                out[h] += child_values[j, h]
+        for h in range(n_own):
+            values[inner, h] = out[h]
+    else:
+        for h in range(n_own):
+            values[inner, h] = 0.0
+        for j in range(n_children):
+            child = child_rows[first_child + j]
+            if index[child] < 0:
+                continue
+            m = chance_mask[child]
+            for h in range(n_own):
+                values[inner, h] += masks[m, player, h] * child_values[j, h]
+            if plan.doubled[child]:  # its twin: the same values with hands swapped
+                for h in range(n_own):
+                    twin = own_swap[h]
+                    values[inner, h] += masks[m, player, twin] * child_values[j, twin]
+
+
+@njit(cache=True, parallel=True)
+def walk_pass(
+    player, mode, plan, schedule, own_source, opp_source, top_reach0, top_reach1, top_values,
+    tables, own_hands, opp_hands, update, best, own_swap, workers,
+):  # fmt: skip
+    """``reach_down`` and ``values_up`` of ``player`` in one pass on the ``Schedule``
+    ``schedule``: reach down the rows above the cut by levels (in ``top_*``, the root row
+    holding 1), then each subtree in a per-thread scratch (reach down from its head, values
+    up, the head's values written back; ``workers`` scratches, interleaved over the
+    subtrees), then values up the rows above the cut. Each row's
+    arithmetic is ``values_up``'s, so the results are the same to the bit."""
+    top_index = schedule.top_index
+    top_rows = schedule.top_rows
+    top_levels = schedule.top_levels
+    local_index = schedule.local_index
+    sub_rows = schedule.sub_rows
+    sub_start = schedule.sub_start
+    n_own = top_values.shape[1]
+    n_opp = top_reach1.shape[1] if player == 0 else top_reach0.shape[1]
+    sigma_rows = _max_children(plan) + 1
+    width = max(top_reach0.shape[1], top_reach1.shape[1])
+    for level in range(top_levels.shape[0] - 1):
+        lo = top_levels[level, 0]
+        hi = top_levels[level, 1]
+        n_chunks = min(hi - lo, 64)
+        for chunk in prange(n_chunks):
+            sigma = np.empty((sigma_rows, width))
+            for i in range(lo + chunk, hi, n_chunks):
+                if player == 0:
+                    _reach_row(
+                        plan, top_index, top_rows[i], own_source, opp_source, top_reach0,
+                        top_reach1, sigma,
                     )  # fmt: skip
-                shared = False  # the weight is the same for every terminal child of own rows
-                for j in range(n_children):
-                    child = child_rows[first_child + j]
-                    if kind[child] != _TERMINAL:
-                        below = inner_index[child]
-                        if below < 0:  # a left-out suit twin: counted with its partner
-                            continue
-                        for h in range(n_own):
-                            child_values[j, h] = values[below, h]
-                        continue
-                    terminal = terminal_index[child]
-                    chance = terminal_chance[terminal]
-                    if actor == opponent:
-                        for h in range(n_opp):
-                            opp_weight[h] = (
-                                opp_reach[inner, h] * sigma[j, h] * opp_weights[h] * chance
-                            )
-                    elif actor == _CHANCE:
-                        m = chance_mask[child]
-                        for h in range(n_opp):
-                            opp_weight[h] = (
-                                opp_reach[inner, h] * masks[m, opponent, h] * opp_weights[h]
-                            ) * chance
-                    elif not shared:  # siblings share their path's chance weight too
-                        for h in range(n_opp):
-                            opp_weight[h] = opp_reach[inner, h] * opp_weights[h] * chance
-                        shared = True
-                    terminal_value(
-                        terminal, opp_weight, child_values[j], tables, own_hands, opp_hands,
-                        totals, weaker,
-                    )  # fmt: skip
-                if actor == player:
-                    if mode == _RESPOND:
-                        for h in range(n_own):
-                            top = child_values[0, h]
-                            choice = 0
-                            for j in range(1, n_children):
-                                if child_values[j, h] > top:
-                                    top = child_values[j, h]
-                                    choice = j
-                            values[inner, h] = top
-                            out[h] = choice
-                        if best.shape[0] > 0:
-                            slot = decision_slot[row]
-                            for h in range(n_own):
-                                best[slot, h] = np.int8(out[h])
-                        continue
-                    _strategy(
-                        own_source.weights, own_source.predictions, own_source.matching,
-                        own_source.scales, decision_slot[row], first, n_children, sigma,
-                    )  # fmt: skip
-                    out[:n_own] = 0.0
-                    for j in range(n_children):
-                        for h in range(n_own):
-                            out[h] += sigma[j, h] * child_values[j, h]
-                    for h in range(n_own):
-                        values[inner, h] = out[h]
-                    if mode == _CFR:
-                        _cfr_update(
-                            first, decision_slot[row], n_children, child_values, out,
-                            own_reach[inner], sigma, own_source.weights, own_source.scales,
-                            own_source.predictions, update,
-                        )  # fmt: skip
-                elif actor == opponent:
-                    out[:n_own] = 0.0
-                    for j in range(n_children):
-                        for h in range(n_own):
-                            out[h] += child_values[j, h]
-                    for h in range(n_own):
-                        values[inner, h] = out[h]
                 else:
-                    for h in range(n_own):
-                        values[inner, h] = 0.0
-                    for j in range(n_children):
-                        child = child_rows[first_child + j]
-                        if inner_index[child] < 0:
-                            continue
-                        m = chance_mask[child]
-                        for h in range(n_own):
-                            values[inner, h] += masks[m, player, h] * child_values[j, h]
-                        if doubled[child]:  # its twin: the same values with hands swapped
-                            for h in range(n_own):
-                                twin = own_swap[h]
-                                values[inner, h] += masks[m, player, twin] * child_values[j, twin]
+                    _reach_row(
+                        plan, top_index, top_rows[i], opp_source, own_source, top_reach0,
+                        top_reach1, sigma,
+                    )  # fmt: skip
+    n_subtrees = sub_start.shape[0] - 1
+    most = 1
+    for s in range(n_subtrees):
+        most = max(most, sub_start[s + 1] - sub_start[s])
+    n_chunks = min(n_subtrees, workers)
+    for chunk in prange(n_chunks):
+        reach0 = np.empty((most, top_reach0.shape[1]), top_reach0.dtype)
+        reach1 = np.empty((most, top_reach1.shape[1]), top_reach1.dtype)
+        values = np.empty((most, n_own), top_values.dtype)
+        sigma = np.empty((sigma_rows, width))
+        scratch = _value_scratch(plan, n_own, n_opp)
+        for s in range(chunk, n_subtrees, n_chunks):
+            lo = sub_start[s]
+            hi = sub_start[s + 1]
+            head = top_index[sub_rows[lo]]
+            reach0[0, :] = top_reach0[head, :]
+            reach1[0, :] = top_reach1[head, :]
+            for i in range(lo, hi):
+                if player == 0:
+                    _reach_row(
+                        plan, local_index, sub_rows[i], own_source, opp_source, reach0,
+                        reach1, sigma,
+                    )  # fmt: skip
+                else:
+                    _reach_row(
+                        plan, local_index, sub_rows[i], opp_source, own_source, reach0,
+                        reach1, sigma,
+                    )  # fmt: skip
+            own_reach, opp_reach = (reach0, reach1) if player == 0 else (reach1, reach0)
+            for i in range(hi - 1, lo - 1, -1):
+                _value_row(
+                    player, mode, plan, local_index, sub_rows[i], own_source, opp_source,
+                    own_reach, opp_reach, values, tables, own_hands, opp_hands, update, best,
+                    own_swap, scratch,
+                )  # fmt: skip
+            top_values[head, :] = values[0, :]
+    own_top, opp_top = (top_reach0, top_reach1) if player == 0 else (top_reach1, top_reach0)
+    for level in range(top_levels.shape[0] - 1, -1, -1):
+        lo = top_levels[level, 0]
+        hi = top_levels[level, 1]
+        n_chunks = min(hi - lo, 64)
+        for chunk in prange(n_chunks):
+            scratch = _value_scratch(plan, n_own, n_opp)
+            for i in range(lo + chunk, hi, n_chunks):
+                _value_row(
+                    player, mode, plan, top_index, top_rows[i], own_source, opp_source,
+                    own_top, opp_top, top_values, tables, own_hands, opp_hands, update, best,
+                    own_swap, scratch,
+                )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)

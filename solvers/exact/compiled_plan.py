@@ -13,8 +13,10 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.cards.deck import RANKS, SUITS, card_str, parse_card
+from solvers.exact.kernel_inputs import Schedule
 from solvers.exact.walk import TreePlan, build_plan
 from solvers.games.base import TreeGame
+from solvers.games.chance_subtrees import subtree_heads
 from solvers.games.holdem.symmetry import walked_nodes
 
 _KIND_CHANCE = 2
@@ -68,6 +70,19 @@ class CompiledPlan:
     slot_first: tuple[np.ndarray, np.ndarray]
     """Per player, each walked decision's first edge and number of actions, compact order."""
     slot_actions: tuple[np.ndarray, np.ndarray]
+    schedule: Schedule
+    """The depth-first schedule of the lean passes (rows above the cut, subtrees below)."""
+
+    @property
+    def n_top(self) -> int:
+        """Rows of the lean passes' reach and value arrays: the rows above the cut and the
+        subtrees' heads."""
+        return int((self.schedule.top_index >= 0).sum())
+
+    @property
+    def max_subtree(self) -> int:
+        """Rows of the largest subtree (each thread's scratch of the lean passes)."""
+        return int(np.diff(self.schedule.sub_start).max(initial=0))
 
     def full_edges(self, player: int, compact: np.ndarray) -> np.ndarray:
         """A compact per-edge array laid out over every edge of the tree (twins filled in)."""
@@ -209,6 +224,7 @@ def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
         dtype=np.int64,
     )
     return CompiledPlan(
+        schedule=_schedule(parent, kind, inner, level_rows),
         parent=parent,
         kind=kind,
         child_start=child_start,
@@ -232,4 +248,35 @@ def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
         isomorphic=swap is not None,
         slot_first=(slot_first[0], slot_first[1]),
         slot_actions=(slot_actions[0], slot_actions[1]),
+    )
+
+
+def _schedule(parent, kind, inner, level_rows) -> Schedule:
+    """The cut of the inner rows (rows in level order, so parents come first)."""
+    rows = np.arange(len(parent))
+    head = subtree_heads(parent, kind == _KIND_CHANCE)
+    above = inner & (head < 0)
+    kept = inner & (head >= 0)
+    top_index = np.full(len(parent), -1, dtype=np.int64)
+    on_top = above | (kept & (head == rows))
+    top_index[on_top] = np.arange(int(on_top.sum()))
+    top_rows = rows[above]
+    top_levels = np.stack(
+        [np.searchsorted(top_rows, level_rows[:, 0]), np.searchsorted(top_rows, level_rows[:, 1])],
+        axis=1,
+    ).astype(np.int64)
+    below = rows[kept]
+    sub_rows = below[np.lexsort((below, head[below]))]  # by subtree, its head first
+    _, counts = np.unique(head[sub_rows], return_counts=True)
+    sub_start = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=sub_start[1:])
+    local_index = np.full(len(parent), -1, dtype=np.int64)
+    local_index[sub_rows] = np.arange(len(sub_rows)) - np.repeat(sub_start[:-1], counts)
+    return Schedule(
+        top_index=top_index,
+        top_rows=top_rows,
+        top_levels=top_levels,
+        local_index=local_index,
+        sub_rows=sub_rows.astype(np.int64),
+        sub_start=sub_start,
     )

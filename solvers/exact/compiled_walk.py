@@ -56,6 +56,12 @@ PARALLEL_CELLS = 1 << 20
 """Trees from this many non-terminal node-hands on run their levels on every core."""
 
 
+SCRATCHES_PER_THREAD = 1
+"""Subtree scratches of a lean pass per thread, each allocated once per pass. The subtrees are
+dealt out interleaved (line by line, card by card), so one per thread already balances them;
+a flop's largest takes 11 MB."""
+
+
 @dataclass(frozen=True)
 class Source:
     """Where a player's behavioural strategy comes from: per-edge ``weights`` read by regret
@@ -129,21 +135,21 @@ class CompiledWalk:
         )
         self._no_update = no_update(self.dtype)
         self._no_best = np.zeros((0, 0), dtype=np.int8)
-        self.reach: list[np.ndarray] = []
-        self.values = np.zeros((0, 0), dtype=self.dtype)
-        self._ensure_buffers()
+        self.schedule = self.plan.schedule
+        self.release()
 
     def warm_up(self, sources: list[Source]) -> None:
         """Load the compiled kernels (from numba's cache, or compile them) before timed work:
-        one reach and one value pass of ``sources``."""
-        self.reach_down(sources)
-        self.values_up(0, sources)
+        one lean pass of ``sources``."""
+        self.root_values(0, sources)
 
     def release(self) -> None:
         """Free the reach and value buffers (a finished solve); the next pass allocates them
         again."""
         self.reach = [np.zeros((0, n), dtype=self.dtype) for n in self.plan.n_hands]
         self.values = np.zeros((0, max(self.plan.n_hands)), dtype=self.dtype)
+        self.top_reach = [np.zeros((0, n), dtype=self.dtype) for n in self.plan.n_hands]
+        self.top_values = np.zeros((0, max(self.plan.n_hands)), dtype=self.dtype)
 
     def _ensure_buffers(self) -> None:
         plan = self.plan
@@ -151,8 +157,54 @@ class CompiledWalk:
             self.reach = [np.zeros((plan.n_inner, n), dtype=self.dtype) for n in plan.n_hands]
             self.values = np.zeros((plan.n_inner, max(plan.n_hands)), dtype=self.dtype)
 
+    def root_values(
+        self,
+        player: int,
+        sources: list[Source],
+        mode: int = MODE_VALUES,
+        best: np.ndarray | None = None,
+        update: FusedUpdate | None = None,
+    ) -> np.ndarray:
+        """``reach_down`` then ``values_up`` in one lean pass; returns the root's values (a
+        view into a buffer the next pass overwrites).
+
+        The same numbers to the bit, but reach and values are kept only for the rows above the
+        first chance nodes (``top_reach``, ``top_values``): each subtree below is walked depth
+        first in a per-thread scratch (``compiled_kernels.walk_pass``). What a solve and an
+        exploitability need; node reports, which read every row, use the two passes."""
+        _check_update(mode, update)
+        plan = self.plan
+        if len(self.top_values) != plan.n_top:
+            self.top_reach = [np.zeros((plan.n_top, n), dtype=self.dtype) for n in plan.n_hands]
+            self.top_values = np.zeros((plan.n_top, max(plan.n_hands)), dtype=self.dtype)
+        root = self.schedule.top_index[0]
+        for p in (0, 1):
+            self.top_reach[p][root] = 1.0
+        values = self.top_values[:, : plan.n_hands[player]]
+        self._k.set_threads(self._threads)
+        self._k.walk_pass(
+            player,
+            mode,
+            self.arrays,
+            self.schedule,
+            sources[player].kernel_input(self.dtype),
+            sources[1 - player].kernel_input(self.dtype),
+            self.top_reach[0],
+            self.top_reach[1],
+            values,
+            self.tables[player],
+            self.hands[player],
+            self.hands[1 - player],
+            self._no_update if update is None else update,
+            self._no_best if best is None else best,
+            plan.hand_swap[player],
+            SCRATCHES_PER_THREAD * self._threads,
+        )
+        return values[root]
+
     def reach_down(self, sources: list[Source]) -> None:
-        """Both players' own reach at every inner row."""
+        """Both players' own reach at every inner row (``reach``: ``[inner rows, hands]``
+        per player, allocated on first use)."""
         self._ensure_buffers()
         self._k.set_threads(self._threads)
         for p in (0, 1):
@@ -173,13 +225,13 @@ class CompiledWalk:
         best: np.ndarray | None = None,
         update: FusedUpdate | None = None,
     ) -> np.ndarray:
-        """Bottom-up values of ``player``; returns the root's ``[n_hands[player]]``.
+        """Bottom-up values of ``player`` at every inner row (``values``, after
+        ``reach_down``); returns the root's ``[n_hands[player]]``.
 
         ``update`` (MODE_CFR) is applied to ``sources[player]``: its weights are the regrets
         (and its predictions the predictions) updated in place. ``best`` (MODE_RESPOND,
         optional) is ``[decision slots, hands]`` int8 for the chosen action."""
-        if (mode == MODE_CFR) != (update is not None):
-            raise ValueError("a CFR pass needs an update, and only a CFR pass takes one")
+        _check_update(mode, update)
         self._ensure_buffers()
         self._k.set_threads(self._threads)
         values = self.values[:, : self.plan.n_hands[player]]
@@ -200,6 +252,11 @@ class CompiledWalk:
             self.plan.hand_swap[player],
         )
         return values[0]
+
+
+def _check_update(mode: int, update: FusedUpdate | None) -> None:
+    if (mode == MODE_CFR) != (update is not None):
+        raise ValueError("a CFR pass needs an update, and only a CFR pass takes one")
 
 
 def _kernels():

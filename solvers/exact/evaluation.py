@@ -227,10 +227,9 @@ def _compiled_response(
 ) -> tuple[float, np.ndarray, np.ndarray]:
     """``(value, per-hand root cfv, best action index [decision slots, hands])`` on the
     compiled walk (the responder's own source does not matter)."""
-    done.reach_down(sources)
     n_slots = len(done.plan.slot_first[player])
     best = np.zeros((n_slots, done.game.n_hands[player]), dtype=np.int8)
-    root = done.values_up(player, sources, MODE_RESPOND, best=best).copy()
+    root = done.root_values(player, sources, MODE_RESPOND, best=best).copy()
     return float(root.sum()), root, best
 
 
@@ -318,8 +317,7 @@ def exploitability_per_edge(game: TreeGame, per_edge: list[np.ndarray]) -> Explo
 
 
 def _compiled_value(done: CompiledWalk, sources: list[Source]) -> float:
-    done.reach_down(sources)
-    return float(done.values_up(0, sources).sum())
+    return float(done.root_values(0, sources).sum())
 
 
 def exploitability_of_sources(
@@ -334,26 +332,24 @@ def exploitability_of_sources(
     walk = walk or evaluation_walk(game)
     if walk is None:
         raise TreeError(f"{game.name}: the compiled walk does not apply to this game")
-    walk.reach_down(sources)  # one reach pass serves all three: value passes only read reach
-    responses = []
+    responses = []  # lean passes: no [rows, hands] arrays (a flop's would take 470 MB)
     for player in (0, 1):
         n_slots = len(walk.plan.slot_first[player])
-        best = np.zeros((n_slots, game.n_hands[player]), dtype=np.int8)
-        root = walk.values_up(player, sources, MODE_RESPOND, best=best).copy()
+        # the pure strategy only where it covers the tree (a flop's would take 33 MB a player)
+        best = None if walk.plan.isomorphic else np.zeros((n_slots, game.n_hands[player]), np.int8)
+        root = walk.root_values(player, sources, MODE_RESPOND, best=best).copy()
         value = float(root.sum())
         responses.append(
             BestResponse(
                 player=player,
                 value=value,
                 per_hand=_per_hand(game, player, root),
-                strategy=cast(
-                    Strategy, {} if walk.plan.isomorphic else _PureStrategy(plan, player, best)
-                ),
+                strategy=cast(Strategy, {} if best is None else _PureStrategy(plan, player, best)),
             )
         )
     return Exploitability(
         best_responses=(responses[0], responses[1]),
-        game_value=float(walk.values_up(0, sources).sum()),
+        game_value=float(walk.root_values(0, sources).sum()),
         big_blind=getattr(game, "big_blind", 1.0),
         initial_pot=float(sum(game.root.contributions)),
     )

@@ -7,6 +7,7 @@ a missing field fails to compile. The records are built only with keywords
 import it without paying for the compiler.
 
 - ``PlanArrays``: the tree as per-row index arrays, in one storage dtype (``CompiledWalk``).
+- ``Schedule``: the lean passes' order, depth first below the first chance nodes.
 - ``StrategySource``: where one player's strategy comes from (regrets, sums or probabilities).
 - The terminal tables (``TerminalTables`` and a ``ComboHands`` per player) are records of
   ``games/combo_terminals.py``: the game's terminal kernels read them too.
@@ -52,6 +53,26 @@ class PlanArrays(NamedTuple):
     has_inner_child: np.ndarray
     doubled: np.ndarray
     """A chance outcome whose suit-swapped twin is not walked: it counts twice."""
+
+
+class Schedule(NamedTuple):
+    """The order of the lean passes (``compiled_kernels.walk_pass``): rows above the cut by
+    levels, then each subtree below it parents first in a per-thread scratch
+    (``compiled_plan.py``)."""
+
+    top_index: np.ndarray
+    """A row above the cut or a subtree's head: its row in the ``[top rows, hands]`` arrays,
+    else -1."""
+    top_rows: np.ndarray
+    """The inner rows above the cut, in level order."""
+    top_levels: np.ndarray
+    """``[n_levels, 2]``: each depth's span of ``top_rows``, ``[start, stop)``."""
+    local_index: np.ndarray
+    """A row of a subtree: its row in the subtree's scratch (0 at its head), else -1."""
+    sub_rows: np.ndarray
+    """The subtrees' inner rows, subtree after subtree, each parents first from its head."""
+    sub_start: np.ndarray
+    """Subtree ``s`` is ``sub_rows[sub_start[s]:sub_start[s + 1]]``."""
 
 
 class StrategySource(NamedTuple):

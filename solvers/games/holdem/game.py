@@ -183,17 +183,20 @@ class HoldemGame(TreeGame):
         hands = []
         for x in (0, 1):
             strength = ev.strength[x]  # [boards, hands], -1 where the board blocks the hand
-            key = np.where(strength < 0, np.iinfo(np.int64).max, strength)
-            order = np.argsort(key, axis=1, kind="stable")
+            # int32 tables, built without [boards, hands] int64 temporaries (a flop's are 11 MB
+            # each, and the heap keeps what they leave)
+            key = np.where(strength < 0, np.iinfo(np.int32).max, strength).astype(np.int32)
+            order = np.argsort(key, axis=1, kind="stable").astype(np.int32)
+            del key
             same = ev.same[x]
             hands.append(
                 ComboHands(
                     cards=ev.cards[x].astype(np.int64),
                     same=np.where(same < self.n_hands[1 - x], same, -1).astype(np.int64),
                     weights=ev.hand_weights[x],
-                    sorted_hands=order.astype(np.int64),
-                    sorted_strength=np.take_along_axis(strength, order, axis=1).astype(np.int64),
-                    sorted_cards=ev.cards[x][order].astype(np.int8),
+                    sorted_hands=order,
+                    sorted_strength=np.take_along_axis(strength, order, axis=1).astype(np.int32),
+                    sorted_cards=ev.cards[x].astype(np.int8)[order],
                     n_live=(strength >= 0).sum(axis=1).astype(np.int64),
                 )
             )

@@ -3,14 +3,15 @@
 A spot is solved on the compiled walk (``solvers/exact/compiled_walk.py``), which keeps regrets
 and strategy sums per edge and hand (8 bytes a pair in float32, 4 at ``precision=16``, 16 in
 float64; predictive variants one more float array), and reaches of both players plus the
-walking player's values per non-terminal node and hand (float32, or float64 at
-``precision=64``); no per-edge strategy and nothing per terminal. On top come the public tree
-itself (Python nodes, about 3 KB each with their keys and tables) and the interpreter, numpy,
-scipy and numba (about 200 MB). Calibrated on the benchmark spots
-(``benchmarks/bench_holdem.py``, peak RSS with the exact exploitability checks): turn estimate
-354 MB against 347 MB measured in float32, 314 MB against 316 MB at 16 bits; flop (suit
-isomorphism: 73% of the tree walked) 1,727 MB against 1,680 MB in float32, 1,387 MB against
-1,342 MB at 16 bits.
+walking player's values (float32, or float64 at ``precision=64``) per hand only for the
+non-terminal nodes above the first chance nodes and the subtrees' heads
+(``games/chance_subtrees.py``); each subtree below is walked in a scratch of its size, one per
+thread. No per-edge strategy and nothing per terminal. On top come the public tree and its
+tables (about 1.4 KB a node: Python nodes with their keys, uint8 deal masks, int32 showdown
+tables) and the interpreter, numpy, scipy and numba with its kernels (about 206 MB).
+Calibrated on the benchmark spots (``benchmarks/bench_holdem.py``, peak RSS with the exact
+exploitability checks): flop 1,089 MB estimated against 1,086 MB measured in float32, 750 MB
+against 759 MB at 16 bits; turn 305 MB against 305 MB in float32, 265 MB against 277 MB at 16 bits.
 
 The tree is refused when it is built only if even the leanest storage cannot hold it; the
 solver checks its own precision (``SolveSize.check``) and names the leaner one in its message.
@@ -21,15 +22,21 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+import numpy as np
+
 from solvers.games.base import GameParamError
+from solvers.games.chance_subtrees import subtree_heads
 from solvers.games.holdem.symmetry import walked_nodes
 
-BASE_BYTES = 200 << 20
-NODE_BYTES = 2900
+BASE_BYTES = 206 << 20
+NODE_BYTES = 1400
 EDGE_BYTES_PER_HAND = {"float64": 16, "float32": 8, "int16": 4}
 """Regrets and strategy sums per edge and hand, by ``CFRConfig.precision``."""
 INNER_BYTES_PER_HAND = {"float64": 24, "float32": 12, "int16": 12}
-"""Reach of both players and values per non-terminal node and hand (float32 under 16 bits)."""
+"""Reach of both players and values per kept node and hand (float32 under 16 bits)."""
+SCRATCHES = os.cpu_count() or 1
+"""Subtree scratches alive at once (``compiled_walk.SCRATCHES_PER_THREAD`` per thread, numba
+runs a thread per core)."""
 LEANEST = "int16"
 DEFAULT_PRECISION = "float32"
 SPARE_SHARE = 0.5
@@ -65,15 +72,16 @@ def memory_limit() -> int:
 
 
 def estimate_bytes(
-    n_nodes: int, n_edges: int, n_inner: int, max_hands: int, precision: str = DEFAULT_PRECISION
+    n_nodes: int, n_edges: int, n_kept: int, max_hands: int, precision: str = DEFAULT_PRECISION
 ) -> int:
-    """Bytes to solve a tree of ``n_nodes`` nodes, ``n_edges`` decision edges and ``n_inner``
-    non-terminal nodes over at most ``max_hands`` hands a player, at ``precision``."""
+    """Bytes to solve a tree of ``n_nodes`` nodes and ``n_edges`` decision edges whose walk
+    keeps reach and values for ``n_kept`` rows (``SolveSize.n_kept``), over at most
+    ``max_hands`` hands a player, at ``precision``."""
     return (
         BASE_BYTES
         + n_nodes * NODE_BYTES
         + n_edges * max_hands * EDGE_BYTES_PER_HAND[precision]
-        + n_inner * max_hands * INNER_BYTES_PER_HAND[precision]
+        + n_kept * max_hands * INNER_BYTES_PER_HAND[precision]
     )
 
 
@@ -84,11 +92,19 @@ class SolveSize:
     n_nodes: int
     n_edges: int
     """Decision edges that are walked (both players)."""
-    n_inner: int
+    n_top: int
+    """Walked non-terminal nodes above the first chance nodes, and the subtrees' heads."""
+    max_subtree: int
+    """Walked non-terminal nodes of the largest subtree below the cut."""
     max_hands: int
 
+    @property
+    def n_kept(self) -> int:
+        """Rows of reach and values a pass holds at once: the top ones and the scratches."""
+        return self.n_top + SCRATCHES * self.max_subtree
+
     def bytes(self, precision: str = DEFAULT_PRECISION) -> int:
-        return estimate_bytes(self.n_nodes, self.n_edges, self.n_inner, self.max_hands, precision)
+        return estimate_bytes(self.n_nodes, self.n_edges, self.n_kept, self.max_hands, precision)
 
     def check(self, precision: str = DEFAULT_PRECISION) -> int:
         """The estimate in bytes at ``precision``; a ``GameParamError`` over the limit."""
@@ -115,7 +131,19 @@ def check_memory(nodes, max_hands: int, swap=None) -> SolveSize:
     ``GameParamError`` if even the leanest storage is over the limit."""
     walked, _ = walked_nodes(nodes, swap)
     n_edges = sum(len(n.children) for n in nodes if n.is_decision and walked[n.id])
-    n_inner = sum(1 for n in nodes if not n.is_terminal and walked[n.id])
-    size = SolveSize(len(nodes), n_edges, n_inner, max_hands)
+    inner = np.array([not n.is_terminal for n in nodes], dtype=np.bool_) & walked
+    parent = np.array([n.parent for n in nodes], dtype=np.int64)
+    head = subtree_heads(parent, np.array([n.is_chance for n in nodes], dtype=np.bool_))
+    ids = np.arange(len(nodes))
+    n_top = int((inner & ((head < 0) | (head == ids))).sum())
+    below = head[inner & (head >= 0)]
+    max_subtree = int(np.bincount(below).max(initial=0)) if len(below) else 0
+    size = SolveSize(
+        n_nodes=len(nodes),
+        n_edges=n_edges,
+        n_top=n_top,
+        max_subtree=max_subtree,
+        max_hands=max_hands,
+    )
     size.check(LEANEST)
     return size
