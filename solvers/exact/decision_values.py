@@ -160,9 +160,8 @@ class CompiledProfile:
         for p, hand in enumerate(hands):
             weights = self.sources[p].weights
             source, swapped = plan.expand[p]
-            column = np.where(
-                swapped, weights[source, plan.hand_swap[p][hand]], weights[source, hand]
-            ).astype(np.float64)
+            own, twin = weights[:, hand], weights[:, plan.hand_swap[p][hand]]  # two columns
+            column = np.where(swapped, twin[source], own[source]).astype(np.float64)
             totals = np.add.reduceat(column, edges[p].first_edge)  # normalised as the walk does
             totals = np.where(totals > 0, totals, 1.0)
             columns.append(column / np.repeat(totals, edges[p].n_actions))
