@@ -161,3 +161,39 @@ async def test_whole_tree_tabs_refuse_a_big_tree(flop_folders, monkeypatch):
         await settle(pilot)
         summary = plain_text(app.screen.query_one("#explorer-exploit-summary", Static), 200)
         assert "too many" in summary and "pokertui exploit" in summary
+
+
+async def test_practice_on_an_unsolved_flop_solves_it_now_then_opens_it(tmp_path):
+    """The launcher starts at once with a progress bar; the validated file opens in the play
+    screen, and the Spots screen finds it next time."""
+    from textual.widgets import ProgressBar
+
+    from pokertui.screens.solve import SolveScreen, target_progress
+
+    spots, strategies, saves = tmp_path / "spots", tmp_path / "strategies", tmp_path / "saves"
+    for folder in (spots, strategies, saves):
+        folder.mkdir()
+    tiny = FLOP.replace('"AA, KK, AKs, T9s, 76s"', '"AA, T9s"').replace(
+        '"AA, JJ, AQs, 98s, 65s"', '"JJ, 98s"'
+    )
+    (spots / "tiny_flop.toml").write_text(tiny)
+    folders = (spots, strategies, saves, None)
+    app = make_app(strategies, saves, seed=1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await spots_screen(pilot, folders)
+        assert screen.rows[0].solved is None
+        await pilot.press("p")
+        await pilot.pause()
+        solve = app.screen
+        assert isinstance(solve, SolveScreen) and solve.query_one(ProgressBar).display
+        for _ in range(600):  # the run is a child process; the screen hands over its file
+            await pilot.pause(0.1)
+            if isinstance(app.screen, PlayScreen):
+                break
+        assert isinstance(app.screen, PlayScreen)
+        assert app.screen.session.compiled
+        (found,) = list((saves / "runs").glob("tiny_flop-*.ptsb"))
+        assert app.screen.session.file.source == str(found)
+    assert target_progress([10.0, 10.0], 0.1) == 0.0
+    assert target_progress([10.0, 1.0], 0.1) == pytest.approx(0.5)
+    assert target_progress([10.0, 0.05], 0.1) == 1.0
