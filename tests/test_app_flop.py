@@ -20,6 +20,7 @@ from pokertui.widgets.format import ev
 from solvers.strategy_file import load_strategy
 from tests.conftest import plain_text
 from tests.test_app_explorer import type_into
+from tests.test_app_spots import open_spots, settle
 
 FLOP = """name = "Small flop"
 description = "A test flop: narrow ranges, one size a street; ranges are illustrative."
@@ -59,18 +60,8 @@ def flop_folders(tmp_path_factory):
     return spots, strategies, saves, out
 
 
-async def settle(pilot) -> None:
-    await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
 async def spots_screen(pilot, folders) -> SpotsScreen:
-    spots, strategies, saves, _ = folders
-    screen = SpotsScreen(strategies, saves, spots_dir=spots)
-    pilot.app.push_screen(screen)
-    await settle(pilot)
-    return screen
+    return await open_spots(pilot, folders[:3])
 
 
 @pytest.mark.parametrize("size", [(80, 24), (200, 60)])

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_app_flop import FLOP
+
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 SCRIPT = Path(sys.executable).parent / "pokertui"
 
@@ -182,28 +184,6 @@ def test_quitting_while_the_re_solving_bot_thinks_in_tmux(tmp_path):
         tmux("kill-session", "-t", session)
 
 
-SMALL_FLOP = """name = "Smoke flop"
-description = "A small flop for the smoke test; ranges are illustrative."
-board = "Qs Jh 2h"
-pot = 100
-stack = 100
-oop_range = "AA, KK, AKs, T9s, 76s"
-ip_range = "AA, JJ, AQs, 98s, 65s"
-
-[flop]
-oop_bet = "a"
-ip_bet = "a"
-
-[turn]
-oop_bet = "75%"
-ip_bet = "75%"
-
-[river]
-oop_bet = "75%"
-ip_bet = "75%"
-"""
-
-
 def press_until(session: str, key: str, predicate, tries: int = 6) -> str:
     """Press ``key`` until the screen shows what it opens: a key that lands while a screen is
     still settling (the Spots table reloading its rows) is dropped."""
@@ -222,7 +202,7 @@ def test_flop_practised_and_explored_in_tmux(tmp_path):
     then explored (the first decision's per-hand frequencies)."""
     for folder in ("spots", "runs"):
         (tmp_path / folder).mkdir()
-    (tmp_path / "spots" / "smoke_flop.toml").write_text(SMALL_FLOP)
+    (tmp_path / "spots" / "smoke_flop.toml").write_text(FLOP)  # "Small flop"
     out = tmp_path / "runs" / "smoke_flop-1.ptsb"
     solve = [str(SCRIPT), "solve", str(tmp_path / "spots" / "smoke_flop.toml"), "--algo", "dcfr",
              "--iterations", "30", "--out", str(out)]  # fmt: skip
@@ -235,7 +215,7 @@ def test_flop_practised_and_explored_in_tmux(tmp_path):
     try:
         wait_for(session, lambda s: "Heads-up poker against solved bots" in s, 30)
         tmux("send-keys", "-t", session, "o")
-        wait_for(session, lambda s: "Smoke flop" in s and "20bb_flop.toml" in s, 30)
+        wait_for(session, lambda s: "Small flop" in s and "20bb_flop.toml" in s, 30)
         time.sleep(1)
         for _ in range(rows):  # the user's spots come after the project's
             tmux("send-keys", "-t", session, "Down")
@@ -255,7 +235,7 @@ def test_flop_practised_and_explored_in_tmux(tmp_path):
         wait_for(session, lambda s: "solved: smoke_flop-1.ptsb" in s)
         press_until(session, "e", lambda s: "node ''" in s and "reached" in s and "AKs" in s)
         tmux("send-keys", "-t", session, "Escape")
-        wait_for(session, lambda s: "Smoke flop" in s)
+        wait_for(session, lambda s: "Small flop" in s)
         tmux("send-keys", "-t", session, "Escape")
         wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
         quit_cleanly(session, tmp_path)

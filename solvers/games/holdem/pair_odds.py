@@ -45,9 +45,14 @@ def checkdown_odds(
     own_combo = int(game.hand_combos[seat][hand])
     own_cards = {int(c) for c in COMBO_CARDS[own_combo]}
     opp_combos = game.hand_combos[1 - seat]
-    boards = runouts(tuple(board), own_cards)
+    every, table = game.derived.get(  # a flop's 1,081 runouts x 1,176 combos: once per board
+        "runout_strengths",
+        (tuple(board), seat),
+        lambda: _runout_table(tuple(board), opp_combos),
+    )
+    keep = ~np.isin(every[:, len(board) :], list(own_cards)).any(axis=1)
+    boards, opp = every[keep], table[keep]
     own = _strengths(boards, np.array([own_combo]))[:, 0]
-    opp = _strengths(boards, opp_combos)
     shares = np.isin(COMBO_CARDS[opp_combos], list(own_cards)).any(axis=1)
     weight = np.where(shares, 0.0, np.asarray(opp_range, dtype=float))[None, :] * (opp >= 0)
     mass = weight.sum()
@@ -56,6 +61,12 @@ def checkdown_odds(
     win = (weight * (own[:, None] > opp)).sum() / mass
     tie = (weight * (own[:, None] == opp)).sum() / mass
     return float(win), float(tie)
+
+
+def _runout_table(board: tuple[int, ...], combos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every runout of ``board`` (no dead cards) and each combo's strength on it."""
+    boards = runouts(board, set())
+    return boards, _strengths(boards, combos)
 
 
 def pair_payoffs(game, hand0: int, hand1: int) -> np.ndarray:
