@@ -50,6 +50,7 @@ from solvers.exact.walk import (
 )
 from solvers.games.base import Node, Strategy, TreeError, TreeGame
 from solvers.games.matrix import MatrixGame
+from solvers.games.strategy import SeatProfile
 
 
 @dataclass(frozen=True)
@@ -450,6 +451,11 @@ def action_values(
         raise TreeError(f"unknown continuation {continuation!r}")
     player = target.player
     respond = continuation == "best_response"
+    own = game.decision_nodes(player)
+    if respond and own and own[0].id not in strategy:
+        # the responder's own rows are not needed (a re-solving bot gives only its own): the
+        # compiled walk reads a full profile, so they play uniformly, which no value depends on
+        strategy = SeatProfile.with_default(game, strategy, player)
     compiled = profile_of(game, strategy)
     if compiled is not None:
         return action_values_from_walk(

@@ -40,6 +40,16 @@ class SeatProfile(Mapping[int, np.ndarray]):
     def __getitem__(self, node_id: int) -> np.ndarray:
         return self.seats[self.game.nodes[node_id].player][node_id]
 
+    @classmethod
+    def with_default(
+        cls, game: Any, strategy: Mapping[int, np.ndarray], player: int
+    ) -> SeatProfile:
+        """``strategy`` with ``player``'s decisions played uniformly (a partial strategy that
+        gives only the opponent's rows, where ``player`` best-responds)."""
+        seats: list[Mapping[int, np.ndarray]] = [strategy, strategy]
+        seats[player] = uniform_strategy(game, [player])
+        return cls(game, (seats[0], seats[1]))
+
     def __iter__(self) -> Iterator[int]:
         return iter(self._decisions)
 
