@@ -151,10 +151,11 @@ class PokerApp(App[int]):
         from pokertui.screens.setup import PlaySetup  # noqa: PLC0415
         from solvers.errors import InputError  # noqa: PLC0415
         from solvers.strategy_file import load_strategy  # noqa: PLC0415
+        from solvers.strategy_file.binary_layout import is_binary  # noqa: PLC0415
 
         path = resolve_bot(path, self.strategies_dir)
-        try:
-            strategy = load_strategy(path)
+        try:  # a flop's binary file: its rows are checked as they are read, not all first
+            strategy = load_strategy(path, lazy=is_binary(path))
         except InputError as exc:
             self.show_error("This strategy file cannot be played", str(exc))
             return

@@ -84,8 +84,11 @@ async def test_spots_table_and_practice_with_an_off_tree_bet(folders, size):
         assert lp_value == pytest.approx(14.0332, abs=1e-3)
         assert abs(measured.game_value - lp_value) <= measured.nash_conv + 1e-9
         assert unsolved.solved is None and unsolved.solved_text == "no"
-        await pilot.press("down", "p")  # the unsolved one: nothing opens
-        await settle(pilot)
+        await pilot.press("down", "p")  # the unsolved one: solved now, in the launcher
+        await pilot.pause()
+        assert isinstance(app.screen, SolveScreen) and app.screen.start_now
+        await pilot.press("escape")  # leave it running; nothing opens when it ends
+        await pilot.pause()
         assert app.screen is screen
         await pilot.press("up", "p")
         await settle(pilot)

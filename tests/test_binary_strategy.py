@@ -310,12 +310,12 @@ def test_a_summary_of_a_big_binary_tree_is_refused(solved, monkeypatch, capsys):
     """``show`` without ``--node`` lists every node; on a flop's binary file (57,000 of them)
     it is a clear refusal, not GBs of reach tables."""
     from pokertui.cli import main
-    from pokertui.commands import strategy as commands
+    from solvers.reports import strategy_report
 
-    monkeypatch.setattr(commands, "SUMMARY_NODES", 10)
+    monkeypatch.setattr(strategy_report, "WHOLE_TREE_NODES", 10)
     assert main(["show", str(solved[".ptsb"])]) == 2
     assert "give --node" in capsys.readouterr().err
-    monkeypatch.setattr(commands, "SUMMARY_NODES", 10**6)
+    monkeypatch.setattr(strategy_report, "WHOLE_TREE_NODES", 10**6)
     assert main(["show", str(solved[".ptsb"]), "--json"]) == 0
 
 

@@ -94,5 +94,5 @@ def test_tmux_smoke_fails_rather_than_skips_under_ci(tmp_path):
         cwd=ROOT,
     )
     assert result.returncode == 1, result.stdout
-    assert "5 failed" in result.stdout and "skipped" not in result.stdout
+    assert "6 failed" in result.stdout and "skipped" not in result.stdout
     assert "tmux is not installed" in result.stdout

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_app_flop import FLOP
+
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 SCRIPT = Path(sys.executable).parent / "pokertui"
 
@@ -177,6 +179,65 @@ def test_quitting_while_the_re_solving_bot_thinks_in_tmux(tmp_path):
         tmux("send-keys", "-t", session, "c")  # check back: the bot opens the turn, solving
         screen = wait_for(session, lambda s: "The bot is thinking: turn" in s, 60)
         assert "iterations" in screen
+        quit_cleanly(session, tmp_path)
+    finally:
+        tmux("kill-session", "-t", session)
+
+
+def press_until(session: str, key: str, predicate, tries: int = 6) -> str:
+    """Press ``key`` until the screen shows what it opens: a key that lands while a screen is
+    still settling (the Spots table reloading its rows) is dropped."""
+    for _ in range(tries):
+        tmux("send-keys", "-t", session, key)
+        try:
+            return wait_for(session, predicate, 10)
+        except AssertionError:
+            continue
+    return wait_for(session, predicate, 1)
+
+
+def test_flop_practised_and_explored_in_tmux(tmp_path):
+    """A flop spot in the user's folder with its binary solution in ``runs/``: practised from
+    the Spots screen with real keys until a later street's decision shows its live numbers,
+    then explored (the first decision's per-hand frequencies)."""
+    for folder in ("spots", "runs"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "spots" / "smoke_flop.toml").write_text(FLOP)  # "Small flop"
+    out = tmp_path / "runs" / "smoke_flop-1.ptsb"
+    solve = [str(SCRIPT), "solve", str(tmp_path / "spots" / "smoke_flop.toml"), "--algo", "dcfr",
+             "--iterations", "30", "--out", str(out)]  # fmt: skip
+    assert subprocess.run(solve, capture_output=True, timeout=600).returncode == 0
+    rows = len(list((Path(__file__).resolve().parent.parent / "spots").glob("*.toml")))
+    session = f"pokertui-flop-{uuid.uuid4().hex[:8]}"
+    exit_file = tmp_path / "exit.txt"
+    command = f"POKERTUI_SAVES={tmp_path} {SCRIPT}; echo EXITED $? > {exit_file}; sleep 30"
+    tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
+    try:
+        wait_for(session, lambda s: "Heads-up poker against solved bots" in s, 30)
+        tmux("send-keys", "-t", session, "o")
+        wait_for(session, lambda s: "Small flop" in s and "20bb_flop.toml" in s, 30)
+        time.sleep(1)
+        for _ in range(rows):  # the user's spots come after the project's
+            tmux("send-keys", "-t", session, "Down")
+        wait_for(session, lambda s: "solved: smoke_flop-1.ptsb" in s)
+        screen = press_until(session, "p", lambda s: "Hand 1" in s and "Action EVs" in s)
+        for _ in range(40):  # check or call until a card is dealt and the human acts again
+            if "Board:" in screen and "to act" in screen and "computing" not in screen:
+                break
+            tmux("send-keys", "-t", session, "n" if "next hand" in screen else "c")
+            time.sleep(0.7)
+            screen = tmux("capture-pane", "-p", "-t", session)
+        screen = wait_for(
+            session, lambda s: "Board:" in s and "to act" in s and "computing" not in s, 30
+        )
+        assert "Action EVs" in screen and any(a in screen for a in ("check", "call", "fold"))
+        tmux("send-keys", "-t", session, "Escape")  # back to the Spots screen, same row
+        wait_for(session, lambda s: "solved: smoke_flop-1.ptsb" in s)
+        press_until(session, "e", lambda s: "node ''" in s and "reached" in s and "AKs" in s)
+        tmux("send-keys", "-t", session, "Escape")
+        wait_for(session, lambda s: "Small flop" in s)
+        tmux("send-keys", "-t", session, "Escape")
+        wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
         quit_cleanly(session, tmp_path)
     finally:
         tmux("kill-session", "-t", session)

@@ -326,16 +326,14 @@ def _aggregate(reach, rows) -> list[float | None]:
     return [None] * rows.shape[1] if freqs is None else freqs.tolist()
 
 
-SUMMARY_NODES = 5000
-"""``show`` without ``--node`` lists every decision node; a binary file's tree past this many
-(a flop's 57,000) is refused: its reach tables alone are GBs. Give ``--node``."""
 
 
 def _show_summary(args, game, strategy) -> int:
     from solvers.exact.evaluation import reaches  # noqa: PLC0415
+    from solvers.reports.strategy_report import WHOLE_TREE_NODES  # noqa: PLC0415
     from solvers.strategy_file.binary import BinaryStrategy  # noqa: PLC0415
 
-    if isinstance(strategy, BinaryStrategy) and len(strategy) > SUMMARY_NODES:
+    if isinstance(strategy, BinaryStrategy) and len(strategy) > WHOLE_TREE_NODES:
         raise InputError(
             f"{len(strategy):,} decision nodes are too many to list; give --node KEY "
             "(for example --node '' for the first decision)"

@@ -118,9 +118,13 @@ class ExplorerScreen(Screen[None]):
     @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-open")
     def load_file(self, path: str) -> None:
         from solvers.strategy_file import load_strategy  # noqa: PLC0415
+        from solvers.strategy_file.binary import as_played  # noqa: PLC0415
+        from solvers.strategy_file.binary_layout import is_binary  # noqa: PLC0415
 
-        try:
-            self.post_message(Opened(path, load_strategy(path)))
+        try:  # a flop's binary file is checked node by node as it is read, not whole first
+            loaded = load_strategy(path, lazy=is_binary(path))
+            loaded.strategy = as_played(loaded.strategy)  # type: ignore[assignment]  # as played
+            self.post_message(Opened(path, loaded))
         except InputError as exc:
             self.post_message(Failed(-1, "open", str(exc)))
         except OSError as exc:
@@ -366,8 +370,16 @@ class ExplorerScreen(Screen[None]):
             self.compare_worker(self.generation, self.loaded, event.value.strip())
 
     def shown_strategy(self):
-        """The open file's strategy with the edits typed in the Spot tab."""
-        return {**self.loaded.strategy, **self.edits}
+        """The open file's strategy with the edits typed in the Spot tab (the file's own
+        object when there are none, so its compiled passes are kept between nodes)."""
+        from solvers.strategy_file.binary import BinaryStrategy, EditedBinary  # noqa: PLC0415
+
+        strategy = self.loaded.strategy
+        if not self.edits:
+            return strategy
+        if isinstance(strategy, BinaryStrategy):
+            return EditedBinary(strategy, self.edits)
+        return {**strategy, **self.edits}
 
     @on(Input.Submitted, "#spot-edit")
     def edit_entered(self, event: Input.Submitted) -> None:

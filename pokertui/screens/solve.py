@@ -11,6 +11,7 @@ custom strategies (``settings.custom_strategies``), which the strategies screen 
 
 from __future__ import annotations
 
+import math
 import time
 from pathlib import Path
 
@@ -19,7 +20,17 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
+from textual.widgets import (
+    Button,
+    DataTable,
+    Footer,
+    Header,
+    Input,
+    Label,
+    ProgressBar,
+    Select,
+    Static,
+)
 
 from pokertui.widgets.solve.choices import (
     ALGORITHM_NAMES,
@@ -40,6 +51,15 @@ from solvers.errors import InputError
 __all__ = ["ALGORITHM_NAMES", "GAME_SPECS", "SolveScreen", "parse_stop"]
 
 
+def target_progress(percents: list[float], target: float | None) -> float:
+    """How far a run is from its first exploitability (``percents[0]``) to its target, on a
+    log scale (CFR's exploitability falls about geometrically): 0 to 1."""
+    if target is None or target <= 0 or len(percents) < 2 or percents[0] <= target:
+        return 0.0
+    done = math.log(percents[0] / percents[-1]) / math.log(percents[0] / target)
+    return min(max(done, 0.0), 1.0)
+
+
 def _fmt_exploit(value: float | None) -> str:
     return "-" if value is None else f"{value:.3g}"
 
@@ -57,7 +77,7 @@ RUN_COLUMNS = (
 so nothing is cut while a run updates its row in place."""
 
 
-class SolveScreen(Screen[None]):
+class SolveScreen(Screen[Path | None]):
     """The launcher. ``runs_dir`` receives the strategy files and checkpoints."""
 
     DEFAULT_CSS = """
@@ -69,6 +89,7 @@ class SolveScreen(Screen[None]):
     SolveScreen #solve-stop-value { width: 14; }
     SolveScreen Button { min-width: 10; margin-left: 1; }
     SolveScreen #solve-error { height: auto; color: $error; padding: 0 1; }
+    SolveScreen #solve-progress { height: 1; padding: 0 1; }
     SolveScreen #solve-main { height: 1fr; }
     SolveScreen #solve-runs { width: 1fr; min-width: 50; }
     SolveScreen #solve-plot { width: 1fr; }
@@ -82,8 +103,22 @@ class SolveScreen(Screen[None]):
         Binding("escape", "back", "Back"),
     ]
 
-    def __init__(self, runs_dir: Path | None = None, preset: dict | None = None) -> None:
+    def __init__(
+        self,
+        runs_dir: Path | None = None,
+        preset: dict | None = None,
+        start_now: bool = False,
+    ) -> None:
         super().__init__()
+        self.start_now = start_now
+        """Start the preset run at once, show its progress bar and, when its file is
+        validated, dismiss the screen with the file's path (the Spots screen's "solve now,
+        then practise or explore")."""
+        self.auto_run: int | None = None
+        self.auto_target: float | None = None
+        """Its target in % of the pot (a spot's ``SPOT_TARGET``), or None."""
+        self.auto_percents: list[float] = []
+        """The started run's exploitability in % of the pot, first and latest (the bar)."""
         self.preset = {k: str(v) for k, v in (preset or {}).items()}
         """Form values to start with: ``spec`` (or ``game``), ``algo``, ``target``, ``lock``; from
         the Spots screen's Solve and the explorer's lock. ``suffix``: the strategy file's
@@ -136,6 +171,7 @@ class SolveScreen(Screen[None]):
                 yield Button("Cancel", id="solve-cancel", variant="warning")
                 yield Button("Resume", id="solve-resume")
         yield Static("", id="solve-error")
+        yield ProgressBar(total=1.0, show_eta=False, id="solve-progress")
         with Horizontal(id="solve-main"):
             yield DataTable(id="solve-runs", cursor_type="row", zebra_stripes=True)
             yield ConvergencePlot(id="solve-plot")
@@ -159,6 +195,9 @@ class SolveScreen(Screen[None]):
             self.query_one("#solve-stop-value", Input).value = self.preset["target"]
         if "lock" in self.preset:
             self.query_one("#solve-lock", Input).value = self.preset["lock"]
+        self.query_one(ProgressBar).display = self.start_now
+        if self.start_now:
+            self.call_after_refresh(self.action_start)
 
     def on_unmount(self) -> None:
         if self.book.listener is self:
@@ -215,6 +254,10 @@ class SolveScreen(Screen[None]):
         record = self.book.add(
             game=spec, algo=algo, out=out, options=options, stop=(rule, limit), lock=lock
         )
+        if self.start_now and self.auto_run is None:
+            self.auto_run = record.run_id
+            percent = rule == "target" and getattr(limit, "pot_percent", False)
+            self.auto_target = getattr(limit, "value", None) if percent else None
         self.refresh_row(record)
         self.launch(record, resume=False)
 
@@ -280,6 +323,19 @@ class SolveScreen(Screen[None]):
                 self.show_error(f"Run {record.run_id} failed: {record.error}")
             if update.event.get("event") == "validated":
                 self.refresh_files()
+            if update.run_id == self.auto_run:
+                self.follow_auto_run(update.event)
+
+    def follow_auto_run(self, event: dict) -> None:
+        """The bar of the run started at once, and the hand-over of its file."""
+        percent = event.get("exploitability_pot_percent")
+        if isinstance(percent, int | float) and percent > 0:
+            self.auto_percents = [*self.auto_percents[:1], float(percent)]
+            bar = self.query_one(ProgressBar)
+            bar.update(progress=target_progress(self.auto_percents, self.auto_target))
+        if event.get("event") == "validated":
+            self.query_one(ProgressBar).update(progress=1.0)
+            self.dismiss(Path(event["path"]))
 
     @on(SolveUpdate)
     def solve_update(self, update: SolveUpdate) -> None:

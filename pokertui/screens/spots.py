@@ -8,7 +8,9 @@ exploitability it records in percent of the pot. Files are read in a thread work
 row: Practice (play the solved bot), Explore (the strategy explorer), Edit (a copy with other
 ranges or sizes, saved in the user's folder) and Solve (the solver launcher, preset to DCFR and
 ``SPOT_TARGET``, 0.3% of the pot; flop spots are solved this way, on demand, into a binary
-file, and the finished run is found here next time).
+file, and the finished run is found here next time). Practice or Explore on an unsolved row
+solves it now: the launcher starts the run at once with a progress bar and, when the file is
+validated, opens it.
 """
 
 from __future__ import annotations
@@ -233,12 +235,15 @@ class SpotsScreen(Screen[None]):
             return self.rows[table.cursor_row]
         return None
 
-    def _solved(self) -> SpotRow | None:
+    def _solved(self, then) -> SpotRow | None:
+        """The current row if solved; an unsolved one is solved now (the launcher, started at
+        once, with a progress bar) and ``then(path)`` opens the file it writes."""
         row = self.current
         if row is None:
             return None
         if row.solved is None:
-            self.notify(f"{row.name} is not solved yet: press s to solve it.", timeout=4)
+            self.notify(f"{row.name} is not solved yet: solving it now.", timeout=4)
+            self.action_solve(then=then)
             return None
         return row
 
@@ -248,18 +253,24 @@ class SpotsScreen(Screen[None]):
         self.action_practice()
 
     def action_practice(self) -> None:
-        row = self._solved()
+        row = self._solved(self.practise_file)
         if row is not None:
-            self.app.play_file(str(row.solved))  # type: ignore[attr-defined]
+            self.practise_file(row.solved)  # type: ignore[arg-type]
+
+    def practise_file(self, path: Path) -> None:
+        self.app.play_file(str(path))  # type: ignore[attr-defined]
 
     def action_explore(self) -> None:
-        row = self._solved()
+        row = self._solved(self.explore_file)
         if row is not None:
-            from pokertui.screens.explorer import ExplorerScreen  # noqa: PLC0415
+            self.explore_file(row.solved)  # type: ignore[arg-type]
 
-            self.app.push_screen(ExplorerScreen(str(row.solved), self.strategies_dir))
+    def explore_file(self, path: Path) -> None:
+        from pokertui.screens.explorer import ExplorerScreen  # noqa: PLC0415
 
-    def action_solve(self) -> None:
+        self.app.push_screen(ExplorerScreen(str(path), self.strategies_dir))
+
+    def action_solve(self, then=None) -> None:
         row = self.current
         if row is None:
             return
@@ -272,7 +283,14 @@ class SpotsScreen(Screen[None]):
         }
         if row.street == "flop":  # a flop's JSON is a GB; its binary file 50 MB
             preset["suffix"] = BINARY_SUFFIX
-        self.app.push_screen(SolveScreen(self.runs_dir, preset=preset))
+        screen = SolveScreen(self.runs_dir, preset=preset, start_now=then is not None)
+        self.app.push_screen(screen, lambda path: self.opened_after_solve(then, path))
+
+    def opened_after_solve(self, then, path: Path | None) -> None:
+        """Open the file the launcher hands back, once it has gone (the next screen mounts
+        whole only after the dismissal is done)."""
+        if then is not None and path is not None:
+            self.app.call_later(then, path)
 
     def action_edit(self) -> None:
         row = self.current

@@ -33,6 +33,7 @@ from pokertui.session.deal import (
 from pokertui.session.hands_in_play import HandsInPlay
 from pokertui.session.scoring import Score
 from solvers.errors import InputError
+from solvers.exact.decision_values import CompiledProfile, DecisionValues, compiled_profile
 from solvers.exact.evaluation import (
     Walk,
     action_values_from_walk,
@@ -40,6 +41,7 @@ from solvers.exact.evaluation import (
     expected_values,
     walk,
 )
+from solvers.exact.executor import uses_compiled
 from solvers.exact.hand_values import all_pair_values, pair_values
 from solvers.games.base import Node, Strategy, TreeGame
 from solvers.games.holdem.off_tree import (
@@ -49,8 +51,18 @@ from solvers.games.holdem.off_tree import (
     real_amount,
     translate_bet,
 )
+from solvers.games.strategy import SeatProfile
 from solvers.strategy_file import StrategyFile
-from solvers.strategy_file.transforms import purify, threshold
+from solvers.strategy_file.binary import as_played
+from solvers.strategy_file.transforms import (
+    NodeChange,
+    purify,
+    purify_per_edge,
+    purify_rows,
+    threshold,
+    threshold_per_edge,
+    threshold_rows,
+)
 
 if TYPE_CHECKING:
     from solvers.agents.river_resolve import RiverPlay, RiverResolver
@@ -156,7 +168,10 @@ class Session(HandsInPlay[HandRecord]):
         self.game: TreeGame = strategy_file.game
         if getattr(self.game, "simultaneous", False):
             raise InputError("matrix games are studied in the theory lab, not played hand by hand")
-        self.equilibrium: Strategy = strategy_file.strategy
+        self.equilibrium: Strategy = as_played(strategy_file.strategy)  # type: ignore[assignment]
+        self.compiled = uses_compiled(self.game)
+        """A hold'em spot: live numbers come from the compiled walk at decision nodes
+        (``decision_values.py``), never from ``[rows, hands]`` walks of the whole tree."""
         self.bot_mode: BotMode = bot_mode
         self.threshold_cutoff = threshold_cutoff
         self.bot_strategy = self._bot_strategy()
@@ -193,16 +208,44 @@ class Session(HandsInPlay[HandRecord]):
         """The bot's re-solved river in the current hand, once it plays one."""
         self.events: list[tuple] = []
         """The hand's public events for the re-solve (``river_resolve.replay``)."""
-        self._seat_value = expected_values(self.game, self.equilibrium_vs_bot(0)).totals
+        if not self.compiled:  # a spot's first pass waits for the live panel's worker
+            self.seat_values()
 
     # --- setup ------------------------------------------------------------------------------
     def _bot_strategy(self) -> Strategy:
+        cutoff = self.threshold_cutoff
+        if self.compiled and self.bot_mode != "mixed":  # node by node: a flop is GBs
+            if self.bot_mode == "purified":
+                return NodeChange(self.equilibrium, purify_rows)  # type: ignore[return-value]
+            return NodeChange(self.equilibrium, lambda rows: threshold_rows(rows, cutoff))  # type: ignore[return-value]
         if self.bot_mode == "purified":
             return purify(self.equilibrium)
         if self.bot_mode == "thresholded":
-            return threshold(self.equilibrium, self.threshold_cutoff)
+            return threshold(self.equilibrium, cutoff)
         return self.equilibrium
 
+    def _bot_change(self):
+        """The bot mode as an in-place change of per-edge probabilities (compiled walk)."""
+        cutoff = self.threshold_cutoff
+        if self.bot_mode == "purified":
+            return purify_per_edge
+        if self.bot_mode == "thresholded":
+            return lambda first, actions, x: threshold_per_edge(first, actions, x, cutoff)
+        return None
+
+    def seat_values(self) -> tuple[float, float]:
+        """Each seat's EV under the file's strategy against the bot's (the EV-adjusted score's
+        baseline), made once."""
+
+        def make() -> tuple[float, float]:
+            compiled = self.compiled_profile(0)
+            if compiled is None:
+                totals = expected_values(self.game, self.equilibrium_vs_bot(0)).totals
+                return float(totals[0]), float(totals[1])
+            value = compiled.game_value()
+            return value, -value
+
+        return self._cached("seat_values", make)
     @property
     def is_holdem(self) -> bool:
         return is_holdem_class_game(self.game)
@@ -219,6 +262,11 @@ class Session(HandsInPlay[HandRecord]):
         """The bot's strategy in the bot's seat and the file's in the human's seat (cached:
         neither changes during a session)."""
         profile = self._profiles.get(human_seat)
+        if profile is None and self.compiled:  # node by node on access, never the whole tree
+            seats = [self.equilibrium, self.equilibrium]
+            seats[1 - human_seat] = self.bot_strategy
+            profile = SeatProfile(self.game, (seats[0], seats[1]))  # type: ignore[assignment]
+            self._profiles[human_seat] = profile  # type: ignore[assignment]
         if profile is None:
             bot_seat = 1 - human_seat
             profile = {
@@ -234,6 +282,9 @@ class Session(HandsInPlay[HandRecord]):
         Small games compute every pair once per seat and look the deal up; big ones walk the
         tree for the dealt pair only.
         """
+        compiled = self.compiled_profile(human_seat)
+        if compiled is not None:
+            return compiled.pair_values(hands)
         if human_seat not in self._pair_tables:
             size = len(self.game.nodes) * self.game.n_hands[0] * self.game.n_hands[1]
             table = None
@@ -245,7 +296,9 @@ class Session(HandsInPlay[HandRecord]):
         table = self._pair_tables[human_seat]
         if table is not None:
             return table[:, hands[0], hands[1]]
-        factor = self.profile_walk(human_seat).factor
+        done = self.profile_walk(human_seat)
+        assert isinstance(done, Walk)  # a spot's pair values come from its compiled profile
+        factor = done.factor
         return pair_values(self.game, self.equilibrium_vs_bot(human_seat), hands, factor)
 
     def _cached(self, key: Any, make: Any) -> Any:
@@ -254,23 +307,67 @@ class Session(HandsInPlay[HandRecord]):
             found = self._walks[key] = make()
         return found
 
-    def profile_walk(self, human_seat: int) -> Walk:
+    def compiled_profile(self, human_seat: int) -> CompiledProfile | None:
+        """The bot-vs-file profile for a seat on the compiled walk (None for the numpy walk);
+        one profile serves both seats when the bot plays the file as it is."""
+        if not self.compiled:
+            return None
+        change = self._bot_change()
+        key = ("compiled", human_seat if change is not None else None)
+
+        def make() -> CompiledProfile | None:
+            changes = [None, None]
+            changes[1 - human_seat] = change
+            file = self.equilibrium
+            view = self.equilibrium_vs_bot(human_seat)
+            return compiled_profile(self.game, (file, file), view, changes)
+
+        return self._cached(key, make)
+
+    def profile_walk(self, human_seat: int) -> Walk | CompiledProfile:
         """The walk of the bot-vs-file profile for a seat (reaches and edge factors)."""
+        compiled = self.compiled_profile(human_seat)
+        if compiled is not None:
+            return compiled
         profile = self.equilibrium_vs_bot(human_seat)
         return self._cached(("profile", human_seat), lambda: walk(self.game, profile))
 
-    def equilibrium_walk(self) -> Walk:
+    def equilibrium_walk(self) -> Walk | CompiledProfile:
         """The walk of the strategy file itself (the human's range as the bot sees it)."""
+        if self.compiled:  # reach along the path only: no pass is made for it
+            file = self.equilibrium
+            return self._cached(
+                "equilibrium", lambda: compiled_profile(self.game, (file, file), file)
+            )
         return self._cached("equilibrium", lambda: walk(self.game, self.equilibrium))
 
-    def response_values(self, human_seat: int) -> tuple[Walk, np.ndarray]:
+    def response_values(
+        self, human_seat: int
+    ) -> tuple[Walk | CompiledProfile, np.ndarray | DecisionValues]:
         """The walk with the human best-responding to the bot, and the human's value pass."""
+        compiled = self.compiled_profile(human_seat)
+        if compiled is not None:
+            return compiled, compiled.values(human_seat, respond=True)
 
         def make() -> tuple[Walk, np.ndarray]:
             done = walk(self.game, self.equilibrium_vs_bot(human_seat), responder=human_seat)
             return done, done.values(self.game, human_seat, respond=True)
 
         return self._cached(("response", human_seat), make)
+
+    def prepare(self) -> None:
+        """Make the passes the current hand's decisions read (a spot's first walk, a few
+        seconds on a flop): the seat values and the human's best-response values, after one
+        reach pass. Live-panel workers call it before the numbers."""
+        compiled = self.compiled_profile(self.human_seat)
+        if compiled is None:
+            return
+        if "seat_values" in self._walks:
+            compiled.prepare([(self.human_seat, True)])
+            return
+        if compiled is self.compiled_profile(0):
+            compiled.prepare([(0, False), (self.human_seat, True)])
+        self.seat_values()
 
     def bot_range(self) -> np.ndarray:
         """The bot's hand distribution here given the public actions and the human's cards."""
@@ -548,7 +645,7 @@ class Session(HandsInPlay[HandRecord]):
         record = self.hand
         seat0 = showdown_payoff(self.game, node, record.deal, self.rng, self.real_put)
         result = seat0 if record.human_seat == 0 else -seat0
-        seat_value = self._seat_value[record.human_seat]
+        seat_value = self.seat_values()[record.human_seat]
         record.result = float(result)
         record.showdown = node.terminal == "showdown"
         record.ev_adjusted = float(seat_value + self._skill)

@@ -73,6 +73,7 @@ class Spot:
 
 def current_spot(session) -> Spot:
     """The numbers for the human's decision now (the session must be waiting for the human)."""
+    session.prepare()
     game, node = session.game, session.node
     human = session.human_seat
     own = session.hand.deal.hands[human]

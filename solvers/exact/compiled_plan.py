@@ -129,7 +129,7 @@ def compiled_plan(game: TreeGame, isomorphic: bool = False) -> CompiledPlan:
     )
 
 
-def _image_node(game: TreeGame, swap, node_id: int) -> int:
+def image_node(game: TreeGame, swap, node_id: int) -> int:
     """The node whose key is ``node_id``'s with every dealt card's suits swapped."""
     index = game.derived.get("node_of_key", None, lambda: {n.key: n.id for n in game.nodes})
     tokens = game.nodes[node_id].key.split("/")
@@ -196,7 +196,7 @@ def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
         source_first[kept] = firsts
         swapped = ~kept
         for slot in np.flatnonzero(swapped):
-            image = _image_node(game, swap, edges.decision_nodes[slot])
+            image = image_node(game, swap, edges.decision_nodes[slot])
             source_first[slot] = first_edge[row_of_node[image]]
         offsets = np.arange(edges.n_edges) - np.repeat(edges.first_edge, edges.n_actions)
         source = np.repeat(source_first, edges.n_actions) + offsets

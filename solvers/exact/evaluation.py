@@ -24,6 +24,7 @@ big blind.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import cast
@@ -31,6 +32,12 @@ from typing import cast
 import numpy as np
 
 from solvers.exact.compiled_walk import MODE_RESPOND, CompiledWalk, Source
+from solvers.exact.decision_values import (
+    CompiledProfile,
+    DecisionValues,
+    compiled_profile,
+    path_reach,
+)
 from solvers.exact.executor import evaluation_walk
 from solvers.exact.walk import (
     TreePlan,
@@ -43,6 +50,7 @@ from solvers.exact.walk import (
 )
 from solvers.games.base import Node, Strategy, TreeError, TreeGame
 from solvers.games.matrix import MatrixGame
+from solvers.games.strategy import SeatProfile
 
 
 @dataclass(frozen=True)
@@ -108,6 +116,10 @@ class Walk:
             raise ValueError("a best-response pass needs a walk made with that responder")
         out = np.zeros((self.plan.n_rows, self.plan.max_hands))
         return value_pass(game, self.plan, player, self.factor, self.reach, out, respond)
+
+    def reach_at(self, node_id: int, player: int) -> np.ndarray:
+        """``player``'s own reach at the node (as ``CompiledProfile.reach_at``)."""
+        return self.reach[self.plan.row_of_node[node_id], player, : self.plan.n_hands[player]]
 
     def by_node(self, per_row: np.ndarray, player: int) -> np.ndarray:
         """``[n_nodes, n_hands[player]]``: a per-row array re-indexed by node id."""
@@ -367,7 +379,8 @@ def bayes_range(
     normalise: bool = True,
     opp_hand: int | None = None,
 ) -> np.ndarray:
-    """``player``'s hand distribution at ``node`` given the actions taken under ``strategy``.
+    """``player``'s hand distribution at ``node`` given the actions taken under ``strategy``
+    (read along the path: ``path_reach``).
 
     Unnormalised, entry ``h`` is the probability that the game reaches ``node`` with ``player``
     holding ``h``. With ``opp_hand``, it is conditioned on the opponent holding that hand and on
@@ -381,39 +394,19 @@ def bayes_range(
     return _bayes_weight(game, target, player, own, opp, normalise, opp_hand)
 
 
-def path_reach(game: TreeGame, strategy: Mapping[int, np.ndarray], node, player: int):
-    """``player``'s own reach at ``node`` (``[n_hands[player]]``): the product of their action
-    probabilities and chance masks along the path from the root. Reads only the decisions on the
-    path, so a report on one node of a flop tree touches a dozen nodes, not the tree."""
-    target = game.node(node)
-    reach = np.ones(game.n_hands[player])
-    child = target
-    while child.parent >= 0:
-        parent = game.nodes[child.parent]
-        index = parent.children.index(child.id)
-        if parent.is_decision and parent.player == player:
-            reach = reach * np.asarray(strategy[parent.id])[:, index]
-        elif parent.is_chance:
-            assert parent.outcome_masks is not None
-            reach = reach * parent.outcome_masks[player][index]
-        child = parent
-    return reach
-
-
 def bayes_range_from_walk(
     game: TreeGame,
-    done: Walk,
+    done: Walk | CompiledProfile,
     node: int | str | Node,
     player: int,
     normalise: bool = True,
     opp_hand: int | None = None,
 ) -> np.ndarray:
     """``bayes_range`` from a walk of the strategy made once (a play session asks at many
-    nodes of the same profile)."""
+    nodes of the same profile), or from a compiled profile."""
     target = game.node(node)
-    row = done.plan.row_of_node[target.id]
-    own = done.reach[row, player, : game.n_hands[player]]
-    opp = done.reach[row, 1 - player, : game.n_hands[1 - player]]
+    own = done.reach_at(target.id, player)
+    opp = done.reach_at(target.id, 1 - player)
     return _bayes_weight(game, target, player, own, opp, normalise, opp_hand)
 
 
@@ -444,7 +437,8 @@ def action_values(
     so the result is the expected payoff given that this node was reached holding the hand. The
     actor plays ``strategy`` after the action (``continuation="strategy"``) or best-responds
     (``"best_response"``). Returns ``[n_actions]`` for one ``hand``, else ``[n_hands, n_actions]``;
-    NaN where the hand cannot be here.
+    NaN where the hand cannot be here. Hold'em spots are walked by the compiled executor, and
+    its pass is kept with the game (``profile_of``) for the next node of the same strategy.
     """
     target = game.node(node)
     if not target.is_decision:
@@ -453,28 +447,56 @@ def action_values(
         raise TreeError(f"unknown continuation {continuation!r}")
     player = target.player
     respond = continuation == "best_response"
+    own = game.decision_nodes(player)
+    if respond and own and own[0].id not in strategy:
+        # the responder's own rows are not needed (a re-solving bot gives only its own): the
+        # compiled walk reads a full profile, so they play uniformly, which no value depends on
+        strategy = SeatProfile.with_default(game, strategy, player)
+    compiled = profile_of(game, strategy)
+    if compiled is not None:
+        return action_values_from_walk(
+            game, compiled, compiled.values(player, respond), target, hand
+        )
     done = walk(game, strategy, responder=player if respond else None)
     values = done.values(game, player, respond)
     return action_values_from_walk(game, done, values, target, hand)
 
 
+def profile_of(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> CompiledProfile | None:
+    """``strategy`` on the compiled walk, kept in ``game.derived`` while it is the strategy
+    asked about (the explorer asks node after node), or None for the numpy walk."""
+    with _PROFILES:  # two report workers asking at once share one profile and its passes
+        return game.derived.get(  # the entry holds the strategy, so its id is not reused
+            "compiled_profile",
+            id(strategy),
+            lambda: compiled_profile(game, (strategy, strategy), strategy),
+        )
+
+
+_PROFILES = threading.Lock()
+
+
 def action_values_from_walk(
     game: TreeGame,
-    done: Walk,
-    values: np.ndarray,
+    done: Walk | CompiledProfile,
+    values: np.ndarray | DecisionValues,
     node: int | str | Node,
     hand: int | None = None,
 ) -> np.ndarray:
     """``action_values`` from a walk and the actor's value pass made once (``values`` is
-    ``done.values(game, actor, respond)``), so that many nodes of one profile cost one walk."""
+    ``done.values(game, actor, respond)``, or a compiled profile's ``values(actor,
+    respond)``), so that many nodes of one profile cost one walk."""
     target = game.node(node)
     player = target.player
-    plan = done.plan
     n_own, n_opp = game.n_hands[player], game.n_hands[1 - player]
-    opp_reach = done.reach[plan.row_of_node[target.id], 1 - player, :n_opp]
+    opp_reach = done.reach_at(target.id, 1 - player)
     prior = game.prior if player == 0 else game.prior.T
-    opp_weight = (prior @ opp_reach) * game.path_chance[target.id]
-    child_values = values[plan.row_of_node[list(target.children)], :n_own].T
+    opp_weight = (prior @ opp_reach[:n_opp]) * game.path_chance[target.id]
+    if isinstance(values, DecisionValues):
+        child_values = values.children(target, opp_reach).T
+    else:
+        assert isinstance(done, Walk)
+        child_values = values[done.plan.row_of_node[list(target.children)], :n_own].T
     with np.errstate(invalid="ignore", divide="ignore"):
         result = np.where(opp_weight[:, None] > 0, child_values / opp_weight[:, None], np.nan)
     return result if hand is None else result[hand]

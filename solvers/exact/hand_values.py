@@ -14,6 +14,7 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from solvers.exact.compiled_plan import compiled_plan
 from solvers.exact.walk import TreePlan, build_plan, profile_factor
 from solvers.games.base import Node, TreeGame
 from solvers.games.holdem import pair_odds
@@ -118,6 +119,32 @@ def all_pair_values(
     if factor is None:
         factor = profile_factor(plan, [plan.per_edge(0, profile), plan.per_edge(1, profile)])
     weight = factor[:, 0, h0] * factor[:, 1, h1] * _edge_chance(game, plan)[:, None]
+    return _pair_pass(game, plan, weight, h0, h1)
+
+
+def pair_values_of_columns(
+    game: TreeGame, columns: tuple[np.ndarray, np.ndarray], hands: tuple[int, int]
+) -> np.ndarray:
+    """``pair_values`` of one dealt pair from each seat's action probabilities with its own hand
+    only (``columns[p]``: ``[plan.edges[p].n_edges]``, ``hands[p]``'s column of the per-edge
+    profile): what a flop needs, where the profile's ``[rows, 2, hands]`` factors are GBs."""
+    h0, h1 = hands
+    if game.prior[h0, h1] <= 0:
+        raise ValueError("these two hands cannot be dealt together")
+    plan = build_plan(game)
+    compiled = compiled_plan(game)
+    chance = np.flatnonzero(compiled.chance_mask >= 0)
+    weight = _edge_chance(game, plan).copy()
+    for p, hand in enumerate(hands):
+        weight[plan.edges[p].rows] *= columns[p]
+        mask = compiled.masks[compiled.chance_mask[chance], p, hand]
+        weight[chance] *= mask
+    pair = (np.array([h0]), np.array([h1]))
+    return _pair_pass(game, plan, weight[:, None], *pair)[:, 0]
+
+
+def _pair_pass(game, plan: TreePlan, weight, h0: np.ndarray, h1: np.ndarray) -> np.ndarray:
+    """The bottom-up pass of ``all_pair_values`` given every row's edge weight per pair."""
     values = np.zeros((plan.n_rows, len(h0)))
     prior = game.prior[h0, h1]
     if isinstance(game, HoldemGame) and len(h0) == 1:  # one dealt pair: no dense matrices

@@ -6,7 +6,7 @@ games, whose two pseudo decision nodes use the same format.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
@@ -14,11 +14,47 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.games.base import Strategy
 
-__all__ = ["Strategy", "StrategyError", "random_strategy", "uniform_strategy", "validate_strategy"]
+__all__ = [
+    "SeatProfile",
+    "Strategy",
+    "StrategyError",
+    "random_strategy",
+    "uniform_strategy",
+    "validate_strategy",
+]
 
 
 class StrategyError(InputError):
     """A strategy that does not fit the game: missing node, wrong shape or bad probabilities."""
+
+
+class SeatProfile(Mapping[int, np.ndarray]):
+    """Seat ``p``'s decisions from ``seats[p]``, read node by node on access: a profile of two
+    strategies for one game (a bot against a file) that is never spread over a flop's tree."""
+
+    def __init__(self, game: Any, seats: tuple[Mapping[int, np.ndarray], Mapping[int, np.ndarray]]):
+        self.game = game
+        self.seats = seats
+        self._decisions = [n.id for n in game.decision_nodes()]
+
+    def __getitem__(self, node_id: int) -> np.ndarray:
+        return self.seats[self.game.nodes[node_id].player][node_id]
+
+    @classmethod
+    def with_default(
+        cls, game: Any, strategy: Mapping[int, np.ndarray], player: int
+    ) -> SeatProfile:
+        """``strategy`` with ``player``'s decisions played uniformly (a partial strategy that
+        gives only the opponent's rows, where ``player`` best-responds)."""
+        seats: list[Mapping[int, np.ndarray]] = [strategy, strategy]
+        seats[player] = uniform_strategy(game, [player])
+        return cls(game, (seats[0], seats[1]))
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._decisions)
+
+    def __len__(self) -> int:
+        return len(self._decisions)
 
 
 def uniform_strategy(game: Any, players: Iterable[int] = (0, 1)) -> Strategy:

@@ -3,7 +3,8 @@
 For a chance node (``x/x`` on a turn spot) or a key with ``*`` for the card
 (``x/b75/c/*/x``), the decision after each card: how often each action is taken over the
 actor's range there, its EV for the hands that take it, and the actor's EV, so the cards that
-favour the bettor stand out. One walk and one value pass for all the cards at once.
+favour the bettor stand out. One walk and one value pass for all the cards at once (on a
+hold'em spot, the compiled walk's values at decisions, kept for the next report).
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.errors import InputError
-from solvers.exact.evaluation import walk
+from solvers.exact.evaluation import profile_of, walk
 from solvers.games.base import Node, TreeGame
+from solvers.strategy_file.binary import as_played
 
 
 @dataclass(frozen=True)
@@ -72,21 +74,15 @@ def _targets(game: TreeGame, key: str) -> tuple[list[str], list[Node], Node]:
 def by_next_card(game: TreeGame, strategy: Mapping[int, np.ndarray], key: str) -> ByCard:
     """Frequencies and EVs of the same decision after every card; one walk for all cards."""
     cards, nodes, _ = _targets(game, key)
+    strategy = as_played(strategy)
     player = nodes[0].player
     actions = nodes[0].actions
     if any(n.player != player or n.actions != actions for n in nodes):
         raise InputError(f"the nodes after the cards of {key!r} differ in actor or actions")
-    done = walk(game, strategy)
-    plan = done.plan
-    n_own, n_opp = game.n_hands[player], game.n_hands[1 - player]
-    rows = plan.row_of_node[[n.id for n in nodes]]
-    own = done.reach[rows, player, :n_own]  # [k, n_own]
-    opp = done.reach[rows, 1 - player, :n_opp]
+    ids = [n.id for n in nodes]
     prior = game.prior if player == 0 else game.prior.T
-    opp_weight = (opp @ prior.T) * game.path_chance[[n.id for n in nodes]][:, None]
-    values = done.values(game, player)
-    children = np.array([n.children for n in nodes])  # [k, n_actions]
-    child_cfv = values[plan.row_of_node[children], :n_own]  # [k, n_actions, n_own]
+    own, opp, child_cfv = _reach_and_values(game, strategy, player, nodes)
+    opp_weight = (opp @ prior.T) * game.path_chance[ids][:, None]
     probs = np.stack([np.asarray(strategy[n.id]).T for n in nodes])  # [k, n_actions, n_own]
     reach = own * opp_weight  # the actor's Bayes weight of each hand there, unnormalised
     mass = reach.sum(axis=1)
@@ -110,6 +106,27 @@ def by_next_card(game: TreeGame, strategy: Mapping[int, np.ndarray], key: str) -
         action_ev=action_ev,
         ev=ev,
     )
+
+
+def _reach_and_values(game: TreeGame, strategy: Mapping[int, np.ndarray], player: int, nodes):
+    """At each of ``nodes`` (``player``'s decisions): own and opponent reach ``[k, hands]`` and
+    the children's values ``[k, n_actions, n_own]``, from the compiled walk's kept values for
+    a hold'em spot, else from one numpy walk."""
+    n_own, n_opp = game.n_hands[player], game.n_hands[1 - player]
+    compiled = profile_of(game, strategy)
+    if compiled is not None:
+        kept = compiled.values(player)
+        own = np.stack([compiled.reach_at(n.id, player) for n in nodes])
+        opp = np.stack([compiled.reach_at(n.id, 1 - player) for n in nodes])
+        children = np.stack([kept.children(n, opp[k]) for k, n in enumerate(nodes)])
+        return own, opp, children
+    done = walk(game, strategy)
+    rows = done.plan.row_of_node[[n.id for n in nodes]]
+    own = done.reach[rows, player, :n_own]
+    opp = done.reach[rows, 1 - player, :n_opp]
+    values = done.values(game, player)
+    children = np.array([n.children for n in nodes])  # [k, n_actions]
+    return own, opp, values[done.plan.row_of_node[children], :n_own]
 
 
 def by_card_payload(report: ByCard) -> dict:

@@ -50,6 +50,24 @@ class GameMismatchError(InputError):
     """Two strategy files for different games cannot be compared."""
 
 
+WHOLE_TREE_NODES = 5000
+"""Reports that hold numbers for every node at once (a hand's path, where a best response
+gains, a comparison, ``show`` without ``--node``) are refused past this many decision nodes:
+a flop's 57,000 would take GBs. Node reports (``node_report``, the spot view, by card) read
+one node at a time and serve any size."""
+
+
+def refuse_whole_tree(game: TreeGame, what: str) -> None:
+    """``InputError`` when ``game``'s tree is too big for a whole-tree report ``what``."""
+    count = len(game.decision_nodes())
+    if count > WHOLE_TREE_NODES:
+        raise InputError(
+            f"{what} covers every node: {count:,} decisions are too many "
+            f"(at most {WHOLE_TREE_NODES:,}); pick a node, or run pokertui exploit for the "
+            "exploitability"
+        )
+
+
 def aggregate_frequencies(reach: np.ndarray, rows: np.ndarray) -> np.ndarray | None:
     """Each action's frequency over the actor's reach weights; None if the node is unreached."""
     total = float(reach.sum())
@@ -149,6 +167,7 @@ def hand_path(
     game: TreeGame, strategy: Mapping[int, np.ndarray], player: int, hand: int
 ) -> list[HandStep]:
     """The decision nodes of ``player`` that ``hand`` reaches with positive probability."""
+    refuse_whole_tree(game, "a hand's path")
     own = reaches(game, strategy, player)
     steps = []
     for node in game.decision_nodes(player):
@@ -255,6 +274,7 @@ class ExploitReport:
 
 
 def exploit_report(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> ExploitReport:
+    refuse_whole_tree(game, "where a best response gains")
     report = exploitability(game, strategy)
     totals = (report.game_value, -report.game_value)  # zero-sum: the walk already gave it
     if game.simultaneous:
@@ -336,6 +356,7 @@ def compare_strategies(
             "only strategies for the same game can be compared"
         )
     game = game_a
+    refuse_whole_tree(game, "a comparison")
     weights_a, weights_b = (
         node_reach_weights(game, strategy_a),
         node_reach_weights(game, strategy_b),

@@ -13,6 +13,7 @@ evaluation reads (``binary_eval.py``).
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -22,8 +23,8 @@ import numpy as np
 from pydantic import ValidationError
 
 from solvers.atomic import atomic_write
-from solvers.cards.deck import RANKS, SUITS, card_str, parse_card
 from solvers.errors import InputError
+from solvers.exact.compiled_plan import image_node
 from solvers.games import load_game
 from solvers.games.base import TreeGame
 from solvers.games.holdem.symmetry import walked_nodes
@@ -97,7 +98,9 @@ def _counts(lay: Layout) -> dict[str, int]:
 
 
 class BinaryStrategy(Mapping[int, np.ndarray]):
-    """``{node_id: [hands, actions]}`` of a binary file, each node decoded on access."""
+    """``{node_id: [hands, actions]}`` of a binary file, each node decoded on access and its
+    float32 rows renormalised in float64, as the compiled walk reads them, so that a node's
+    path reach and the walk's values are of one profile."""
 
     def __init__(self, game: TreeGame, layouts: list[Layout], sections: list[dict], bits: int):
         self.game = game
@@ -107,6 +110,46 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
         self.source = ""
         self._slot = [{int(n): k for k, n in enumerate(lay.nodes)} for lay in layouts]
         self._decisions = [n.id for n in game.nodes if n.is_decision]
+        self.symmetric = False
+        """Read as ``symmetrised()``: rows averaged with their twin hands' where a decision is
+        its own suit image."""
+        self._symmetric_view: BinaryStrategy | None = None
+
+    def symmetrised(self) -> BinaryStrategy:
+        """The file's profile made exactly suit-symmetric: at a decision that is its own suit
+        image, each hand's row is averaged with its suit-swapped twin's. The isomorphic walk
+        (which ``exploit`` and the node reports run on) is exact only for such a profile, and
+        a solve's rows there drift apart where a hand is indifferent (by up to 0.2 on a small
+        flop); a report that shows rows and their values, and a bot that plays them, read this
+        view so that the values are those of the rows played."""
+        if self.symmetric:
+            return self
+        if self._symmetric_view is None:
+            view = copy.copy(self)
+            view.symmetric = True
+            self._symmetric_view = view
+        return self._symmetric_view
+
+    def _self_image(self, player: int) -> np.ndarray:
+        """Per slot of ``player``: whether the decision is its own suit image (the swap fixes
+        every card dealt on its path; otherwise its image is a left-out twin, which reads
+        its rows swapped)."""
+        swap = self.game.suit_swap()  # type: ignore[attr-defined]
+
+        def build() -> np.ndarray:
+            nodes = self.layouts[player].nodes
+            if swap is None:
+                return np.zeros(len(nodes), dtype=np.bool_)
+            fixed = swap.card == np.arange(len(swap.card))
+            return np.array([fixed[list(self.game.nodes[int(n)].board)].all() for n in nodes])
+
+        return self.game.derived.get("self_image_slots", player, build)
+
+    def _average_twins(self, player: int, block: np.ndarray) -> np.ndarray:
+        """``[edges, hands]`` float32 rows averaged with their twin hands' (in float32, the
+        same operations for one node and for the whole profile)."""
+        swap = self.game.suit_swap().hands[player]  # type: ignore[attr-defined]
+        return (block + block[:, swap]) * np.float32(0.5)
 
     def __getitem__(self, node_id: int) -> np.ndarray:
         node = self.game.nodes[node_id]
@@ -118,7 +161,10 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
         slot = self._slot[p][_twin(self.game, node_id)] if found is None else found
         lay = self.layouts[p]
         rows = decode_slots(lay, self.sections[p], self.bits, slot, slot + 1, self.source)
+        if self.symmetric and not flip and self._self_image(p)[slot]:
+            rows = self._average_twins(p, rows)
         rows = rows.T.astype(np.float64)
+        rows /= rows.sum(axis=1, keepdims=True)  # as the walks read the float32 rows: exactly
         return rows[self.game.suit_swap().hands[p]] if flip else rows  # type: ignore[attr-defined]
 
     def __iter__(self) -> Iterator[int]:
@@ -134,21 +180,72 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
         if not np.array_equal(lay.nodes, plan_layout(self.game, player).nodes):
             message = "the file's decision order is not this tree's compiled plan"
             raise StrategyFileError(self.source, [Problem(message)])
-        return decode(lay, self.sections[player], self.bits, source=self.source)
+        out = decode(lay, self.sections[player], self.bits, source=self.source)
+        if self.symmetric:
+            slots = np.flatnonzero(self._self_image(player))
+            edges = np.repeat(lay.first[slots], lay.actions[slots]) + (
+                np.arange(int(lay.actions[slots].sum()))
+                - np.repeat(np.cumsum(lay.actions[slots]) - lay.actions[slots], lay.actions[slots])
+            )
+            for chunk in np.array_split(edges, max(1, len(edges) // 8192)):
+                out[chunk] = self._average_twins(player, out[chunk])
+        return out
+
+
+def as_played(strategy: Mapping[int, np.ndarray]) -> Mapping[int, np.ndarray]:
+    """The profile reports and bots read: a binary file's ``symmetrised()`` view, any other
+    strategy as it is."""
+    return strategy.symmetrised() if isinstance(strategy, BinaryStrategy) else strategy
+
+
+class EditedBinary(Mapping[int, np.ndarray]):
+    """A binary file's strategy with some nodes' rows replaced (the explorer's edits before a
+    lock). The walk reads the file's suit-isomorphic layout, so an edit holds at the node and,
+    suits swapped, at its twin: the profile stays suit-symmetric."""
+
+    def __init__(self, base: BinaryStrategy, edits: Mapping[int, np.ndarray]):
+        self.base = base
+        self.game = base.game
+        self.edits: dict[int, np.ndarray] = {}
+        for node_id, rows in edits.items():
+            p = self.game.nodes[node_id].player
+            if node_id in base._slot[p]:
+                self.edits[node_id] = np.asarray(rows, dtype=np.float64)
+            else:  # kept at the walked twin, hands swapped back
+                swap = self.game.suit_swap().hands[p]  # type: ignore[attr-defined]
+                self.edits[_twin(self.game, node_id)] = np.asarray(rows)[np.argsort(swap)]
+
+    def __getitem__(self, node_id: int) -> np.ndarray:
+        found = self.edits.get(node_id)
+        if found is not None:
+            return found
+        node = self.game.nodes[node_id]
+        if node.is_decision and node_id not in self.base._slot[node.player]:
+            twin = self.edits.get(_twin(self.game, node_id))
+            if twin is not None:
+                return twin[self.game.suit_swap().hands[node.player]]  # type: ignore[attr-defined]
+        return self.base[node_id]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.base)
+
+    def __len__(self) -> int:
+        return len(self.base)
+
+    def compact_per_edge(self, player: int) -> np.ndarray:
+        out = self.base.compact_per_edge(player)
+        lay = self.base.layouts[player]
+        for node_id, rows in self.edits.items():
+            if self.game.nodes[node_id].player == player:
+                slot = self.base._slot[player][node_id]
+                first = int(lay.first[slot])
+                out[first : first + int(lay.actions[slot])] = rows.T
+        return out
 
 
 def _twin(game: TreeGame, node_id: int) -> int:
     """The node whose key is ``node_id``'s with the suit swap applied to every dealt card."""
-    swap = game.suit_swap()  # type: ignore[attr-defined]
-    index = game.derived.get("node_of_key", None, lambda: {n.key: n.id for n in game.nodes})
-    tokens = game.nodes[node_id].key.split("/")
-    mapped = [
-        card_str(int(swap.card[parse_card(t)]))
-        if len(t) == 2 and t[0] in RANKS and t[1] in SUITS
-        else t
-        for t in tokens
-    ]
-    return index["/".join(mapped)]
+    return image_node(game, game.suit_swap(), node_id)  # type: ignore[attr-defined]
 
 
 def load_binary(path: str | os.PathLike, check: bool = True) -> StrategyFile:

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 
 import numpy as np
 
@@ -17,26 +17,52 @@ from solvers.games.base import Strategy
 
 
 def purify(strategy: Mapping[int, np.ndarray]) -> Strategy:
-    out: Strategy = {}
-    for node_id, rows in strategy.items():
-        rows = np.asarray(rows)
-        pure = np.zeros_like(rows, dtype=float)
-        pure[np.arange(rows.shape[0]), rows.argmax(axis=1)] = 1.0
-        out[node_id] = pure
-    return out
+    return {node_id: purify_rows(rows) for node_id, rows in strategy.items()}
+
+
+def purify_rows(rows: np.ndarray) -> np.ndarray:
+    """One node's ``[hands, actions]`` purified."""
+    rows = np.asarray(rows)
+    pure = np.zeros_like(rows, dtype=float)
+    pure[np.arange(rows.shape[0]), rows.argmax(axis=1)] = 1.0
+    return pure
 
 
 def threshold(strategy: Mapping[int, np.ndarray], cutoff: float) -> Strategy:
+    _check_cutoff(cutoff)
+    return {node_id: threshold_rows(rows, cutoff) for node_id, rows in strategy.items()}
+
+
+def threshold_rows(rows: np.ndarray, cutoff: float) -> np.ndarray:
+    """One node's ``[hands, actions]`` thresholded."""
+    rows = np.asarray(rows, dtype=float)
+    kept = np.where(rows >= cutoff, rows, 0.0)
+    empty = kept.sum(axis=1) == 0
+    kept[empty, rows[empty].argmax(axis=1)] = 1.0
+    return kept / kept.sum(axis=1, keepdims=True)
+
+
+def _check_cutoff(cutoff: float) -> None:
     if not 0.0 <= cutoff < 1.0:
         raise InputError(f"the threshold must be in [0, 1), not {cutoff}")
-    out: Strategy = {}
-    for node_id, rows in strategy.items():
-        rows = np.asarray(rows, dtype=float)
-        kept = np.where(rows >= cutoff, rows, 0.0)
-        empty = kept.sum(axis=1) == 0
-        kept[empty, rows[empty].argmax(axis=1)] = 1.0
-        out[node_id] = kept / kept.sum(axis=1, keepdims=True)
-    return out
+
+
+class NodeChange(Mapping[int, np.ndarray]):
+    """``purify`` or ``threshold`` applied node by node on access (``change`` of one node's
+    rows): a binary file's flop is never spread over every node."""
+
+    def __init__(self, base: Mapping[int, np.ndarray], change: Callable[[np.ndarray], np.ndarray]):
+        self.base = base
+        self.change = change
+
+    def __getitem__(self, node_id: int) -> np.ndarray:
+        return self.change(self.base[node_id])
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.base)
+
+    def __len__(self) -> int:
+        return len(self.base)
 
 
 def _by_width(first: np.ndarray, actions: np.ndarray, per_edge: np.ndarray, change) -> np.ndarray:
@@ -68,8 +94,7 @@ def threshold_per_edge(
     first: np.ndarray, actions: np.ndarray, per_edge: np.ndarray, cutoff: float
 ) -> np.ndarray:
     """``threshold`` of a per-edge array ``[edges, hands]``, in place."""
-    if not 0.0 <= cutoff < 1.0:
-        raise InputError(f"the threshold must be in [0, 1), not {cutoff}")
+    _check_cutoff(cutoff)
 
     def change(block: np.ndarray) -> np.ndarray:
         kept = np.where(block >= cutoff, block, 0.0).astype(block.dtype, copy=False)

@@ -147,11 +147,20 @@ class HoldemGame(TreeGame):
         """Every terminal's values at once on the compiled terminal loops
         (``terminal_kernels.py``, the compiled walk's own); float32 reaches give float32
         values (sums accumulate in float64)."""
+        return self.terminal_values_of(player, np.arange(len(opp_reach)), opp_reach)
+
+    def terminal_values_of(
+        self, player: int, terminals: np.ndarray, opp_reach: np.ndarray
+    ) -> np.ndarray:
+        """``terminal_values_batch`` of some terminals only (indices in ``terminal_ids``
+        order, ``opp_reach`` one row each): a node report values the terminals below one
+        decision, not the tree's."""
         from solvers.games.holdem import terminal_kernels  # noqa: PLC0415 - numba on use
 
         tables = self._combo_terminals  # the property, so a subclass without the compiled walk
         out = np.empty((len(opp_reach), self.n_hands[player]))  # keeps its terminal values
         terminal_kernels.terminal_values(
+            np.ascontiguousarray(terminals, dtype=np.int64),
             np.ascontiguousarray(opp_reach, dtype=np.float64),
             out,
             terminal_tables(tables, player),

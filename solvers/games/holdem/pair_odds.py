@@ -45,9 +45,14 @@ def checkdown_odds(
     own_combo = int(game.hand_combos[seat][hand])
     own_cards = {int(c) for c in COMBO_CARDS[own_combo]}
     opp_combos = game.hand_combos[1 - seat]
-    boards = runouts(tuple(board), own_cards)
+    every, table = game.derived.get(  # a flop's 1,081 runouts x 1,176 combos: once per board
+        "runout_strengths",
+        (tuple(board), seat),
+        lambda: _runout_table(tuple(board), opp_combos),
+    )
+    keep = ~np.isin(every[:, len(board) :], list(own_cards)).any(axis=1)
+    boards, opp = every[keep], table[keep]
     own = _strengths(boards, np.array([own_combo]))[:, 0]
-    opp = _strengths(boards, opp_combos)
     shares = np.isin(COMBO_CARDS[opp_combos], list(own_cards)).any(axis=1)
     weight = np.where(shares, 0.0, np.asarray(opp_range, dtype=float))[None, :] * (opp >= 0)
     mass = weight.sum()
@@ -58,29 +63,56 @@ def checkdown_odds(
     return float(win), float(tie)
 
 
+def _runout_table(board: tuple[int, ...], combos: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every runout of ``board`` (no dead cards) and each combo's strength on it."""
+    boards = runouts(board, set())
+    return boards, _strengths(boards, combos)
+
+
 def pair_payoffs(game, hand0: int, hand1: int) -> np.ndarray:
     """Seat 0's payoff at each terminal (``game.terminal_ids`` order) for one pair of hands;
     0 at showdowns whose board holds one of their cards (the pair cannot reach them; the walk's
-    chance weights zero those paths anyway)."""
+    chance weights zero those paths anyway). Vectorised over terminals: a flop has 78,000."""
     combos = np.array([game.hand_combos[0][hand0], game.hand_combos[1][hand1]])
     dead = {int(c) for c in COMBO_CARDS[combos].ravel()}
-    terminals = [game.nodes[int(t)] for t in game.terminal_ids]
-    short_boards = sorted({tuple(n.board) for n in terminals if n.terminal == "showdown"})
-    signs: dict[tuple[int, ...], float] = {}
-    if short_boards:
-        blocks = [runouts(board, dead) for board in short_boards]
+    table = game.derived.get("pair_terminals", None, lambda: _terminal_table(game))
+    signs = np.zeros(len(table.boards))
+    if len(table.boards):
+        river = table.board_cards[:, 4] >= 0  # complete boards: one runout each, no loop
+        short = np.flatnonzero(~river)
+        blocks = [table.board_cards[river]] + [runouts(table.boards[k], dead) for k in short]
         strengths = _strengths(np.concatenate(blocks), combos)
         sign = np.sign(strengths[:, 0] - strengths[:, 1]).astype(float)
-        starts = np.cumsum([0, *(len(b) for b in blocks)])[:-1]
-        means = np.add.reduceat(sign, starts) / np.array([len(b) for b in blocks])
-        signs = dict(zip(short_boards, means.tolist(), strict=True))
-    payoff = np.empty(len(terminals))
-    for row, node in enumerate(terminals):  # terminals of the public tree, not hands
-        put0, put1 = node.contributions
-        if node.terminal == "fold":
-            payoff[row] = -put0 if node.folder == 0 else put1
-        elif dead & set(node.board):  # a card the pair holds was dealt: unreachable
-            payoff[row] = 0.0
-        else:
-            payoff[row] = put0 * signs[tuple(node.board)]
-    return payoff
+        signs[river] = sign[: int(river.sum())]
+        if len(short):
+            sizes = np.array([len(b) for b in blocks[1:]])
+            starts = int(river.sum()) + np.cumsum(sizes) - sizes
+            signs[short] = np.add.reduceat(sign, starts)[: len(short)] / sizes
+        blocked = np.isin(table.board_cards, list(dead)).any(axis=1)
+        signs[blocked] = 0.0  # a card the pair holds was dealt: unreachable
+    showdown = np.where(table.board >= 0, table.put0 * signs[np.maximum(table.board, 0)], 0.0)
+    return np.where(table.fold, table.fold_pay, showdown)
+
+
+class _TerminalTable:
+    """Per terminal: fold or showdown, the fold's payoff to seat 0, seat 0's stake, and the
+    index of its (short) board among the distinct showdown boards."""
+
+    def __init__(self, fold, fold_pay, put0, board, boards, board_cards):
+        self.fold, self.fold_pay, self.put0, self.board = fold, fold_pay, put0, board
+        self.boards, self.board_cards = boards, board_cards
+
+
+def _terminal_table(game) -> _TerminalTable:
+    terminals = [game.nodes[int(t)] for t in game.terminal_ids]
+    boards = sorted({tuple(n.board) for n in terminals if n.terminal == "showdown"})
+    index = {board: k for k, board in enumerate(boards)}
+    fold = np.array([n.terminal == "fold" for n in terminals], dtype=np.bool_)
+    put = np.array([n.contributions for n in terminals], dtype=float).reshape(-1, 2)
+    folder = np.array([n.folder if n.terminal == "fold" else 0 for n in terminals])
+    fold_pay = np.where(folder == 0, -put[:, 0], put[:, 1])
+    board = np.array([-1 if n.terminal == "fold" else index[tuple(n.board)] for n in terminals])
+    cards = np.full((len(boards), 5), -1, dtype=np.intp)
+    for k, cards_of in enumerate(boards):
+        cards[k, : len(cards_of)] = cards_of
+    return _TerminalTable(fold, fold_pay, put[:, 0], board, boards, cards)

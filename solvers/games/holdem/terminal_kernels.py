@@ -123,10 +123,11 @@ def terminal_value(terminal, opp_weight, out, tables, own, opp, totals, weaker):
 
 
 @njit(cache=True, parallel=True)
-def terminal_values(opp_reach, out, tables, own, opp):
-    """``out[t]``: every own hand's value at terminal ``t`` given the opponent's reach
-    ``opp_reach[t]`` (chance included, range weight not), for all terminals at once."""
-    n_terminals = opp_reach.shape[0]
+def terminal_values(terminals, opp_reach, out, tables, own, opp):
+    """``out[k]``: every own hand's value at terminal ``terminals[k]`` given the opponent's
+    reach ``opp_reach[k]`` (chance included, range weight not): every terminal at once for a
+    value pass, or the few below one node for a report."""
+    n_terminals = terminals.shape[0]
     n_chunks = min(n_terminals, 64)
     opp_weights = opp.weights
     for chunk in prange(n_chunks):
@@ -134,9 +135,9 @@ def terminal_values(opp_reach, out, tables, own, opp):
         row = np.empty(out.shape[1])
         totals = np.empty(N_CARDS)
         weaker = np.empty(N_CARDS)
-        for terminal in range(chunk, n_terminals, n_chunks):
+        for k in range(chunk, n_terminals, n_chunks):
             for h in range(opp_weight.shape[0]):
-                opp_weight[h] = opp_reach[terminal, h] * opp_weights[h]
-            terminal_value(terminal, opp_weight, row, tables, own, opp, totals, weaker)
+                opp_weight[h] = opp_reach[k, h] * opp_weights[h]
+            terminal_value(terminals[k], opp_weight, row, tables, own, opp, totals, weaker)
             for h in range(row.shape[0]):
-                out[terminal, h] = row[h]
+                out[k, h] = row[h]
