@@ -194,6 +194,9 @@ class Session(HandsInPlay[HandRecord]):
         the snapshots the UI's worker reads, so whoever computes one first fills it in)."""
         self._skill = 0.0
         """Sum of the human's decision terms in the current hand (see ``scoring``)."""
+        self._last_evs: tuple[Any, tuple, np.ndarray] | None = None
+        """The last decision's action EVs: the value pass they come from, (seat, node, hand)
+        and the EVs."""
         self.real_put: tuple[float, float] = tuple(self.game.root.contributions)  # type: ignore
         """Real chips each seat has in: the node's, unless an off-tree bet moved them."""
         self.street_base = float(self.real_put[0])
@@ -697,7 +700,12 @@ class Session(HandsInPlay[HandRecord]):
         with best play afterwards."""
         own = self.hand.deal.hands[self.human_seat]
         done, values = self.response_values(self.human_seat)
-        return action_values_from_walk(self.game, done, values, self.node, own)
+        key = (self.human_seat, self.node.id, own)
+        last = self._last_evs  # the panel and the review ask at the same decision: once
+        if last is None or last[0] is not values or last[1] != key:
+            evs = action_values_from_walk(self.game, done, values, self.node, own)
+            last = self._last_evs = (values, key, evs)
+        return last[2].copy()
 
     def summary(self) -> dict[str, Any]:
         return self.score.summary()
