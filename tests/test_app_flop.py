@@ -182,6 +182,10 @@ async def test_practice_on_an_unsolved_flop_solves_it_now_then_opens_it(tmp_path
             if isinstance(app.screen, PlayScreen):
                 break
         assert isinstance(app.screen, PlayScreen)
+        for _ in range(100):  # let the play screen finish mounting before the app closes
+            await pilot.pause(0.1)
+            if app.screen.query("#hand-log-text") and app.screen.query("HeaderTitle"):
+                break
         assert app.screen.session.compiled
         (found,) = list((saves / "runs").glob("tiny_flop-*.ptsb"))
         assert app.screen.session.file.source == str(found)

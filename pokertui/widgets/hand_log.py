@@ -81,11 +81,17 @@ class HandLog(VerticalScroll):
     }
     """
 
+    _pending: Text | None = None
+    """A hand shown before the log's text widget was mounted (a session that opens at once)."""
+
     def compose(self):
-        yield Static(id="hand-log-text")
+        yield Static(self._pending or "", id="hand-log-text")
 
     def on_mount(self) -> None:
         self.border_title = "Hand log"
+        if self._pending is not None:
+            self.query_one("#hand-log-text", Static).update(self._pending)
+            self._pending = None
 
     def show(self, session: Session) -> None:
         hand = session.hand
@@ -95,7 +101,11 @@ class HandLog(VerticalScroll):
         for line in hand_lines(session, hand):
             style = "bold" if line.startswith(_RESULT_STARTS) else ""
             text.append(line + "\n", style=style)
-        self.query_one("#hand-log-text", Static).update(text)
+        found = self.query("#hand-log-text")
+        if not found:  # not mounted yet: on_mount shows it
+            self._pending = text
+            return
+        found.first(Static).update(text)
         self.scroll_end(animate=False)
 
 

@@ -39,6 +39,7 @@ dtype. Kernels are compiled on first use and cached beside this file (numba's ``
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -136,6 +137,10 @@ class CompiledWalk:
         self._no_update = no_update(self.dtype)
         self._no_best = np.zeros((0, 0), dtype=np.int8)
         self.schedule = self.plan.schedule
+        self.lock = threading.RLock()
+        """Held by every pass and by ``release``: the app's workers share a game's walk
+        (``game.derived``), and a pass handed buffers that another thread releases or
+        reallocates meanwhile would write past their ends."""
         self.release()
 
     def warm_up(self, sources: list[Source]) -> None:
@@ -146,10 +151,11 @@ class CompiledWalk:
     def release(self) -> None:
         """Free the reach and value buffers (a finished solve); the next pass allocates them
         again."""
-        self.reach = [np.zeros((0, n), dtype=self.dtype) for n in self.plan.n_hands]
-        self.values = np.zeros((0, max(self.plan.n_hands)), dtype=self.dtype)
-        self.top_reach = [np.zeros((0, n), dtype=self.dtype) for n in self.plan.n_hands]
-        self.top_values = np.zeros((0, max(self.plan.n_hands)), dtype=self.dtype)
+        with self.lock:
+            self.reach = [np.zeros((0, n), dtype=self.dtype) for n in self.plan.n_hands]
+            self.values = np.zeros((0, max(self.plan.n_hands)), dtype=self.dtype)
+            self.top_reach = [np.zeros((0, n), dtype=self.dtype) for n in self.plan.n_hands]
+            self.top_values = np.zeros((0, max(self.plan.n_hands)), dtype=self.dtype)
 
     def _ensure_buffers(self) -> None:
         plan = self.plan
@@ -172,50 +178,52 @@ class CompiledWalk:
         first chance nodes (``top_reach``, ``top_values``): each subtree below is walked depth
         first in a per-thread scratch (``compiled_kernels.walk_pass``). What a solve and an
         exploitability need; node reports, which read every row, use the two passes."""
-        _check_update(mode, update)
-        plan = self.plan
-        if len(self.top_values) != plan.n_top:
-            self.top_reach = [np.zeros((plan.n_top, n), dtype=self.dtype) for n in plan.n_hands]
-            self.top_values = np.zeros((plan.n_top, max(plan.n_hands)), dtype=self.dtype)
-        root = self.schedule.top_index[0]
-        for p in (0, 1):
-            self.top_reach[p][root] = 1.0
-        values = self.top_values[:, : plan.n_hands[player]]
-        self._k.set_threads(self._threads)
-        self._k.walk_pass(
-            player,
-            mode,
-            self.arrays,
-            self.schedule,
-            sources[player].kernel_input(self.dtype),
-            sources[1 - player].kernel_input(self.dtype),
-            self.top_reach[0],
-            self.top_reach[1],
-            values,
-            self.tables[player],
-            self.hands[player],
-            self.hands[1 - player],
-            self._no_update if update is None else update,
-            self._no_best if best is None else best,
-            plan.hand_swap[player],
-            SCRATCHES_PER_THREAD * self._threads,
-        )
-        return values[root]
+        with self.lock:
+            _check_update(mode, update)
+            plan = self.plan
+            if len(self.top_values) != plan.n_top:
+                self.top_reach = [np.zeros((plan.n_top, n), dtype=self.dtype) for n in plan.n_hands]
+                self.top_values = np.zeros((plan.n_top, max(plan.n_hands)), dtype=self.dtype)
+            root = self.schedule.top_index[0]
+            for p in (0, 1):
+                self.top_reach[p][root] = 1.0
+            values = self.top_values[:, : plan.n_hands[player]]
+            self._k.set_threads(self._threads)
+            self._k.walk_pass(
+                player,
+                mode,
+                self.arrays,
+                self.schedule,
+                sources[player].kernel_input(self.dtype),
+                sources[1 - player].kernel_input(self.dtype),
+                self.top_reach[0],
+                self.top_reach[1],
+                values,
+                self.tables[player],
+                self.hands[player],
+                self.hands[1 - player],
+                self._no_update if update is None else update,
+                self._no_best if best is None else best,
+                plan.hand_swap[player],
+                SCRATCHES_PER_THREAD * self._threads,
+            )
+            return values[root]
 
     def reach_down(self, sources: list[Source]) -> None:
         """Both players' own reach at every inner row (``reach``: ``[inner rows, hands]``
         per player, allocated on first use)."""
-        self._ensure_buffers()
-        self._k.set_threads(self._threads)
-        for p in (0, 1):
-            self.reach[p][0] = 1.0
-        self._k.reach_down(
-            self.arrays,
-            sources[0].kernel_input(self.dtype),
-            sources[1].kernel_input(self.dtype),
-            self.reach[0],
-            self.reach[1],
-        )
+        with self.lock:
+            self._ensure_buffers()
+            self._k.set_threads(self._threads)
+            for p in (0, 1):
+                self.reach[p][0] = 1.0
+            self._k.reach_down(
+                self.arrays,
+                sources[0].kernel_input(self.dtype),
+                sources[1].kernel_input(self.dtype),
+                self.reach[0],
+                self.reach[1],
+            )
 
     def values_up(
         self,
@@ -231,27 +239,28 @@ class CompiledWalk:
         ``update`` (MODE_CFR) is applied to ``sources[player]``: its weights are the regrets
         (and its predictions the predictions) updated in place. ``best`` (MODE_RESPOND,
         optional) is ``[decision slots, hands]`` int8 for the chosen action."""
-        _check_update(mode, update)
-        self._ensure_buffers()
-        self._k.set_threads(self._threads)
-        values = self.values[:, : self.plan.n_hands[player]]
-        self._k.values_up(
-            player,
-            mode,
-            self.arrays,
-            sources[player].kernel_input(self.dtype),
-            sources[1 - player].kernel_input(self.dtype),
-            self.reach[player],
-            self.reach[1 - player],
-            values,
-            self.tables[player],
-            self.hands[player],
-            self.hands[1 - player],
-            self._no_update if update is None else update,
-            self._no_best if best is None else best,
-            self.plan.hand_swap[player],
-        )
-        return values[0]
+        with self.lock:
+            _check_update(mode, update)
+            self._ensure_buffers()
+            self._k.set_threads(self._threads)
+            values = self.values[:, : self.plan.n_hands[player]]
+            self._k.values_up(
+                player,
+                mode,
+                self.arrays,
+                sources[player].kernel_input(self.dtype),
+                sources[1 - player].kernel_input(self.dtype),
+                self.reach[player],
+                self.reach[1 - player],
+                values,
+                self.tables[player],
+                self.hands[player],
+                self.hands[1 - player],
+                self._no_update if update is None else update,
+                self._no_best if best is None else best,
+                self.plan.hand_swap[player],
+            )
+            return values[0]
 
 
 def _check_update(mode: int, update: FusedUpdate | None) -> None:
