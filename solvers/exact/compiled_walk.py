@@ -171,8 +171,8 @@ class CompiledWalk:
         best: np.ndarray | None = None,
         update: FusedUpdate | None = None,
     ) -> np.ndarray:
-        """``reach_down`` then ``values_up`` in one lean pass; returns the root's values (a
-        view into a buffer the next pass overwrites).
+        """``reach_down`` then ``values_up`` in one lean pass; returns a copy of the root's
+        values (the buffers are shared by the threads that use this walk).
 
         The same numbers to the bit, but reach and values are kept only for the rows above the
         first chance nodes (``top_reach``, ``top_values``): each subtree below is walked depth
@@ -207,7 +207,7 @@ class CompiledWalk:
                 plan.hand_swap[player],
                 SCRATCHES_PER_THREAD * self._threads,
             )
-            return values[root]
+            return values[root].copy()  # the buffer is another thread's once unlocked
 
     def reach_down(self, sources: list[Source]) -> None:
         """Both players' own reach at every inner row (``reach``: ``[inner rows, hands]``
@@ -260,7 +260,7 @@ class CompiledWalk:
                 self._no_best if best is None else best,
                 self.plan.hand_swap[player],
             )
-            return values[0]
+            return values[0].copy()
 
 
 def _check_update(mode: int, update: FusedUpdate | None) -> None:

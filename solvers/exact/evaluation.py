@@ -241,7 +241,7 @@ def _compiled_response(
     compiled walk (the responder's own source does not matter)."""
     n_slots = len(done.plan.slot_first[player])
     best = np.zeros((n_slots, done.game.n_hands[player]), dtype=np.int8)
-    root = done.root_values(player, sources, MODE_RESPOND, best=best).copy()
+    root = done.root_values(player, sources, MODE_RESPOND, best=best)
     return float(root.sum()), root, best
 
 
@@ -349,7 +349,7 @@ def exploitability_of_sources(
         n_slots = len(walk.plan.slot_first[player])
         # the pure strategy only where it covers the tree (a flop's would take 33 MB a player)
         best = None if walk.plan.isomorphic else np.zeros((n_slots, game.n_hands[player]), np.int8)
-        root = walk.root_values(player, sources, MODE_RESPOND, best=best).copy()
+        root = walk.root_values(player, sources, MODE_RESPOND, best=best)
         value = float(root.sum())
         responses.append(
             BestResponse(
