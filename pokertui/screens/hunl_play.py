@@ -275,14 +275,14 @@ class HunlPlayScreen(Screen[None]):
             return
         self.post_message(LiveReady(numbers, key))
 
-    def is_current(self, key) -> bool:
+    def is_live_decision(self, key) -> bool:
         return self.session.human_to_act and self.session.decision_key() == key
 
     @on(LiveReady)
     def show_live(self, message: LiveReady) -> None:
         if self.live_key == message.key:
             self.live_key = None
-        if self.is_current(message.key):
+        if self.is_live_decision(message.key):
             self.show_thinking("")
             self.session.store_live(message.key, message.numbers)
             width = self.query_one("#hunl-live").size.width
@@ -294,7 +294,7 @@ class HunlPlayScreen(Screen[None]):
     def show_failure(self, message: LiveFailed) -> None:
         if self.live_key == message.key:
             self.live_key = None
-        if self.is_current(message.key):
+        if self.is_live_decision(message.key):
             self.show_thinking("")
             self.query_one("#hunl-live-text", Static).update(
                 f"live numbers unavailable: {message.error}"

@@ -119,7 +119,7 @@ class PlayScreen(Screen[None]):
             return
         self.post_message(SpotReady(spot, hand_number, node_key))
 
-    def is_current(self, hand_number: int, node_key: str) -> bool:
+    def is_live_decision(self, hand_number: int, node_key: str) -> bool:
         session = self.session
         return (
             session.human_to_act
@@ -129,7 +129,7 @@ class PlayScreen(Screen[None]):
 
     @on(SpotReady)
     def show_spot(self, message: SpotReady) -> None:
-        if self.is_current(message.hand_number, message.node_key):
+        if self.is_live_decision(message.hand_number, message.node_key):
             game, seat = self.session.game, self.session.human_seat
             labels = game.hand_labels
             if message.spot.by_class:  # a postflop spot: 13x13 grids of the class mass
@@ -140,7 +140,7 @@ class PlayScreen(Screen[None]):
 
     @on(SpotFailed)
     def show_failure(self, message: SpotFailed) -> None:
-        if self.is_current(message.hand_number, message.node_key):
+        if self.is_live_decision(message.hand_number, message.node_key):
             self.query_one(LivePanel).show_note(f"live numbers unavailable: {message.error}")
 
     # --- the player's intents -----------------------------------------------------------------

@@ -63,7 +63,7 @@ class RangeGrid(Widget, can_focus=True):
         Binding("down", "move(13)", "Down", show=False),
         Binding("left", "move(-1)", "Left", show=False),
         Binding("right", "move(1)", "Right", show=False),
-        Binding("space", "toggle", "Toggle"),
+        Binding("space", "toggle_cell", "Toggle"),
         *(Binding(str(d), f"set_weight({d / 10 if d else 1.0})", show=False) for d in range(10)),
         Binding("delete,backspace", "set_weight(0.0)", "Clear", show=False),
         Binding("enter", "expand", "Combos"),
@@ -133,7 +133,7 @@ class RangeGrid(Widget, can_focus=True):
             col = (col + step) % 13
         self.cursor = row * 13 + col
 
-    def action_toggle(self) -> None:
+    def action_toggle_cell(self) -> None:
         if self.editable:
             weight = 0.0 if self.values[self.cursor] > 0 else 1.0
             self.post_message(self.Edited(self, self.cursor, weight))
@@ -154,4 +154,4 @@ class RangeGrid(Widget, can_focus=True):
         if event.button == 3:  # right click: the single combos
             self.action_expand()
         else:
-            self.action_toggle()
+            self.action_toggle_cell()

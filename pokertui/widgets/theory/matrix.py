@@ -84,7 +84,7 @@ class MatrixPane(TheoryPane):
         self.query_one("#matrix-rm", Static).update("Press Animate to run regret matching.")
 
     @on(Button.Pressed, "#matrix-animate")
-    def animate(self) -> None:
+    def start_animation(self) -> None:
         from solvers.algorithms import make_solver  # noqa: PLC0415
 
         try:
