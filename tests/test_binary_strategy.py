@@ -368,3 +368,24 @@ def test_recording_lbr_rewrites_the_header_and_keeps_every_row(solved, tmp_path)
     assert after.measured == before.measured and after.solver == before.solver
     rows_before, rows_after = as_dict(before), as_dict(after)
     assert all(np.array_equal(rows_before[n], rows_after[n]) for n in rows_before)
+
+
+def test_a_spot_without_a_suit_swap_reads_as_played(tmp_path):
+    """All four suits on the board: no decision has a suit twin, so the profile a report or a
+    bot reads (``as_played``) is the file's rows as stored."""
+    from solvers.strategy_file.binary import as_played  # noqa: PLC0415
+
+    spot = ('nlhe(board="Ad Kc 5h 7s 2d",pot=100,stack=100,oop_range="AA,KQs,76s",'
+            'ip_range="KK,QJs,65s",river_oop_bet="75%, a",river_ip_bet="75%, a")')  # fmt: skip
+    out = tmp_path / "four_suits.ptsb"
+    execute(RunRequest(game=spot, algo="dcfr", out=out, iterations=20), lambda e: None,
+            lambda: False)  # fmt: skip
+    loaded = load_strategy(out)
+    assert loaded.game.suit_swap() is None
+    played = as_played(loaded.strategy)
+    for p in (0, 1):
+        np.testing.assert_array_equal(
+            played.compact_per_edge(p), loaded.strategy.compact_per_edge(p)
+        )
+    node = next(n for n in loaded.game.decision_nodes() if n.player == 1)
+    np.testing.assert_array_equal(played[node.id], loaded.strategy[node.id])
