@@ -203,7 +203,7 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
             message = "the file's decision order is not this tree's compiled plan"
             raise StrategyFileError(self.source, [Problem(message)])
         out = decode(lay, self.sections[player], self.bits, source=self.source)
-        slots = np.flatnonzero(self._self_image(player)) if self.symmetric else []
+        slots = np.flatnonzero(self._self_image(player)) if self.symmetric else np.zeros(0, int)
         if len(slots):  # none without a suit swap (a board with all four suits)
             edges = np.repeat(lay.first[slots], lay.actions[slots]) + (
                 np.arange(int(lay.actions[slots].sum()))
