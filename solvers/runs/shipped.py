@@ -9,7 +9,7 @@ Regenerate them all with ``pokertui build-bots`` (about a minute on a 2-core mac
 Hold'em river and turn spots from ``spots/`` ship too (``SHIPPED_SPOTS``), solved by DCFR to
 ``SPOT_TARGET`` (0.3% of the pot) or better; their headers record the exploitability of the
 rounded (or quantised) file. Rivers are ``.json.gz``; a turn with the river spots' dense river
-sizes is six times the tree, so it ships in the binary form (``.ptsb``,
+sizes is three to six times the tree, so it ships in the binary form (``.ptsb``,
 ``docs/strategy_files.md``). They take minutes (``build-bots --part spots``); flop
 spots are too big to ship and are solved on demand from the Spots screen.
 """
