@@ -24,9 +24,11 @@ from solvers.agents.river_resolve import RiverResolver  # noqa: E402
 from solvers.exact.evaluation import exploitability  # noqa: E402
 from solvers.games.holdem.spot import load_spot_params  # noqa: E402
 from solvers.reports.lbr_belief import after_bot, after_lbr, observations, start  # noqa: E402
+from solvers.runs.shipped import SHIPPED_SPOTS  # noqa: E402
 from solvers.strategy_file import load_strategy  # noqa: E402
 
 FILES = ("3bet_turn", "srp_dry_turn", "srp_wet_turn", "srp_paired_turn")
+SHIPPED = {spot.spot: spot.filename for spot in SHIPPED_SPOTS}
 DENSE = load_spot_params(ROOT / "spots" / "srp_dry_river.toml").river
 
 
@@ -48,7 +50,7 @@ def main() -> None:
     args = parser.parse_args()
     rows = []
     for name in args.files.split(","):
-        loaded = load_strategy(ROOT / "strategies" / f"{name}.json.gz")
+        loaded = load_strategy(ROOT / "strategies" / SHIPPED[name])
         for label, options in (("file sizes", {}), ("dense", {"sizes": DENSE}),
                                ("safe", {"safe": True})):  # fmt: skip
             def solve(options=options, loaded=loaded):

@@ -340,3 +340,52 @@ def test_per_edge_transforms_are_the_per_node_ones(change):
         got = transforms.threshold_per_edge(first, widths, per_edge, 0.4)
     for k, w in enumerate(widths):
         np.testing.assert_allclose(got[first[k] : first[k] + w].T, want[k], atol=1e-6)
+
+
+def lbr_result(action_set: str, value: float) -> dict:
+    """An exact LBR result as ``lbr_run.evaluate_exact`` returns it (the fields recorded)."""
+    return {"action_set": action_set, "streets": ["flop", "turn", "river"], "exact": True,
+            "unit": "pot_percent", "value": value, "ci95": 0.0,
+            "seat_values": [value + 1.0, value - 1.0], "river_resolve": None}  # fmt: skip
+
+
+def test_recording_lbr_rewrites_the_header_and_keeps_every_row(solved, tmp_path):
+    """A binary file's header grows with each figure, which moves its sections: the rewrite
+    copies them, so every decoded row and the measured figures stay as they were."""
+    from solvers.reports.lbr_record import record_lbr  # noqa: PLC0415
+
+    path = tmp_path / "recorded.ptsb"
+    path.write_bytes(solved[".ptsb"].read_bytes())
+    before = load_strategy(path)
+    for action_set, value in (("fc", -3.0), ("tree", 0.25), ("fc", -2.5)):  # fc twice: replaced
+        record_lbr(path, lbr_result(action_set, value))
+    after = load_strategy(path)
+    assert [(f.action_set, f.value, f.seat_values) for f in after.lbr] == [
+        ("tree", 0.25, (1.25, -0.75)),
+        ("fc", -2.5, (-1.5, -3.5)),
+    ]
+    assert path.stat().st_size > solved[".ptsb"].stat().st_size  # the sections moved
+    assert after.measured == before.measured and after.solver == before.solver
+    rows_before, rows_after = as_dict(before), as_dict(after)
+    assert all(np.array_equal(rows_before[n], rows_after[n]) for n in rows_before)
+
+
+def test_a_spot_without_a_suit_swap_reads_as_played(tmp_path):
+    """All four suits on the board: no decision has a suit twin, so the profile a report or a
+    bot reads (``as_played``) is the file's rows as stored."""
+    from solvers.strategy_file.binary import as_played  # noqa: PLC0415
+
+    spot = ('nlhe(board="Ad Kc 5h 7s 2d",pot=100,stack=100,oop_range="AA,KQs,76s",'
+            'ip_range="KK,QJs,65s",river_oop_bet="75%, a",river_ip_bet="75%, a")')  # fmt: skip
+    out = tmp_path / "four_suits.ptsb"
+    execute(RunRequest(game=spot, algo="dcfr", out=out, iterations=20), lambda e: None,
+            lambda: False)  # fmt: skip
+    loaded = load_strategy(out)
+    assert loaded.game.suit_swap() is None
+    played = as_played(loaded.strategy)
+    for p in (0, 1):
+        np.testing.assert_array_equal(
+            played.compact_per_edge(p), loaded.strategy.compact_per_edge(p)
+        )
+    node = next(n for n in loaded.game.decision_nodes() if n.player == 1)
+    np.testing.assert_array_equal(played[node.id], loaded.strategy[node.id])

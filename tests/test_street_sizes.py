@@ -21,6 +21,7 @@ from solvers.games.holdem.bet_sizes import (
 )
 from solvers.games.holdem.spot import SpotParams, load_spot_params, spot_spec
 from solvers.games.spec import parse_spec
+from solvers.strategy_file.binary_layout import read_frame
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITIVE = st.floats(0, 1e300, exclude_min=True, allow_nan=False)
@@ -100,12 +101,17 @@ def test_a_spot_file_is_parsed_into_streets():
     assert params.flop == params.turn == StreetSizes()  # a river spot: no earlier streets
 
 
-SHIPPED = sorted((ROOT / "strategies").glob("*.json.gz"))
+SHIPPED = sorted(
+    p for p in (ROOT / "strategies").iterdir() if p.name.endswith((".json.gz", ".ptsb"))
+)
 
 
 @pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_shipped_strategy_files_name_their_spot_exactly(path):
-    game = json.loads(gzip.decompress(path.read_bytes()))["game"]
+    if path.suffix == ".ptsb":
+        game = read_frame(path)[0]["game"]
+    else:
+        game = json.loads(gzip.decompress(path.read_bytes()))["game"]
     name, params = parse_spec(game)
     assert name == "nlhe" and spot_spec(params) == game
 

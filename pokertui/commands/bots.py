@@ -13,10 +13,11 @@ from solvers.errors import InputError
 README_HEAD = """# Shipped strategies
 
 The bots that pokertui plays. Each toy-game file is an exact equilibrium from the sequence-form
-LP, rounded to 6 decimals; each hold'em spot file (`.json.gz`) is a DCFR solution to 0.3% of the
-pot or better. Every header records the exploitability of the rounded strategy, measured by
-exact best response, and `tests/test_shipped_strategies.py` and `tests/test_shipped_spots.py`
-recompute it. Regenerate them with:
+LP, rounded to 6 decimals; each hold'em spot file (`.json.gz`, or `.ptsb`, the binary form of
+`docs/strategy_files.md`, for a turn with dense river sizes) is a DCFR solution to 0.3% of the
+pot or better. Every header records the exploitability of the rounded (or quantised) strategy,
+measured by exact best response, and `tests/test_shipped_strategies.py` and
+`tests/test_shipped_spots.py` recompute it. Regenerate them with:
 
 ```bash
 pokertui build-bots --out strategies               # everything (a few minutes)
@@ -27,10 +28,12 @@ pokertui build-bots --out strategies --part hunl --only hunl_100bb.npz  # the fu
 
 Every hold'em file (push/fold and the spots) also records the exact local best response of the
 four action sets `fc`, `fcpa`, `tree` and `56` (`docs/lbr.md`; `tests/test_shipped_lbr.py`
-recomputes them). Each spot tree has an all-in and a pot-sized bet or raise for both players;
-the river spots' sizes are dense enough that all four stay within 1% of the pot. A turn spot's
-bot re-solves the river after an off-tree bet (`solvers/agents/river_resolve.py`) and its figures
-are measured against that bot; `56` still exceeds 1% of the pot on the turn spots.
+recomputes them). Each spot tree has an all-in and a pot-sized bet or raise for both players,
+so `fc`, `fcpa` and `tree` stay within 1% of the pot everywhere. A turn spot's bot re-solves the
+river after an off-tree bet (`solvers/agents/river_resolve.py`) and its figures are measured
+against that bot. `56` stays within 1% of the pot on the river spots and on the turn spots
+shipped with the river spots' dense river sizes (`.ptsb`); `srp_dry_turn` and `srp_paired_turn`
+keep the old sparse river sizes and still exceed it (`docs/lbr.md`).
 
 `hunl_100bb.npz` (and `hunl_200bb.npz`, the ACPC game, when built) is the full-game blueprint:
 linear MCCFR over an abstract game, quantised to 255ths; its header records the abstractions,

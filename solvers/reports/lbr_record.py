@@ -1,8 +1,8 @@
 """Recording LBR figures in a strategy file's header (the ``lbr`` list), and the translation price.
 
-The file is rewritten atomically with only its ``lbr`` list changed: a figure replaces an earlier
-one of the same action set and streets. The gap between the ``56`` and ``tree`` figures on the
-same streets is what the bot's translation of off-tree bets costs it.
+The file (JSON or binary) is rewritten atomically with only its ``lbr`` list changed: a figure
+replaces an earlier one of the same action set and streets. The gap between the ``56`` and
+``tree`` figures on the same streets is what the bot's translation of off-tree bets costs it.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from typing import Any, TypedDict
 from solvers.atomic import atomic_write_text
 from solvers.errors import InputError
 from solvers.strategy_file import LbrFigure, dumps_document, load_strategy, read_strategy_text
+from solvers.strategy_file.binary import replace_lbr
+from solvers.strategy_file.binary_layout import is_binary
 
 
 def figure_from_result(result: dict[str, Any]) -> LbrFigure:
@@ -55,6 +57,12 @@ def record_lbr(path: str | Path, result: dict[str, Any]) -> list[LbrFigure]:
     figure = figure_from_result(result)
     key = (figure.action_set, figure.streets)
     figures = [f for f in loaded.lbr if (f.action_set, f.streets) != key] + [figure]
+    if is_binary(path):
+        try:
+            replace_lbr(path, figures)
+        except OSError as exc:
+            raise InputError(f"cannot write {path}: {exc.strerror}") from None
+        return figures
     data = json.loads(read_strategy_text(path))
     nodes = data.pop("nodes")
     data["lbr"] = [f.model_dump() for f in figures]

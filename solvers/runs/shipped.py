@@ -7,8 +7,10 @@ permutations first (``suit_symmetry``), so the bot never treats ``Js`` and ``Jh`
 Regenerate them all with ``pokertui build-bots`` (about a minute on a 2-core machine).
 
 Hold'em river and turn spots from ``spots/`` ship too (``SHIPPED_SPOTS``), solved by DCFR to
-``SPOT_TARGET`` (0.3% of the pot) or better and stored as ``.json.gz``; their headers record
-the exploitability of the rounded file. They take minutes (``build-bots --part spots``); flop
+``SPOT_TARGET`` (0.3% of the pot) or better; their headers record the exploitability of the
+rounded (or quantised) file. Rivers are ``.json.gz``; a turn with the river spots' dense river
+sizes is three to six times the tree, so it ships in the binary form (``.ptsb``,
+``docs/strategy_files.md``). They take minutes (``build-bots --part spots``); flop
 spots are too big to ship and are solved on demand from the Spots screen.
 """
 
@@ -24,7 +26,7 @@ from solvers.games import load_game
 from solvers.games.holdem.spot import spot_meta
 from solvers.reports.lbr_record import record_lbr
 from solvers.reports.lbr_run import evaluate_exact
-from solvers.runs.request import SPOT_TARGET, RunRequest, Target
+from solvers.runs.request import BINARY_SUFFIX, SPOT_TARGET, RunRequest, Target
 from solvers.runs.suit_symmetry import suit_symmetric
 from solvers.strategy_file import SolverInfo, StrategyFile, load_strategy, save_strategy
 
@@ -74,16 +76,18 @@ SPOTS_DIR = Path(__file__).resolve().parents[2] / "spots"
 
 @dataclass(frozen=True)
 class ShippedSpot:
-    """A hold'em spot from ``spots/`` shipped solved as ``strategies/{spot}.json.gz``."""
+    """A hold'em spot from ``spots/`` shipped solved as ``strategies/{spot}.json.gz`` (or
+    ``.ptsb`` when ``binary``)."""
 
     spot: str
     """The spot file's stem in ``spots/``."""
     target: Target = SPOT_TARGET
     algo: str = "dcfr"
+    binary: bool = False
 
     @property
     def filename(self) -> str:
-        return f"{self.spot}.json.gz"
+        return f"{self.spot}{BINARY_SUFFIX if self.binary else '.json.gz'}"
 
     @property
     def spot_path(self) -> Path:
@@ -94,17 +98,14 @@ class ShippedSpot:
         return spot_meta(self.spot_path)["name"] or self.spot
 
 
-SHIPPED_SPOTS: tuple[ShippedSpot, ...] = tuple(
-    ShippedSpot(name)
-    for name in (
-        "srp_dry_river",
-        "srp_wet_river",
-        "srp_paired_river",
-        "srp_dry_turn",
-        "srp_wet_turn",
-        "srp_paired_turn",
-        "3bet_turn",
-    )
+SHIPPED_SPOTS: tuple[ShippedSpot, ...] = (
+    ShippedSpot("srp_dry_river"),
+    ShippedSpot("srp_wet_river"),
+    ShippedSpot("srp_paired_river"),
+    ShippedSpot("srp_dry_turn"),
+    ShippedSpot("srp_wet_turn", binary=True),
+    ShippedSpot("srp_paired_turn"),
+    ShippedSpot("3bet_turn", binary=True),
 )
 
 

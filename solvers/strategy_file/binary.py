@@ -80,6 +80,28 @@ def write_binary(
         p, kind = int(name[-1]), name[:-1]
         array = layouts[p].nodes.astype(np.int32) if kind == "nodes" else sections[p][kind]
         named[name] = np.ascontiguousarray(array, dtype=np.dtype(array.dtype).newbyteorder("<"))
+    return _write_frame(path, named, head)
+
+
+def replace_lbr(path: str | os.PathLike, figures: list[LbrFigure]) -> Path:
+    """Rewrite the binary file at ``path`` with ``figures`` as its header's ``lbr`` list and
+    every section copied unchanged (the header's length moves the sections, so the whole file
+    is written again, atomically)."""
+    load_binary(path, check=False)  # a whole, valid file before it is rewritten
+    head, _ = frame.read_frame(path)
+    named = {
+        name: np.memmap(path, dtype=np.dtype(where["dtype"]), mode="r",
+                        offset=where["offset"], shape=tuple(where["shape"]))
+        if int(np.prod(where["shape"], dtype=np.int64)) else
+        np.zeros(tuple(where["shape"]), dtype=np.dtype(where["dtype"]))
+        for name, where in head.pop("sections").items()
+    }  # fmt: skip
+    head["lbr"] = [figure.model_dump() for figure in figures]
+    return _write_frame(path, named, head)
+
+
+def _write_frame(path: str | os.PathLike, named: dict[str, np.ndarray],
+                 head: dict[str, Any]) -> Path:  # fmt: skip
     prefix, offsets = frame.frame(named, head)
 
     def write(out) -> None:
@@ -87,7 +109,7 @@ def write_binary(
         at = len(prefix)
         for offset, array in zip(offsets, named.values(), strict=True):
             out.write(b"\0" * (offset - at))
-            out.write(array.tobytes())
+            out.write(np.asarray(array).tobytes())
             at = offset + array.nbytes
 
     return atomic_write(path, write)
@@ -181,8 +203,8 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
             message = "the file's decision order is not this tree's compiled plan"
             raise StrategyFileError(self.source, [Problem(message)])
         out = decode(lay, self.sections[player], self.bits, source=self.source)
-        if self.symmetric:
-            slots = np.flatnonzero(self._self_image(player))
+        slots = np.flatnonzero(self._self_image(player)) if self.symmetric else np.zeros(0, int)
+        if len(slots):  # none without a suit swap (a board with all four suits)
             edges = np.repeat(lay.first[slots], lay.actions[slots]) + (
                 np.arange(int(lay.actions[slots].sum()))
                 - np.repeat(np.cumsum(lay.actions[slots]) - lay.actions[slots], lay.actions[slots])
