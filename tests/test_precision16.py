@@ -236,3 +236,40 @@ def test_the_cli_resumes_at_its_precision_and_refuses_another(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "precision=16 but this run asks precision=32" in err and "Traceback" not in err
     assert main([*run, "--opt", "precision=16", "--iterations", "30", "--resume"]) == 0
+
+
+def test_the_machine_limit_asks_only_what_comes_on_top_of_the_resident_base(monkeypatch):
+    """A solve inside a running process (a bot's re-solve, LBR's) asks the machine's spare
+    memory only for what the process does not hold yet; a set cap bounds the whole process."""
+    size = load_game(SMALL_RIVER).solve_size
+    need = size.bytes("int16")
+    arrays = need - memory.BASE_BYTES
+    monkeypatch.delenv("POKERTUI_MAX_MEMORY_MB", raising=False)
+    monkeypatch.setattr(memory, "resident_bytes", lambda: 2 * memory.BASE_BYTES)
+    monkeypatch.setattr(memory, "available_bytes", lambda: arrays + 1)
+    assert size.check("int16") == need  # the base is resident: only the arrays are asked
+    monkeypatch.setattr(memory, "available_bytes", lambda: arrays - 1)
+    with pytest.raises(GameParamError, match="needs about"):
+        size.check("int16")
+    monkeypatch.setattr(memory, "resident_bytes", lambda: memory.BASE_BYTES // 2)
+    monkeypatch.setattr(memory, "available_bytes", lambda: need - memory.BASE_BYTES // 2)
+    assert size.check("int16") == need  # half the base is loaded: the other half is asked
+    monkeypatch.setattr(memory, "available_bytes", lambda: need - memory.BASE_BYTES // 2 - 1)
+    with pytest.raises(GameParamError):
+        size.check("int16")
+    memory.set_memory_limit(arrays + 1)  # a set cap: the whole process, resident base included
+    monkeypatch.setattr(memory, "resident_bytes", lambda: 2 * memory.BASE_BYTES)
+    try:
+        with pytest.raises(GameParamError, match="needs about"):
+            size.check("int16")
+    finally:
+        memory.set_memory_limit(None)
+
+
+def test_resident_bytes_reads_this_process():
+    """Against ``VmRSS`` of ``/proc/self/status`` (the same count in kB, read another way)."""
+    with open("/proc/self/status", encoding="ascii") as status:
+        line = next(x for x in status if x.startswith("VmRSS:"))
+    shown = int(line.split()[1]) * 1024
+    assert 20 << 20 < memory.resident_bytes()
+    assert abs(memory.resident_bytes() - shown) < 16 << 20

@@ -62,13 +62,40 @@ def set_memory_limit(limit_bytes: int | None) -> None:
     _limit_bytes = limit_bytes
 
 
-def memory_limit() -> int:
+def _set_limit() -> int | None:
+    """The cap set by ``--max-memory`` or ``POKERTUI_MAX_MEMORY_MB``, if any."""
     if _limit_bytes is not None:
         return _limit_bytes
     env = os.environ.get("POKERTUI_MAX_MEMORY_MB")
     if env and env.isdigit():
         return int(env) << 20
-    return available_bytes()
+    return None
+
+
+def memory_limit() -> int:
+    found = _set_limit()
+    return available_bytes() if found is None else found
+
+
+def resident_bytes() -> int:
+    """This process's resident set now (0 where ``/proc`` cannot tell)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def wanted_bytes(need: int) -> int:
+    """What a solve of ``need`` bytes in all asks of the limit. A set cap bounds the whole
+    process, so it is ``need``; the machine's spare memory is what comes on top of what the
+    process already holds, so the part of the fixed base (interpreter, libraries, kernels) that
+    is resident already is not asked again: a bot's re-solve, or LBR's, inside a running
+    process asks only for its arrays, and a moment of memory pressure on the machine does not
+    refuse a river of a few MB."""
+    if _set_limit() is not None:
+        return need
+    return need - min(BASE_BYTES, resident_bytes())
 
 
 def estimate_bytes(
@@ -110,11 +137,11 @@ class SolveSize:
         """The estimate in bytes at ``precision``; a ``GameParamError`` over the limit."""
         need = self.bytes(precision)
         limit = memory_limit()
-        if need > limit:
+        if wanted_bytes(need) > limit:
             leaner = self.bytes(LEANEST)
             hint = (
                 f"; --opt precision=16 needs about {leaner / 2**20:,.0f} MB"
-                if precision != LEANEST and leaner <= limit
+                if precision != LEANEST and wanted_bytes(leaner) <= limit
                 else ""
             )
             raise GameParamError(
