@@ -8,7 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.strategy_file.binary_codec import Layout, decode, decode_slots, quantise
+from solvers.strategy_file.binary_codec import (
+    PARALLEL_SLOTS,
+    Layout,
+    decode,
+    decode_slots,
+    quantise,
+)
 from solvers.strategy_file.model import StrategyFileError
 
 
@@ -51,7 +57,8 @@ def random_file(rng, widths, hands: int, bits: int):
 @pytest.mark.parametrize("bits", [8, 16])
 def test_decoding_is_the_formula_to_the_bit(bits):
     rng = np.random.default_rng(bits)
-    widths = [1, 2, 3, 2, 4, 5, 8, 9, 10, 16, 17, 20, 3, 2]
+    widths = [1, 2, 3, 2, 4, 5, 8, 9, 10, 16, 17, 20, 3, 2] * 20  # on every core, and not
+    assert len(widths) > PARALLEL_SLOTS
     lay, sections = random_file(rng, widths, hands=37, bits=bits)
     got = decode(lay, sections, bits)
     want = oracle(lay, sections, bits)

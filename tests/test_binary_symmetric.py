@@ -23,13 +23,7 @@ from solvers.strategy_file.binary_eval import binary_exploitability
 from solvers.strategy_file.binary_layout import read_frame
 from tests import reference_walk
 from tests.old_binary_files import drifted, write_unsymmetrised
-
-SPOT = (
-    'nlhe(board="Qs Jh 2h",pot=100,stack=100,oop_range="AA,KK,AKs,T9s,76s",'
-    'ip_range="AA,JJ,AQs,98s,65s",flop_oop_bet="a",flop_ip_bet="a",'
-    'turn_oop_bet="75%",turn_ip_bet="75%",river_oop_bet="75%",river_ip_bet="75%")'
-)
-"""A flop with a suit swap (no club, no diamond): many decisions are their own suit image."""
+from tests.test_binary_strategy import SPOT  # a flop whose swap fixes many decisions
 
 
 @pytest.fixture(scope="module")
@@ -43,15 +37,6 @@ def files(tmp_path_factory):
     old = folder / "old.ptsb"
     write_unsymmetrised(old, loaded.game, drifted(loaded.strategy))
     return new, old
-
-
-def reference_exploitability(game, strategy) -> float:
-    values = []
-    for p in (0, 1):
-        opp = reference_walk.reaches(game, strategy, 1 - p)
-        cfv, _ = reference_walk.counterfactual_values(game, strategy, p, opp, respond=True)
-        values.append(float(cfv[0].sum()))
-    return sum(values) / 2
 
 
 def rows_of(game, strategy) -> dict[int, np.ndarray]:
@@ -100,7 +85,7 @@ def test_exploit_on_a_written_file_equals_its_header_and_the_reference(files, ca
     assert main(["exploit", str(new), "--json"]) == 0
     payload = json.loads(capsys.readouterr().out)
     assert payload["exploitability"] == pytest.approx(recorded, rel=1e-12)
-    reference = reference_exploitability(loaded.game, rows_of(loaded.game, loaded.strategy))
+    reference = reference_walk.exploitability(loaded.game, rows_of(loaded.game, loaded.strategy))
     assert recorded == pytest.approx(reference, rel=1e-9)  # exact: the rows are symmetric
 
 
@@ -115,8 +100,8 @@ def test_an_old_file_is_read_symmetrised_by_exploit(files, capsys):
     assert not raw.symmetric and twin_gap(game, raw) > 0.3  # the drift is there
     played = as_played(raw)
     assert twin_gap(game, played) < 1e-6
-    want = reference_exploitability(game, rows_of(game, played))
-    unplayed = reference_exploitability(game, rows_of(game, raw))
+    want = reference_walk.exploitability(game, rows_of(game, played))
+    unplayed = reference_walk.exploitability(game, rows_of(game, raw))
     assert abs(unplayed - want) > 1e-3 * want  # the two readings differ visibly
     got = binary_exploitability(raw).exploitability
     assert got == pytest.approx(want, rel=1e-6)

@@ -34,9 +34,11 @@ def spot_equity(game, board: tuple[int, ...], player: int, opp_weights: np.ndarr
     """``equity_vs_range`` of ``player``'s hands in a hold'em spot against ``opp_weights`` over
     the opponent's hands, from the spot's own showdown tables (strengths already sorted per
     board, the terminal kernels' sweep): a flop's 1,176 runouts in milliseconds, not seconds.
-    None when the tables do not hold every runout of ``board``."""
+    None when the game has no such tables or they do not hold every runout of ``board``."""
     from solvers.games.holdem.terminal_kernels import runout_sums  # noqa: PLC0415 - numba
 
+    if not callable(getattr(game, "combo_terminals", None)):
+        return None
     boards = game.strengths.boards
     index = np.flatnonzero(np.isin(boards, board).sum(axis=1) == len(board))
     if len(index) != comb(52 - len(board), 5 - len(board)):

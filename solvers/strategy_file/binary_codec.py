@@ -25,6 +25,8 @@ from solvers.games.base import TreeGame
 from solvers.strategy_file.model import Problem, StrategyFileError
 
 PROBS_DTYPES = {8: "u1", 16: "<u2"}
+PARALLEL_SLOTS = 256
+"""Decisions from which decoding runs on every core."""
 CHUNK_CELLS = 1 << 23
 """Edge-hand cells decoded at once (32 MB of float32)."""
 
@@ -138,8 +140,11 @@ def decode_slots(lay: Layout, sections: dict, bits: int, a: int, b: int, source:
 def _decode_into(lay: Layout, sections: dict, bits: int, a: int, b: int, out, source: str):
     """Decisions ``[a, b)`` decoded into ``out`` (their edges' rows) by the compiled loop
     (``binary_kernels.decode_rows``)."""
-    from solvers.strategy_file.binary_kernels import decode_rows  # noqa: PLC0415 - numba
+    from solvers.strategy_file import binary_kernels  # noqa: PLC0415 - numba on use
 
+    decode_rows = binary_kernels.decode_rows
+    if b - a < PARALLEL_SLOTS:
+        decode_rows = binary_kernels.decode_rows_serial
     over = np.zeros(b - a, dtype=np.bool_)
     start = np.asarray(sections["start"][a : b + 1], dtype=np.int64)
     e0 = int(lay.first[a]) if b > a else 0

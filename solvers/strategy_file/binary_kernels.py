@@ -42,8 +42,7 @@ def _sum_after_first(out, row, width, h):
     return total
 
 
-@njit(cache=True, nogil=True, parallel=True)
-def decode_rows(live, start, probs, scale, actions, first, top, out, over):
+def _decode_rows(live, start, probs, scale, actions, first, top, out, over):
     """Decisions ``live.shape[0]`` (their packed live bits, value offsets ``start`` with one
     more entry, widths ``actions`` and first edges ``first`` counted from ``out``'s first row)
     into ``out`` ``[edges, hands]``: a live hand's action ``k > 0`` is ``q * (q / top**2) *
@@ -82,3 +81,10 @@ def decode_rows(live, start, probs, scale, actions, first, top, out, over):
             for k in range(1, width):
                 out[row + k, h] = out[row + k, h] / total
             rank += 1
+
+
+decode_rows = njit(cache=True, nogil=True, parallel=True)(_decode_rows)
+"""``_decode_rows`` on every core: a player's whole profile."""
+decode_rows_serial = njit(cache=True, nogil=True)(_decode_rows)
+"""The same loop on the calling thread: a node or a few (a parallel region's start costs
+milliseconds on a busy machine, more than decoding a node, and a step reads a dozen)."""
