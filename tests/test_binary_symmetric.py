@@ -115,3 +115,20 @@ def test_lbr_reads_a_file_as_played(files):
     _, old = files
     engine = build(LbrJob(str(old), "tree", None))
     assert engine.strategy.symmetric and engine.strategy.averaging
+
+
+def test_a_spot_without_a_suit_swap_is_written_as_solved(tmp_path):
+    """Four suits on the board: no decision has a twin, nothing is averaged."""
+    spot = (
+        'nlhe(board="Qs Jh 2c 8d",pot=100,stack=100,oop_range="AA,KK,AKs,T9s",'
+        'ip_range="AA,JJ,AQs,98s",turn_oop_bet="75%",turn_ip_bet="75%",'
+        'river_oop_bet="75%",river_ip_bet="75%")'
+    )
+    out = tmp_path / "turn.ptsb"
+    execute(RunRequest(game=spot, algo="dcfr", out=out, iterations=30), lambda e: None,
+            lambda: False)  # fmt: skip
+    loaded = load_strategy(out)
+    assert loaded.game.suit_swap() is None and loaded.strategy.symmetric
+    reference = reference_walk.exploitability(loaded.game, rows_of(loaded.game, loaded.strategy))
+    assert loaded.measured.exploitability == pytest.approx(reference, rel=1e-9)
+    assert reference > 0.01  # a 30-iteration solve is measurably off

@@ -183,7 +183,10 @@ def self_image_slots(game: TreeGame, player: int) -> np.ndarray:
     """Per decision slot of ``player`` in the canonical layout: whether the decision is its own
     suit image (the swap fixes every card dealt on its path; otherwise its image is a left-out
     twin, which reads its rows swapped)."""
-    build = lambda: self_image(game, plan_layout(game, player).nodes)  # noqa: E731
+
+    def build() -> np.ndarray:
+        return self_image(game, plan_layout(game, player).nodes)
+
     return game.derived.get("self_image_slots", player, build)
 
 
@@ -208,6 +211,8 @@ def symmetrise_compact(game: TreeGame, player: int, per_edge: np.ndarray) -> np.
     every self-image decision averaged with their twins' (``average_twins``), in place."""
     lay = plan_layout(game, player)
     slots = np.flatnonzero(self_image_slots(game, player))
+    if not len(slots):  # no suit swap: nothing to average
+        return per_edge
     edges = np.repeat(lay.first[slots], lay.actions[slots]) + (
         np.arange(int(lay.actions[slots].sum()))
         - np.repeat(np.cumsum(lay.actions[slots]) - lay.actions[slots], lay.actions[slots])
