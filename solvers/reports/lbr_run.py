@@ -42,7 +42,7 @@ class LbrJob:
 
 def build(job: LbrJob) -> LocalBestResponse:
     loaded = load_strategy(job.path)
-    strategy = as_played(loaded.strategy)  # the rows the bot plays
+    strategy: Strategy = as_played(loaded.strategy)  # type: ignore[assignment]  # as played
     river = None
     if job.river is not None and len(loaded.game.root.board) == 4:  # a turn spot
         river = job.river(loaded.game, strategy)

@@ -245,13 +245,6 @@ class EditedBinary(Mapping[int, np.ndarray]):
                 swap = self.game.suit_swap().hands[p]  # type: ignore[attr-defined]
                 self.edits[_twin(self.game, node_id)] = np.asarray(rows)[np.argsort(swap)]
 
-    def _self_image(self, player: int) -> np.ndarray:
-        """``self_image`` of the file's slots (in the file's order, which ``__getitem__``
-        reads)."""
-        if self._image[player] is None:
-            self._image[player] = self_image(self.game, self.layouts[player].nodes)
-        return self._image[player]  # type: ignore[return-value]
-
     def __getitem__(self, node_id: int) -> np.ndarray:
         found = self.edits.get(node_id)
         if found is not None:
