@@ -35,7 +35,7 @@ def spot_equity(game, board: tuple[int, ...], player: int, opp_weights: np.ndarr
     the opponent's hands, from the spot's own showdown tables (strengths already sorted per
     board, the terminal kernels' sweep): a flop's 1,176 runouts in milliseconds, not seconds.
     None when the game has no such tables or they do not hold every runout of ``board``."""
-    from solvers.games.holdem.terminal_kernels import runout_sums  # noqa: PLC0415 - numba
+    from solvers.games.holdem import terminal_kernels  # noqa: PLC0415 - numba on use
 
     if not callable(getattr(game, "combo_terminals", None)):
         return None
@@ -47,7 +47,9 @@ def spot_equity(game, board: tuple[int, ...], player: int, opp_weights: np.ndarr
     won = np.zeros(game.n_hands[player])
     seen = np.zeros(game.n_hands[player])
     weights = np.ascontiguousarray(opp_weights, dtype=np.float64)
-    runout_sums(index.astype(np.int64), weights, won, seen, hands[player], hands[1 - player])
+    terminal_kernels.runout_sums(
+        index.astype(np.int64), weights, won, seen, hands[player], hands[1 - player]
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(seen > 0, (seen + won) / (2 * seen), np.nan)
 
