@@ -138,3 +138,13 @@ def pair_values(
             total = weights.sum()
             values[node.id] = float(weights @ values[children] / total) if total > 0 else 0.0
     return values
+
+
+def exploitability(game: TreeGame, strategy: Mapping[int, np.ndarray]) -> float:
+    """Half the sum of both players' best-response values, node by node."""
+    values = []
+    for p in (0, 1):
+        opp = reaches(game, strategy, 1 - p)
+        cfv, _ = counterfactual_values(game, strategy, p, opp, respond=True)
+        values.append(float(cfv[0].sum()))
+    return sum(values) / 2

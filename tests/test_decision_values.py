@@ -24,6 +24,7 @@ from solvers.runs.solve_run import execute
 from solvers.strategy_file import load_strategy
 from solvers.strategy_file.binary import BinaryStrategy
 from solvers.strategy_file.transforms import NodeChange, purify, purify_per_edge, purify_rows
+from tests.old_binary_files import drifted, write_unsymmetrised
 
 SPOT = (
     'nlhe(board="Qs Jh 2h",pot=100,stack=100,oop_range="AA,KK,AKs,T9s,76s",'
@@ -107,12 +108,23 @@ def reference(game, strategy) -> dict[int, np.ndarray]:
     return {n.id: np.asarray(strategy[n.id]) for n in game.decision_nodes()}
 
 
-def test_the_played_view_is_suit_symmetric_where_the_file_is_not(solved):
-    """A solve's rows drift apart between twin hands at decisions that are their own suit
-    image; the isomorphic walk is exact only for the symmetric view, which the reports and
-    the bot read. Elsewhere the view is the file's rows."""
+@pytest.fixture(scope="module")
+def unsymmetrised(solved, tmp_path_factory):
+    """A file written before the writer symmetrised, its twin rows apart."""
     game, binary, _, _ = solved
+    path = tmp_path_factory.mktemp("old") / "old.ptsb"
+    write_unsymmetrised(path, game, drifted(binary))
+    return load_strategy(path).strategy
+
+
+def test_the_played_view_is_suit_symmetric_where_the_file_is_not(solved, unsymmetrised):
+    """A solve's rows drift apart between twin hands at decisions that are their own suit
+    image, and older files kept them so; the isomorphic walk is exact only for the symmetric
+    view, which every reader reads. Elsewhere the view is the file's rows."""
+    game = solved[0]
+    binary = unsymmetrised
     played = binary.symmetrised()
+    assert played is not binary and played.averaging
     swap = game.suit_swap()
     drift = 0.0
     for node in game.decision_nodes():

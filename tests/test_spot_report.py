@@ -79,6 +79,38 @@ def test_equity_matches_brute_force_with_card_removal(board_text):
     assert np.allclose(got, _brute_equity(board, own, opp, weights), atol=1e-12)
 
 
+FLOP = (
+    'nlhe(board="Qs Jh 2h",pot=100,stack=100,oop_range="AA,KK,AKs,T9s,76s,QJo",'
+    'ip_range="AA,JJ,AQs,98s,65s,KQo",flop_oop_bet="a",flop_ip_bet="a",'
+    'turn_oop_bet="75%",turn_ip_bet="75%",river_oop_bet="75%",river_ip_bet="75%")'
+)
+
+
+@pytest.mark.parametrize("street", ["flop", "turn", "river"])
+def test_spot_equity_from_the_game_tables_is_the_runout_equity(street):
+    """The spot's own showdown tables (the terminal kernels' sweep over every runout) give
+    each hand's equity as the sorted-strength routine above, checked by brute force."""
+    from solvers.reports.spot_equity import spot_equity
+
+    game = load_game(FLOP)
+    board = tuple(int(c) for c in game.root.board)
+    board += tuple(parse_cards({"flop": "", "turn": "Kd", "river": "Kd 9c"}[street]))
+    rng = np.random.default_rng(len(board))
+    combos = game.hand_combos
+    for player in (0, 1):
+        weights = rng.random(game.n_hands[1 - player]) * (
+            rng.random(game.n_hands[1 - player]) > 0.2
+        )
+        got = spot_equity(game, board, player, weights)
+        want = equity_vs_range(board, combos[player], combos[1 - player], weights)
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        assert np.isnan(want).any() == (street != "flop")  # hands holding the Kd
+        np.testing.assert_allclose(got[~np.isnan(want)], want[~np.isnan(want)], rtol=0, atol=1e-12)
+        other = equity_vs_range(board, combos[player], combos[1 - player], weights[::-1])
+        assert np.nanmax(np.abs(other - want)) > 0.05  # another range: another answer
+    assert spot_equity(game, (0, 1, 2), 0, np.ones(game.n_hands[1])) is None  # not this spot's
+
+
 def test_equity_of_a_random_range_against_itself_averages_one_half():
     board = tuple(parse_cards("Qs Jh 2h 8d"))
     live = np.array([c for c in range(1326) if not set(COMBO_CARDS[c]) & set(board)])

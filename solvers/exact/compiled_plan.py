@@ -12,9 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.cards.deck import RANKS, SUITS, card_str, parse_card
+from solvers.cards.deck import card_str
 from solvers.exact.kernel_inputs import Schedule
-from solvers.exact.walk import TreePlan, build_plan
+from solvers.exact.walk import TreePlan, build_plan, node_arrays
 from solvers.games.base import TreeGame
 from solvers.games.chance_subtrees import subtree_heads
 from solvers.games.holdem.symmetry import walked_nodes
@@ -132,13 +132,13 @@ def compiled_plan(game: TreeGame, isomorphic: bool = False) -> CompiledPlan:
 def image_node(game: TreeGame, swap, node_id: int) -> int:
     """The node whose key is ``node_id``'s with every dealt card's suits swapped."""
     index = game.derived.get("node_of_key", None, lambda: {n.key: n.id for n in game.nodes})
-    tokens = game.nodes[node_id].key.split("/")
-    mapped = [card_str(int(swap.card[parse_card(t)])) if _is_card(t) else t for t in tokens]
-    return index["/".join(mapped)]
+    cards = game.derived.get("swapped_cards", None, lambda: _swapped_cards(swap))
+    return index["/".join(cards.get(t, t) for t in game.nodes[node_id].key.split("/"))]
 
 
-def _is_card(token: str) -> bool:
-    return len(token) == 2 and token[0] in RANKS and token[1] in SUITS
+def _swapped_cards(swap) -> dict[str, str]:
+    """Each card's key token and its image's (a key's other tokens are actions)."""
+    return {card_str(c): card_str(int(swap.card[c])) for c in range(len(swap.card))}
 
 
 def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
@@ -146,27 +146,20 @@ def _build(game: TreeGame, plan: TreePlan, swap=None) -> CompiledPlan:
     n_rows = plan.n_rows
     node_of_row = plan.node_of_row
     row_of_node = plan.row_of_node
-    parent_node = np.array([n.parent for n in nodes], dtype=np.int64)
-    kind_node = np.array(
-        [
-            n.player if n.is_decision else (_KIND_CHANCE if n.is_chance else _KIND_TERMINAL)
-            for n in nodes
-        ],
-        dtype=np.int8,
-    )
+    arrays = node_arrays(game)
+    parent_node = arrays.parent.astype(np.int64)
+    kind_node = np.where(
+        arrays.kind == 0, arrays.player, np.where(arrays.kind == 1, _KIND_CHANCE, _KIND_TERMINAL)
+    ).astype(np.int8)
     parent = np.full(n_rows, -1, dtype=np.int64)
     has_parent = parent_node[node_of_row] >= 0
     parent[has_parent] = row_of_node[parent_node[node_of_row][has_parent]]
     kind = kind_node[node_of_row]
-    counts = np.array([len(nodes[n].children) for n in node_of_row], dtype=np.int64)
+    counts = arrays.child_start[node_of_row + 1] - arrays.child_start[node_of_row]
+    counts = counts.astype(np.int64)
     child_start = np.zeros(n_rows + 1, dtype=np.int64)
     np.cumsum(counts, out=child_start[1:])
-    child_nodes = [c for n in node_of_row for c in nodes[n].children]
-    child_rows = (
-        row_of_node[np.array(child_nodes, dtype=np.int64)]
-        if child_nodes
-        else np.zeros(0, dtype=np.int64)
-    )
+    child_rows = row_of_node[arrays.children(node_of_row)].astype(np.int64)
     if swap is None:
         live = np.ones(n_rows, dtype=np.bool_)
         doubled = np.zeros(n_rows, dtype=np.bool_)

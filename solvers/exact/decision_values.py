@@ -34,7 +34,7 @@ from solvers.exact.compiled_walk import (
 )
 from solvers.exact.executor import evaluation_dtype, uses_compiled
 from solvers.exact.hand_values import pair_values_of_columns
-from solvers.exact.walk import build_plan
+from solvers.exact.walk import build_plan, csr_gather
 from solvers.games.base import Node, TreeGame
 
 Change = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -145,7 +145,7 @@ class CompiledProfile:
         children = children[plan.inner_index[children] >= 0]
         position = np.full(len(plan.kind), -1, dtype=np.int64)
         position[children] = np.arange(len(children))
-        kept = walk.values[plan.inner_index[children], : plan.n_hands[player]].copy()
+        kept = walk.values[plan.inner_index[children], : plan.n_hands[player]]  # a copy
         return DecisionValues(self, player, root, position, kept)
 
     def game_value(self) -> float:
@@ -189,10 +189,7 @@ def path_reach(game: TreeGame, strategy: Mapping[int, np.ndarray], node, player:
 
 def _children_of(plan: CompiledPlan, rows: np.ndarray) -> np.ndarray:
     """Every child row of ``rows`` (vectorised over the CSR child lists)."""
-    starts, stops = plan.child_start[rows], plan.child_start[rows + 1]
-    counts = stops - starts
-    offsets = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
-    return plan.child_rows[np.repeat(starts, counts) + offsets]
+    return csr_gather(plan.child_start, plan.child_rows, rows)
 
 
 def compiled_profile(

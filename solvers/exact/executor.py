@@ -12,7 +12,6 @@ from __future__ import annotations
 import numpy as np
 
 from solvers.errors import InputError
-from solvers.exact.compiled_plan import compiled_plan
 from solvers.exact.compiled_walk import CompiledWalk, compiled_walk
 from solvers.games.base import TreeGame
 
@@ -41,9 +40,10 @@ def uses_compiled(game: TreeGame, walk: str = "auto", alternating: bool = True) 
 def evaluation_dtype(game: TreeGame) -> np.dtype:
     """Storage of exact evaluation on the compiled walk: float64 (file headers and reports
     agree to 1e-12) unless the tree is over ``EXACT_CELLS`` node-hands, as a flop spot is; then
-    float32 (relative error about 1e-6; every sum still accumulates in float64)."""
-    plan = compiled_plan(game)
-    cells = plan.n_inner * max(plan.n_hands)
+    float32 (relative error about 1e-6; every sum still accumulates in float64). Counted
+    without building the full tree's plan (every non-terminal node is a row of it), which a
+    walk with suit isomorphism never needs."""
+    cells = (len(game.nodes) - len(game.terminal_ids)) * max(game.n_hands)
     return np.dtype(np.float64 if cells <= EXACT_CELLS else np.float32)
 
 

@@ -36,11 +36,12 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import scipy.sparse as sp
 
-from solvers.games.base import Strategy, TreeGame
+from solvers.games.base import NodeKind, Strategy, TreeGame
 
 
 @dataclass(frozen=True)
@@ -155,20 +156,72 @@ _DENSE_SUM_LIMIT = 1 << 16
 """Largest level (parents times children) summed by a dense 0/1 matrix product."""
 
 
-def _row_order(game: TreeGame) -> tuple[list[int], list[tuple[int, int]]]:
+@dataclass(frozen=True)
+class NodeArrays:
+    """The tree's shape per node id, read once from the nodes so that plans are built with
+    array operations, not a Python loop over nodes."""
+
+    kind: np.ndarray
+    """0 decision, 1 chance, 2 terminal (int8)."""
+    player: np.ndarray
+    """The acting player of a decision, else -1."""
+    parent: np.ndarray
+    child_start: np.ndarray
+    """Children of node ``n`` are ``child_ids[child_start[n]:child_start[n + 1]]``, in action
+    order."""
+    child_ids: np.ndarray
+
+    def children(self, ids: np.ndarray) -> np.ndarray:
+        """Every child of ``ids``, node by node, each node's in action order."""
+        return csr_gather(self.child_start, self.child_ids, ids)
+
+
+_KINDS = {NodeKind.DECISION: 0, NodeKind.CHANCE: 1, NodeKind.TERMINAL: 2}
+
+
+def node_arrays(game: TreeGame) -> NodeArrays:
+    """``NodeArrays`` of ``game`` (kept in ``game.derived``)."""
+
+    def build() -> NodeArrays:
+        nodes = game.nodes
+        n = len(nodes)
+        counts = np.fromiter((len(x.children) for x in nodes), dtype=np.intp, count=n)
+        child_start = np.zeros(n + 1, dtype=np.intp)
+        np.cumsum(counts, out=child_start[1:])
+        children = chain.from_iterable(x.children for x in nodes)
+        return NodeArrays(
+            kind=np.fromiter((_KINDS[x.kind] for x in nodes), dtype=np.int8, count=n),
+            player=np.fromiter((x.player for x in nodes), dtype=np.intp, count=n),
+            parent=np.fromiter((x.parent for x in nodes), dtype=np.intp, count=n),
+            child_start=child_start,
+            child_ids=np.fromiter(children, dtype=np.intp, count=int(child_start[-1])),
+        )
+
+    return game.derived.get("node_arrays", None, build)
+
+
+def csr_gather(start: np.ndarray, values: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """``values[start[i]:start[i + 1]]`` for every ``i`` of ``ids``, concatenated in order."""
+    firsts, counts = start[ids], start[ids + 1] - start[ids]
+    offsets = np.arange(int(counts.sum())) - np.repeat(np.cumsum(counts) - counts, counts)
+    return values[np.repeat(firsts, counts) + offsets]
+
+
+def _row_order(arrays: NodeArrays) -> tuple[np.ndarray, list[tuple[int, int]]]:
     """Breadth first, non-terminals first within each depth; the row bounds of each depth."""
-    nodes = game.nodes
-    order: list[int] = []
+    terminal = arrays.kind == 2
+    parts: list[np.ndarray] = []
     bounds: list[tuple[int, int]] = []
-    level = [0]
-    while level:
-        level = [n for n in level if not nodes[n].is_terminal] + [
-            n for n in level if nodes[n].is_terminal
-        ]
-        bounds.append((len(order), len(order) + len(level)))
-        order.extend(level)
-        level = [child for nid in level for child in nodes[nid].children]
-    return order, bounds
+    level = np.zeros(1, dtype=np.intp)
+    done = 0
+    while len(level):
+        ends = terminal[level]
+        level = np.concatenate([level[~ends], level[ends]])
+        bounds.append((done, done + len(level)))
+        done += len(level)
+        parts.append(level)
+        level = arrays.children(level)
+    return np.concatenate(parts), bounds
 
 
 def build_plan(game: TreeGame) -> TreePlan:
@@ -178,17 +231,17 @@ def build_plan(game: TreeGame) -> TreePlan:
 
 def _build_plan(game: TreeGame) -> TreePlan:
     nodes = game.nodes
-    order, bounds = _row_order(game)
-    node_of_row = np.array(order, dtype=np.intp)
+    arrays = node_arrays(game)
+    node_of_row, bounds = _row_order(arrays)
     row_of_node = np.empty(len(nodes), dtype=np.intp)
     row_of_node[node_of_row] = np.arange(len(nodes))
 
     levels = []
     for (parent_start, parent_end), (start, stop) in zip(bounds[:-1], bounds[1:], strict=True):
-        parents = [n for n in order[parent_start:parent_end] if not nodes[n].is_terminal]
-        local = {nid: i for i, nid in enumerate(parents)}
-        parent_index = np.array([local[nodes[n].parent] for n in order[start:stop]], dtype=np.intp)
-        shape = (len(parents), stop - start)
+        # the level above's non-terminal rows come first: they are the parents, in row order
+        n_parents = int((arrays.kind[node_of_row[parent_start:parent_end]] != 2).sum())
+        parent_index = row_of_node[arrays.parent[node_of_row[start:stop]]] - parent_start
+        shape = (n_parents, stop - start)
         ones = (np.ones(stop - start), (parent_index, np.arange(stop - start)))
         sum_children: np.ndarray | sp.csr_matrix
         if shape[0] * shape[1] <= _DENSE_SUM_LIMIT:
@@ -196,44 +249,34 @@ def _build_plan(game: TreeGame) -> TreePlan:
         else:
             sum_children = sp.csr_matrix(ones, shape=shape)
         levels.append(
-            Level(
-                start, stop, parent_start, parent_start + len(parents), parent_index, sum_children
-            )
+            Level(start, stop, parent_start, parent_start + n_parents, parent_index, sum_children)
         )
 
     max_hands = max(game.n_hands)
     root_reach = np.zeros((2, max_hands))
     for p in (0, 1):
         root_reach[p, : game.n_hands[p]] = 1.0
-    chance_rows: list[int] = []
+    chance_ids = np.flatnonzero(arrays.kind == 1)
+    chance_rows = row_of_node[arrays.children(chance_ids)]
     chance_masks: list[tuple[tuple[np.ndarray, np.ndarray], int]] = []
-    for node in nodes:
-        if node.is_chance:
-            assert node.outcome_masks is not None
-            for o, child in enumerate(node.children):
-                chance_rows.append(int(row_of_node[child]))
-                chance_masks.append((node.outcome_masks, o))
+    for node_id in chance_ids.tolist():
+        node = nodes[node_id]
+        assert node.outcome_masks is not None
+        chance_masks.extend((node.outcome_masks, o) for o in range(len(node.children)))
 
     edges = []
     for p in (0, 1):
-        decision_rows = sorted(row_of_node[n.id] for n in nodes if n.is_decision and n.player == p)
-        rows: list[int] = []
-        edge_parents: list[int] = []
-        firsts: list[int] = []
-        counts: list[int] = []
-        for drow in decision_rows:
-            node = nodes[node_of_row[drow]]
-            firsts.append(len(rows))
-            counts.append(len(node.children))
-            rows.extend(row_of_node[child] for child in node.children)
-            edge_parents.extend([drow] * len(node.children))
+        ids = np.flatnonzero((arrays.kind == 0) & (arrays.player == p))
+        decision_rows = np.sort(row_of_node[ids])
+        decisions = node_of_row[decision_rows]
+        counts = arrays.child_start[decisions + 1] - arrays.child_start[decisions]
         edges.append(
             PlayerEdges(
-                rows=np.array(rows, dtype=np.intp),
-                parent_rows=np.array(edge_parents, dtype=np.intp),
-                first_edge=np.array(firsts, dtype=np.intp),
-                n_actions=np.array(counts, dtype=np.intp),
-                decision_nodes=tuple(int(node_of_row[r]) for r in decision_rows),
+                rows=row_of_node[arrays.children(decisions)],
+                parent_rows=np.repeat(decision_rows, counts),
+                first_edge=(np.cumsum(counts) - counts).astype(np.intp),
+                n_actions=counts.astype(np.intp),
+                decision_nodes=tuple(decisions.tolist()),
             )
         )
     parent_starts = np.array([level.parent_start for level in levels], dtype=np.intp)
@@ -245,7 +288,7 @@ def _build_plan(game: TreeGame) -> TreePlan:
         node_of_row=node_of_row,
         row_of_node=row_of_node,
         levels=tuple(levels),
-        chance_rows=np.array(chance_rows, dtype=np.intp),
+        chance_rows=chance_rows.astype(np.intp),
         chance_masks=tuple(chance_masks),
         root_reach=root_reach,
         terminal_rows=row_of_node[terminals],

@@ -22,6 +22,7 @@ from solvers.games.base import Strategy, TreeGame
 from solvers.parallel.backends import check_backend, run_tasks
 from solvers.reports.lbr import LocalBestResponse, RiverBot, summarise
 from solvers.strategy_file import load_strategy
+from solvers.strategy_file.binary import as_played
 
 CHUNK_DEALS = 500
 
@@ -41,10 +42,11 @@ class LbrJob:
 
 def build(job: LbrJob) -> LocalBestResponse:
     loaded = load_strategy(job.path)
+    strategy: Strategy = as_played(loaded.strategy)  # type: ignore[assignment]  # as played
     river = None
     if job.river is not None and len(loaded.game.root.board) == 4:  # a turn spot
-        river = job.river(loaded.game, loaded.strategy)
-    return LocalBestResponse(loaded.game, loaded.strategy, job.action_set, job.streets, river)
+        river = job.river(loaded.game, strategy)
+    return LocalBestResponse(loaded.game, strategy, job.action_set, job.streets, river)
 
 
 class ChunkEngine(Protocol):

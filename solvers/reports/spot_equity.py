@@ -12,6 +12,7 @@ compatible hands sees the same number of runouts, so summing over runouts weight
 from __future__ import annotations
 
 from itertools import combinations
+from math import comb
 
 import numpy as np
 
@@ -27,6 +28,30 @@ def runouts(board: tuple[int, ...]) -> np.ndarray:
     deck = [c for c in range(52) if c not in board]
     extra = list(combinations(deck, 5 - len(board)))
     return np.array([(*board, *cards) for cards in extra], dtype=np.intp).reshape(len(extra), 5)
+
+
+def spot_equity(game, board: tuple[int, ...], player: int, opp_weights: np.ndarray):
+    """``equity_vs_range`` of ``player``'s hands in a hold'em spot against ``opp_weights`` over
+    the opponent's hands, from the spot's own showdown tables (strengths already sorted per
+    board, the terminal kernels' sweep): a flop's 1,176 runouts in milliseconds, not seconds.
+    None when the game has no such tables or they do not hold every runout of ``board``."""
+    from solvers.games.holdem import terminal_kernels  # noqa: PLC0415 - numba on use
+
+    if not callable(getattr(game, "combo_terminals", None)):
+        return None
+    boards = game.strengths.boards
+    index = np.flatnonzero(np.isin(boards, board).sum(axis=1) == len(board))
+    if len(index) != comb(52 - len(board), 5 - len(board)):
+        return None
+    hands = game.combo_terminals().hands
+    won = np.zeros(game.n_hands[player])
+    seen = np.zeros(game.n_hands[player])
+    weights = np.ascontiguousarray(opp_weights, dtype=np.float64)
+    terminal_kernels.runout_sums(
+        index.astype(np.int64), weights, won, seen, hands[player], hands[1 - player]
+    )
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(seen > 0, (seen + won) / (2 * seen), np.nan)
 
 
 def _strengths(boards: np.ndarray, combos: np.ndarray) -> np.ndarray:

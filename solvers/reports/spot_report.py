@@ -22,7 +22,7 @@ import numpy as np
 from solvers.cards.deck import CLASS_LABELS, COMBO_CLASS, N_CLASSES, card_str, class_index
 from solvers.errors import InputError
 from solvers.games.base import Node, TreeGame, spot_hand_combos
-from solvers.reports.spot_equity import equity_vs_range
+from solvers.reports.spot_equity import equity_vs_range, spot_equity
 from solvers.reports.strategy_report import NodeReport, node_report
 
 
@@ -78,12 +78,12 @@ def node_equities(game: TreeGame, node: Node, report: NodeReport) -> np.ndarray:
     opp_range = report.ranges[opponent]
     if opp_range is None:
         return np.full(len(report.hands), np.nan)
-    return equity_vs_range(
-        tuple(node.board),
-        spot_hand_combos(game)[report.player],
-        spot_hand_combos(game)[opponent],
-        opp_range,
-    )
+    board = tuple(int(c) for c in node.board)
+    fast = spot_equity(game, board, report.player, opp_range)
+    if fast is not None:
+        return fast
+    combos = spot_hand_combos(game)
+    return equity_vs_range(board, combos[report.player], combos[opponent], opp_range)
 
 
 @dataclass(frozen=True)

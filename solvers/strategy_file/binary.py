@@ -55,9 +55,12 @@ def write_binary(
     measured: Measured | None = None,
     float_exploitability: float | None = None,
     lbr: list[LbrFigure] | None = None,
+    symmetric: bool = True,
 ) -> Path:
     """Write a binary strategy file atomically (never half a file). ``sections`` are
-    ``binary_codec.quantise``'s, per player, in ``plan_layout`` order."""
+    ``binary_codec.quantise``'s, per player, in ``plan_layout`` order; ``symmetric``: their
+    rows are suit-symmetric (``encode_profile``'s always are), so readers need not average
+    twins (the header's ``symmetric``)."""
     layouts = [plan_layout(game, p) for p in (0, 1)]
     head: dict[str, Any] = {
         "format_version": FORMAT_VERSION,
@@ -75,6 +78,8 @@ def write_binary(
         head["float_exploitability"] = float_exploitability
     if lbr:
         head["lbr"] = [figure.model_dump() for figure in lbr]
+    if symmetric:
+        head["symmetric"] = True
     named = {}
     for name in frame.section_names():
         p, kind = int(name[-1]), name[:-1]
@@ -133,45 +138,35 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
         self._slot = [{int(n): k for k, n in enumerate(lay.nodes)} for lay in layouts]
         self._decisions = [n.id for n in game.nodes if n.is_decision]
         self.symmetric = False
-        """Read as ``symmetrised()``: rows averaged with their twin hands' where a decision is
-        its own suit image."""
+        """The rows read are suit-symmetric: the file's own (written so, the header's
+        ``symmetric``) or ``symmetrised()``'s."""
+        self.averaging = False
+        """Rows are averaged with their twin hands' on read (``symmetrised()`` of a file
+        written before the writer symmetrised)."""
         self._symmetric_view: BinaryStrategy | None = None
+        self._image: list[np.ndarray | None] = [None, None]
 
     def symmetrised(self) -> BinaryStrategy:
         """The file's profile made exactly suit-symmetric: at a decision that is its own suit
         image, each hand's row is averaged with its suit-swapped twin's. The isomorphic walk
         (which ``exploit`` and the node reports run on) is exact only for such a profile, and
         a solve's rows there drift apart where a hand is indifferent (by up to 0.2 on a small
-        flop); a report that shows rows and their values, and a bot that plays them, read this
-        view so that the values are those of the rows played."""
+        flop); every reader reads this view (``as_played``) so that the values are those of
+        the rows played. A file written symmetric is its own view: nothing is averaged."""
         if self.symmetric:
             return self
         if self._symmetric_view is None:
             view = copy.copy(self)
-            view.symmetric = True
+            view.symmetric = view.averaging = True
             self._symmetric_view = view
         return self._symmetric_view
 
     def _self_image(self, player: int) -> np.ndarray:
-        """Per slot of ``player``: whether the decision is its own suit image (the swap fixes
-        every card dealt on its path; otherwise its image is a left-out twin, which reads
-        its rows swapped)."""
-        swap = self.game.suit_swap()  # type: ignore[attr-defined]
-
-        def build() -> np.ndarray:
-            nodes = self.layouts[player].nodes
-            if swap is None:
-                return np.zeros(len(nodes), dtype=np.bool_)
-            fixed = swap.card == np.arange(len(swap.card))
-            return np.array([fixed[list(self.game.nodes[int(n)].board)].all() for n in nodes])
-
-        return self.game.derived.get("self_image_slots", player, build)
-
-    def _average_twins(self, player: int, block: np.ndarray) -> np.ndarray:
-        """``[edges, hands]`` float32 rows averaged with their twin hands' (in float32, the
-        same operations for one node and for the whole profile)."""
-        swap = self.game.suit_swap().hands[player]  # type: ignore[attr-defined]
-        return (block + block[:, swap]) * np.float32(0.5)
+        """``self_image`` of the file's slots (in the file's order, which ``__getitem__``
+        reads)."""
+        if self._image[player] is None:
+            self._image[player] = self_image(self.game, self.layouts[player].nodes)
+        return self._image[player]  # type: ignore[return-value]
 
     def __getitem__(self, node_id: int) -> np.ndarray:
         node = self.game.nodes[node_id]
@@ -183,8 +178,8 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
         slot = self._slot[p][_twin(self.game, node_id)] if found is None else found
         lay = self.layouts[p]
         rows = decode_slots(lay, self.sections[p], self.bits, slot, slot + 1, self.source)
-        if self.symmetric and not flip and self._self_image(p)[slot]:
-            rows = self._average_twins(p, rows)
+        if self.averaging and not flip and self._self_image(p)[slot]:
+            rows = average_twins(self.game, p, rows)
         rows = rows.T.astype(np.float64)
         rows /= rows.sum(axis=1, keepdims=True)  # as the walks read the float32 rows: exactly
         return rows[self.game.suit_swap().hands[p]] if flip else rows  # type: ignore[attr-defined]
@@ -203,15 +198,50 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
             message = "the file's decision order is not this tree's compiled plan"
             raise StrategyFileError(self.source, [Problem(message)])
         out = decode(lay, self.sections[player], self.bits, source=self.source)
-        slots = np.flatnonzero(self._self_image(player)) if self.symmetric else np.zeros(0, int)
-        if len(slots):  # none without a suit swap (a board with all four suits)
-            edges = np.repeat(lay.first[slots], lay.actions[slots]) + (
-                np.arange(int(lay.actions[slots].sum()))
-                - np.repeat(np.cumsum(lay.actions[slots]) - lay.actions[slots], lay.actions[slots])
-            )
-            for chunk in np.array_split(edges, max(1, len(edges) // 8192)):
-                out[chunk] = self._average_twins(player, out[chunk])
-        return out
+        return symmetrise_compact(self.game, player, out) if self.averaging else out
+
+
+def self_image_slots(game: TreeGame, player: int) -> np.ndarray:
+    """Per decision slot of ``player`` in the canonical layout: whether the decision is its own
+    suit image (the swap fixes every card dealt on its path; otherwise its image is a left-out
+    twin, which reads its rows swapped)."""
+
+    def build() -> np.ndarray:
+        return self_image(game, plan_layout(game, player).nodes)
+
+    return game.derived.get("self_image_slots", player, build)
+
+
+def self_image(game: TreeGame, nodes: np.ndarray) -> np.ndarray:
+    """Whether each of ``nodes`` is its own suit image."""
+    swap = game.suit_swap()  # type: ignore[attr-defined]
+    if swap is None:
+        return np.zeros(len(nodes), dtype=np.bool_)
+    fixed = swap.card == np.arange(len(swap.card))
+    return np.array([fixed[list(game.nodes[int(n)].board)].all() for n in nodes], dtype=np.bool_)
+
+
+def average_twins(game: TreeGame, player: int, block: np.ndarray) -> np.ndarray:
+    """``[edges, hands]`` float32 rows averaged with their twin hands' (in float32, the same
+    operations for one node, for the whole profile read and for the profile written)."""
+    swap = game.suit_swap().hands[player]  # type: ignore[attr-defined]
+    return (block + block[:, swap]) * np.float32(0.5)
+
+
+def symmetrise_compact(game: TreeGame, player: int, per_edge: np.ndarray) -> np.ndarray:
+    """``per_edge`` (``[compact edges, hands]`` float32, canonical layout) with the rows of
+    every self-image decision averaged with their twins' (``average_twins``), in place."""
+    lay = plan_layout(game, player)
+    slots = np.flatnonzero(self_image_slots(game, player))
+    if not len(slots):  # no suit swap: nothing to average
+        return per_edge
+    edges = np.repeat(lay.first[slots], lay.actions[slots]) + (
+        np.arange(int(lay.actions[slots].sum()))
+        - np.repeat(np.cumsum(lay.actions[slots]) - lay.actions[slots], lay.actions[slots])
+    )
+    for chunk in np.array_split(edges, max(1, len(edges) // 8192)):
+        per_edge[chunk] = average_twins(game, player, per_edge[chunk])
+    return per_edge
 
 
 def as_played(strategy: Mapping[int, np.ndarray]) -> Mapping[int, np.ndarray]:
@@ -297,6 +327,8 @@ def load_binary(path: str | os.PathLike, check: bool = True) -> StrategyFile:
         raise fail(f"unknown game or parameter: {exc}") from None
     if not callable(getattr(game, "suit_swap", None)):
         raise fail(f"{game.name}: binary strategy files are for hold'em spots")
+    if not isinstance(head.get("symmetric", False), bool):
+        raise fail(f"'symmetric' must be true or false, not {head['symmetric']!r}")
     players = head.get("players")
     if not isinstance(players, list) or len(players) != 2 or not all(
         isinstance(x, dict) and set(x) == {"slots", "edges", "hands"}
@@ -322,6 +354,7 @@ def load_binary(path: str | os.PathLike, check: bool = True) -> StrategyFile:
             decode(layouts[p], sections[p], bits, source=source, store=False)
     strategy = BinaryStrategy(game, layouts, sections, bits)
     strategy.source = source
+    strategy.symmetric = head.get("symmetric", False)
     # a read-only Mapping decoded on demand: readers only index and iterate it
     loaded = StrategyFile(game, strategy, headers["solver"], headers["measured"],  # type: ignore[arg-type]
                           source)  # fmt: skip

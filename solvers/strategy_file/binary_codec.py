@@ -25,6 +25,8 @@ from solvers.games.base import TreeGame
 from solvers.strategy_file.model import Problem, StrategyFileError
 
 PROBS_DTYPES = {8: "u1", 16: "<u2"}
+PARALLEL_SLOTS = 256
+"""Decisions from which decoding runs on every core."""
 CHUNK_CELLS = 1 << 23
 """Edge-hand cells decoded at once (32 MB of float32)."""
 
@@ -129,40 +131,49 @@ def decode_slots(lay: Layout, sections: dict, bits: int, a: int, b: int, source:
     """Probabilities ``[edges, hands]`` (float32) of decisions ``[a, b)``, every row a
     distribution (uniform for a hand that cannot be there). ``StrategyFileError`` if a hand's
     stored actions add up to clearly more than 1 (rounding allows one step per action)."""
-    top = float((1 << bits) - 1)
-    actions, first = lay.actions[a:b], lay.first[a:b]
-    e0, e1, stored = _edges(lay, a, b)
-    live = unpack(np.asarray(sections["live"][a:b]), lay.hands)
-    mask = np.repeat(live, actions, axis=0)
-    block = np.zeros((e1 - e0, lay.hands), dtype=np.float32)
-    block[mask & stored[:, None]] = sections["probs"][
-        int(sections["start"][a]) : int(sections["start"][b])
-    ]
-    block *= block / np.float32(top * top)  # square-root companding
-    block *= np.asarray(sections["scale"][e0:e1], dtype=np.float32)[:, None]
-    given = np.add.reduceat(block, first - e0, axis=0)
-    over = live & (given > 1.0 + (actions - 1)[:, None] / top + 1e-6)
+    e0 = int(lay.first[a])
+    e1 = int(lay.first[b - 1] + lay.actions[b - 1]) if b > a else e0
+    out = np.empty((e1 - e0, lay.hands), dtype=np.float32)
+    return _decode_into(lay, sections, bits, a, b, out, source)
+
+
+def _decode_into(lay: Layout, sections: dict, bits: int, a: int, b: int, out, source: str):
+    """Decisions ``[a, b)`` decoded into ``out`` (their edges' rows) by the compiled loop
+    (``binary_kernels.decode_rows``)."""
+    from solvers.strategy_file import binary_kernels  # noqa: PLC0415 - numba on use
+
+    decode_rows = binary_kernels.decode_rows
+    if b - a < PARALLEL_SLOTS:
+        decode_rows = binary_kernels.decode_rows_serial
+    over = np.zeros(b - a, dtype=np.bool_)
+    start = np.asarray(sections["start"][a : b + 1], dtype=np.int64)
+    e0 = int(lay.first[a]) if b > a else 0
+    decode_rows(
+        np.ascontiguousarray(sections["live"][a:b]),
+        start,
+        sections["probs"][int(start[0]) : int(start[-1])] if b > a else sections["probs"][:0],
+        np.ascontiguousarray(sections["scale"][e0 : e0 + len(out)], dtype=np.float32),
+        lay.actions[a:b],
+        lay.first[a:b] - e0,
+        float((1 << bits) - 1),
+        out,
+        over,
+    )
     if over.any():
-        bad = int(np.flatnonzero(over)[0] // lay.hands) + a
+        bad = int(np.flatnonzero(over)[0]) + a
         node = int(lay.nodes[bad])
         problem = Problem(f"decision {bad} (node {node}): a hand's actions add up past 1")
         raise StrategyFileError(source, [problem])
-    block[first - e0] = np.maximum(1.0 - given, 0.0)
-    total = np.add.reduceat(block, first - e0, axis=0)
-    total[~live] = 1.0
-    block /= np.repeat(total, actions, axis=0)
-    uniform = np.repeat((1.0 / actions).astype(np.float32), actions)[:, None]
-    np.copyto(block, np.broadcast_to(uniform, block.shape), where=~mask)
-    return block
+    return out
 
 
 def decode(lay: Layout, sections: dict, bits: int, out=None, source: str = "", store=True):
     """A player's whole profile ``[edges, hands]`` (float32) into ``out``; with ``store=False``
-    only checked."""
-    if out is None:
-        out = np.empty((lay.n_edges if store else 0, lay.hands), dtype=np.float32)
+    only checked (a chunk at a time)."""
+    if store:
+        if out is None:
+            out = np.empty((lay.n_edges, lay.hands), dtype=np.float32)
+        return _decode_into(lay, sections, bits, 0, len(lay.actions), out, source)
     for a, b in chunks(lay):
-        block = decode_slots(lay, sections, bits, a, b, source)
-        if store:
-            out[int(lay.first[a]) : int(lay.first[a]) + len(block)] = block
-    return out
+        decode_slots(lay, sections, bits, a, b, source)
+    return np.empty((0, lay.hands), dtype=np.float32)

@@ -14,7 +14,7 @@ import numpy as np
 from solvers.exact.compiled_walk import CompiledWalk, Source, compiled_walk
 from solvers.exact.evaluation import Exploitability, exploitability_of_sources
 from solvers.exact.executor import evaluation_dtype
-from solvers.strategy_file.binary import BinaryStrategy
+from solvers.strategy_file.binary import BinaryStrategy, symmetrise_compact
 from solvers.strategy_file.binary_codec import decode, live_hands, plan_layout, quantise
 
 Change = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -29,7 +29,9 @@ def binary_walk(strategy: BinaryStrategy) -> CompiledWalk:
 
 
 def binary_profile(strategy: BinaryStrategy, change: Change | None = None) -> list[np.ndarray]:
-    """Both players' compact per-edge probabilities, optionally changed."""
+    """Both players' compact per-edge probabilities as played (``symmetrised``), optionally
+    changed."""
+    strategy = strategy.symmetrised()
     out = []
     for p in (0, 1):
         per_edge = strategy.compact_per_edge(p)
@@ -47,10 +49,14 @@ def binary_exploitability(strategy: BinaryStrategy, change: Change | None = None
 
 
 def encode_profile(game, compact: list[np.ndarray], bits: int, walk: CompiledWalk | None = None):
-    """Quantise a profile given per player in the canonical compact layout: the sections to
-    write, and the exact exploitability of the decoded profile (what every reader plays).
-    ``compact`` is overwritten with the decoded profile (a flop's is hundreds of MB)."""
+    """Quantise a profile given per player in the canonical compact layout, made suit-symmetric
+    first (twin hands' rows averaged where a decision is its own suit image, as readers of an
+    older file do): the sections to write (``symmetric``), and the exact exploitability of the
+    decoded profile (what every reader plays). ``compact`` is overwritten with the decoded
+    profile (a flop's is hundreds of MB)."""
     walk = walk or compiled_walk(game, evaluation_dtype(game), isomorphic=True)
+    for p in (0, 1):  # the rows written are the rows played (``BinaryStrategy.symmetrised``)
+        symmetrise_compact(game, p, compact[p])
     live = live_hands(walk, compact)
     sections = []
     for p in (0, 1):

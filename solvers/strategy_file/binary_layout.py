@@ -43,7 +43,7 @@ SECTION_DTYPES = {"nodes": "<i4", "live": "u1", "start": "<u8", "scale": "<f4"}
 PROBS_DTYPES = {8: "u1", 16: "<u2"}
 BINARY_KEYS = frozenset(
     {"format_version", "layout", "game", "form", "bits", "players", "sections", "solver",
-     "measured", "lbr", "float_exploitability"}
+     "measured", "lbr", "float_exploitability", "symmetric"}
 )  # fmt: skip
 
 

@@ -141,3 +141,40 @@ def terminal_values(terminals, opp_reach, out, tables, own, opp):
             terminal_value(terminals[k], opp_weight, row, tables, own, opp, totals, weaker)
             for h in range(row.shape[0]):
                 out[k, h] = row[h]
+
+
+@njit(cache=True, parallel=True)
+def runout_sums(boards, opp_weight, won, seen, own, opp):
+    """Over the boards ``boards`` (indices into the tables), per own hand: ``won`` the
+    compatible opponent weight it beats minus the weight that beats it (the showdown sweep at
+    scale 1), ``seen`` the compatible weight in all, both summed over the boards a hand is live
+    on. A hand's equity over those runouts is ``(seen + won) / (2 seen)``."""
+    n_boards = boards.shape[0]
+    n_chunks = max(1, min(n_boards, 64))
+    n_own = won.shape[0]
+    part_won = np.zeros((n_chunks, n_own))
+    part_seen = np.zeros((n_chunks, n_own))
+    for chunk in prange(n_chunks):
+        weaker = np.empty(N_CARDS)
+        for k in range(chunk, n_boards, n_chunks):
+            board = boards[k]
+            n_live = own.n_live[board]
+            _showdown_add(
+                opp_weight, 1.0, part_won[chunk], own.sorted_hands[board],
+                own.sorted_strength[board], own.sorted_cards[board], n_live,
+                opp.sorted_hands[board], opp.sorted_strength[board], opp.sorted_cards[board],
+                opp.n_live[board], weaker,
+            )  # fmt: skip
+            total = 0.0  # weaker now holds every live opponent hand's weight per card
+            for j in range(opp.n_live[board]):
+                total += opp_weight[opp.sorted_hands[board, j]]
+            cards = own.sorted_cards[board]
+            for i in range(n_live):
+                h = own.sorted_hands[board, i]
+                same = own.same[h]
+                back = opp_weight[same] if same >= 0 else 0.0
+                part_seen[chunk, h] += total - weaker[cards[i, 0]] - weaker[cards[i, 1]] + back
+    for chunk in range(n_chunks):
+        for h in range(n_own):
+            won[h] += part_won[chunk, h]
+            seen[h] += part_seen[chunk, h]
