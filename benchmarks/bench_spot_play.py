@@ -17,7 +17,7 @@ minutes and 1.8 GB): ``pokertui solve spots/flop.toml --algo dcfr --iterations 7
 DIR/flop.ptsb``.
 
 Run: ``python benchmarks/bench_spot_play.py --flop DIR/flop.ptsb [--turn F] [--hands 30]
-[--json]``. The default turn is the shipped ``strategies/srp_dry_turn.json.gz``.
+[--json]``. The default turn is the shipped ``strategies/srp_dry_turn.ptsb``.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(HERE))
-DEFAULT_TURN = HERE / "strategies" / "srp_dry_turn.json.gz"
+DEFAULT_TURN = HERE / "strategies" / "srp_dry_turn.ptsb"
 
 
 def practice(path: Path, hands: int, seed: int = 0) -> dict:

@@ -31,9 +31,10 @@ four action sets `fc`, `fcpa`, `tree` and `56` (`docs/lbr.md`; `tests/test_shipp
 recomputes them). Each spot tree has an all-in and a pot-sized bet or raise for both players,
 so `fc`, `fcpa` and `tree` stay within 1% of the pot everywhere. A turn spot's bot re-solves the
 river after an off-tree bet (`solvers/agents/river_resolve.py`) and its figures are measured
-against that bot. `56` stays within 1% of the pot on the river spots and on the turn spots
-shipped with the river spots' dense river sizes (`.ptsb`); `srp_dry_turn` and `srp_paired_turn`
-keep the old sparse river sizes and still exceed it (`docs/lbr.md`).
+against that bot. `56` stays within 1% of the pot on the river spots and on `3bet_turn` and
+`srp_wet_turn`, shipped with the river spots' dense river sizes (`.ptsb`); `srp_dry_turn`, dense
+too, is at 1.11% and `srp_paired_turn`, with the old sparse river sizes, at 7.77%
+(`docs/lbr.md`).
 
 `hunl_100bb.npz` (and `hunl_200bb.npz`, the ACPC game, when built) is the full-game blueprint:
 linear MCCFR over an abstract game, quantised to 255ths; its header records the abstractions,

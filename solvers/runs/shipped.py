@@ -102,7 +102,7 @@ SHIPPED_SPOTS: tuple[ShippedSpot, ...] = (
     ShippedSpot("srp_dry_river"),
     ShippedSpot("srp_wet_river"),
     ShippedSpot("srp_paired_river"),
-    ShippedSpot("srp_dry_turn"),
+    ShippedSpot("srp_dry_turn", binary=True),
     ShippedSpot("srp_wet_turn", binary=True),
     ShippedSpot("srp_paired_turn"),
     ShippedSpot("3bet_turn", binary=True),
