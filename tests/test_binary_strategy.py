@@ -384,3 +384,19 @@ def test_a_spot_without_a_suit_swap_reads_as_played(tmp_path):
         )
     node = next(n for n in loaded.game.decision_nodes() if n.player == 1)
     np.testing.assert_array_equal(played[node.id], loaded.strategy[node.id])
+
+
+def test_a_binary_solve_says_it_quantised_not_rounded(tmp_path, capfd):
+    """The end of a solve to ``.ptsb`` names the 8-bit quantisation and what it added; the
+    JSON path's "rounded to N decimals" is not said of it."""
+    from pokertui.cli import main  # noqa: PLC0415
+    from tests.test_holdem_solve import SMALL_RIVER  # noqa: PLC0415
+
+    out = tmp_path / "river.ptsb"
+    argv = ["solve", SMALL_RIVER, "--algo", "dcfr", "--iterations", "30", "--out", str(out)]
+    assert main(argv) == 0
+    said = "".join(capfd.readouterr())
+    assert "quantised to 8 bits a probability, which added" in said
+    assert "decimals" not in said
+    assert main([*argv[:-1], str(tmp_path / "river.json")]) == 0
+    assert "quantised" not in "".join(capfd.readouterr())

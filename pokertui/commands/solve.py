@@ -135,14 +135,14 @@ def _run_for_people(spec, flag: _StopFlag, resume: bool, prepared) -> dict[str, 
                 f"EV OOP {final['ev_oop']:.3f}, EV IP {final['ev_ip']:.3f}; "
                 f"file {final['file_bytes'] / 1e6:.2f} MB"
             )
-        if final.get("precision", 6) != 6 or final.get("target_missed_by_rounding"):
-            missed = (
-                " (rounding misses the target)" if final.get("target_missed_by_rounding") else ""
-            )
-            console.print(
-                f"  rounded to {final['precision']} decimals to meet the target; rounding added "
-                f"{final['rounding_added']:.3g} to {final['exploitability_unrounded']:.3g}{missed}"
-            )
+        missed = " (rounding misses the target)" if final.get("target_missed_by_rounding") else ""
+        added = f"{final['rounding_added']:.3g} to {final['exploitability_unrounded']:.3g}"
+        if final.get("bits"):  # a binary file: every probability quantised
+            console.print(f"  quantised to {final['bits']} bits a probability, which added {added}"
+                          f"{missed}")  # fmt: skip
+        elif final.get("precision", 6) != 6 or final.get("target_missed_by_rounding"):
+            console.print(f"  rounded to {final['precision']} decimals to meet the target; "
+                          f"rounding added {added}{missed}")  # fmt: skip
     return final
 
 

@@ -382,7 +382,8 @@ def _write_binary(spec: RunRequest, game, solver, compact, info, unrounded: floa
         spec.out, game, sections, DEFAULT_BITS, solver=info, measured=measured,
         float_exploitability=unrounded,
     )  # fmt: skip
-    return _written(measured, DEFAULT_BITS, unrounded, target)
+    written = _written(measured, DEFAULT_BITS, unrounded, target)
+    return {**written, "precision": None, "bits": DEFAULT_BITS}  # quantised, not rounded
 
 
 def _execute_lp(spec: RunRequest, game, emit: Emit, started: float):
