@@ -136,15 +136,19 @@ def _run_for_people(spec, flag: _StopFlag, resume: bool, prepared) -> dict[str, 
                 f"file {final['file_bytes'] / 1e6:.2f} MB"
             )
         missed = " (rounding misses the target)" if final.get("target_missed_by_rounding") else ""
-        added = f"{final['rounding_added']:.3g} to {final['exploitability_unrounded']:.3g}"
         if final.get("bits"):  # a binary file: every probability quantised
-            console.print(f"  quantised to {final['bits']} bits a probability, which added {added}"
-                          f"{missed}")  # fmt: skip
+            console.print(f"  quantised to {final['bits']} bits a probability, which added "
+                          f"{_added(final)}{missed}")  # fmt: skip
         elif final.get("precision", 6) != 6 or final.get("target_missed_by_rounding"):
             console.print(f"  rounded to {final['precision']} decimals to meet the target; "
-                          f"rounding added {added}{missed}")  # fmt: skip
+                          f"rounding added {_added(final)}{missed}")  # fmt: skip
     return final
 
+
+
+def _added(final: dict) -> str:
+    """What rounding or quantising added to the exploitability, and to what."""
+    return f"{final['rounding_added']:.3g} to {final['exploitability_unrounded']:.3g}"
 
 
 BLUEPRINT_ALGO = "mccfr"
