@@ -259,8 +259,11 @@ def _write_strategy(
     return _written(measured, precision, unrounded, target)
 
 
-def _written(measured, precision: int, unrounded: float, target: float | None) -> dict[str, Any]:
-    """What the ``done`` event says of the file: its measure, and what rounding added."""
+def _written(
+    measured, precision: int | None, unrounded: float, target: float | None
+) -> dict[str, Any]:
+    """What the ``done`` event says of the file: its measure, and what rounding added
+    (``precision``: the decimals rounded to, None for a quantised binary file)."""
     result: dict[str, Any] = {
         "exploitability": measured.exploitability,
         "game_value": measured.game_value,
@@ -382,8 +385,7 @@ def _write_binary(spec: RunRequest, game, solver, compact, info, unrounded: floa
         spec.out, game, sections, DEFAULT_BITS, solver=info, measured=measured,
         float_exploitability=unrounded,
     )  # fmt: skip
-    written = _written(measured, DEFAULT_BITS, unrounded, target)
-    return {**written, "precision": None, "bits": DEFAULT_BITS}  # quantised, not rounded
+    return {**_written(measured, None, unrounded, target), "bits": DEFAULT_BITS}  # quantised
 
 
 def _execute_lp(spec: RunRequest, game, emit: Emit, started: float):
