@@ -76,7 +76,7 @@ def normalised(w: np.ndarray) -> np.ndarray:
 
 def test_a_bet_between_two_sizes_gives_the_mixture_of_both_lines(spot):
     game, strategy = spot
-    resolver = RiverResolver(game, strategy, iterations=50)
+    resolver = RiverResolver(game, strategy, iterations=50, turn_iterations=0)
     history = lbr_history(game, strategy, resolver, 50.0 + 60.0)
     solved = resolver.river(0, history)
     params = solved.game.params
@@ -108,7 +108,7 @@ def test_a_bet_between_two_sizes_gives_the_mixture_of_both_lines(spot):
 
 def test_a_bet_below_the_smallest_size_calls_with_the_translations_odds(spot):
     game, strategy = spot
-    resolver = RiverResolver(game, strategy, iterations=50)
+    resolver = RiverResolver(game, strategy, iterations=50, turn_iterations=0)
     history = lbr_history(game, strategy, resolver, 50.0 + 20.0)
     params = resolver.river(0, history).game.params
     assert (params.pot, params.stack) == pytest.approx((140.0, 580.0))
@@ -128,7 +128,7 @@ def test_a_bet_below_the_smallest_size_calls_with_the_translations_odds(spot):
 
 def test_each_public_line_is_solved_once(spot):
     game, strategy = spot
-    resolver = RiverResolver(game, strategy, iterations=20)
+    resolver = RiverResolver(game, strategy, iterations=20, turn_iterations=0)
     history = lbr_history(game, strategy, resolver, 110.0)
     first = resolver.river(0, history)
     assert resolver.river(0, history) is first
@@ -152,7 +152,7 @@ def test_the_re_solve_is_less_exploitable_in_the_river_than_the_translated_play(
     solver = make_solver(game, "dcfr")
     solver.run(iterations=300)
     strategy = solver.average_strategy()
-    resolver = RiverResolver(game, strategy)
+    resolver = RiverResolver(game, strategy, turn_iterations=0)
     history = lbr_history(game, strategy, resolver, 110.0)
     solved = resolver.river(0, history)
     river = solved.game
@@ -245,7 +245,7 @@ def test_the_safe_re_solve_gives_no_opponent_hand_more_than_the_translated_play(
     solver = make_solver(game, "dcfr")
     solver.run(iterations=300)
     strategy = solver.average_strategy()
-    resolver = RiverResolver(game, strategy, safe=True)
+    resolver = RiverResolver(game, strategy, safe=True, turn_iterations=0)
     history = lbr_history(game, strategy, resolver, 110.0)
     solved = resolver.river(0, history)
     river = solved.game

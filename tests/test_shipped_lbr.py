@@ -1,8 +1,11 @@
 """Every shipped hold'em strategy records its local best response figures, and they recompute."""
 
+from functools import partial
+
 import pytest
 
 from solvers.agents.river_resolve import RIVER_ITERATIONS, RiverResolver
+from solvers.agents.turn_resolve import TURN_ITERATIONS
 from solvers.reports.lbr_record import translation_price
 from solvers.reports.lbr_run import evaluate_exact
 from solvers.runs.shipped import LBR_ACTION_SETS, SHIPPED_BOTS, SHIPPED_SPOTS, is_lbr_target
@@ -47,7 +50,10 @@ def test_figures_are_of_the_bot_as_it_plays(filename):
     """A turn spot's bot re-solves the river after an off-tree bet (``river_resolve.py``), and
     its figures are measured against that bot; the other files have no river to re-solve."""
     expected = RIVER_ITERATIONS if filename in TURN_FILES else None
-    assert {f.river_resolve for f in load_strategy(STRATEGIES / filename).lbr} == {expected}
+    figures = load_strategy(STRATEGIES / filename).lbr
+    assert {f.river_resolve for f in figures} == {expected}
+    turn = TURN_ITERATIONS if filename in TURN_FILES else None
+    assert {f.turn_resolve for f in figures} == {turn}
 
 
 STILL_ABOVE = {"srp_dry_turn.ptsb", "srp_paired_turn.json.gz"}
@@ -65,7 +71,9 @@ def test_spots_hold_every_action_set_to_one_percent(filename):
 def _recompute(filename):
     loaded = load_strategy(STRATEGIES / filename)
     for figure in loaded.lbr:
-        river = RiverResolver if figure.river_resolve else None
+        river = None
+        if figure.river_resolve:
+            river = partial(RiverResolver, turn_iterations=figure.turn_resolve or 0)
         again = evaluate_exact(STRATEGIES / filename, figure.action_set, river=river)
         assert again["value"] == pytest.approx(figure.value, rel=1e-9, abs=1e-9)
         assert again["seat_values"] == pytest.approx(list(figure.seat_values), rel=1e-9, abs=1e-9)

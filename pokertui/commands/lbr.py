@@ -4,8 +4,9 @@ Plays ``--hands`` duplicate deals on a process pool (a progress bar on stderr) a
 winnings per seat and overall with 95% confidence intervals: mbb per hand for push/fold and the
 full game, % of the pot for a spot. ``--exact`` computes the value over every deal instead of
 sampling; ``--record`` stores the figure in the strategy file's header. On a turn spot the bot
-re-solves the river after an off-tree bet, as in practice play (``river_resolve.py``);
-``--no-resolve`` measures the file's translated river instead.
+re-solves the turn after an off-tree turn bet (``turn_resolve.py``) and the river after any
+off-tree bet, as in practice play (``river_resolve.py``); ``--no-turn-resolve`` measures the
+file's translated turn, ``--no-resolve`` its translated turn and river.
 
 ``pokertui lbr 'hunl(stack_bb=200)' --bot call|random-action|FILE`` runs LBR on the full game
 against a bot (any name or file ``make_agent`` knows). ``--streets`` takes names or the paper's
@@ -67,6 +68,12 @@ def register(subparsers: Any) -> None:
         help="turn spots: the bot plays the file's translated line on the river after an "
         "off-tree bet instead of re-solving that river (not recorded)",
     )
+    parser.add_argument(
+        "--no-turn-resolve",
+        action="store_true",
+        help="turn spots: the bot answers an off-tree turn bet as the file's translated tree "
+        "size instead of re-solving the turn (the river is still re-solved; not recorded)",
+    )
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -114,7 +121,12 @@ def run(args: argparse.Namespace) -> int:
     if args.no_resolve and args.record:
         raise InputError("--record stores the bot as it plays, re-solving the river after an "
                          "off-tree bet: drop --no-resolve")  # fmt: skip
+    if args.no_turn_resolve and args.record:
+        raise InputError("--record stores the bot as it plays, re-solving the turn after an "
+                         "off-tree bet: drop --no-turn-resolve")  # fmt: skip
     river = None if args.no_resolve else RiverResolver
+    if river is not None and args.no_turn_resolve:
+        river = partial(RiverResolver, turn_iterations=0)
     if args.exact:
         result = evaluate_exact(args.file, args.action_set, streets, river)
     elif args.json:
@@ -147,8 +159,9 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     from solvers.reports.lbr_hunl_run import evaluate_hunl  # noqa: PLC0415
 
     config = parse_hunl_spec(args.file)
-    if args.no_resolve:
-        raise InputError("--no-resolve is for turn spot files: a full-game bot plays as it is")
+    if args.no_resolve or args.no_turn_resolve:
+        flag = "--no-resolve" if args.no_resolve else "--no-turn-resolve"
+        raise InputError(f"{flag} is for turn spot files: a full-game bot plays as it is")
     if args.exact:
         raise InputError("--exact is for strategy files: the full game is sampled")
     if not args.bot:

@@ -555,6 +555,8 @@ class Session(HandsInPlay[HandRecord]):
         )
         self._ev_step(drawn.action)
         self._public(self.human_seat, "bet", translation.amount)
+        if self.river_bot is not None and self.river is None:  # a turn bet the file lacks
+            self.river = self.river_bot.turn_play(self.human_seat, tuple(self.events))
         self._put_in(self.human_seat, translation.amount)
         self.node = self.game.nodes[drawn.child]
         self._advance(fold_to_call=translation.fold_to_call)

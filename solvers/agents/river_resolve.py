@@ -28,6 +28,7 @@ best-response values against the translated play as its alternatives.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -48,7 +49,18 @@ from solvers.reports.lbr_actions import (
     bet_children,
     child_index,
 )
-from solvers.reports.lbr_belief import Belief, after_bot, after_card, after_lbr, observations, start
+from solvers.reports.lbr_belief import (
+    Belief,
+    Tree,
+    after_bot,
+    after_card,
+    after_lbr,
+    observations,
+    start,
+)
+
+if TYPE_CHECKING:
+    from solvers.agents.turn_resolve import TurnResolver
 
 RIVER_ITERATIONS = 300
 """DCFR iterations of a river re-solve: 0.06% of the pot on a ``srp_paired_turn`` river
@@ -89,18 +101,24 @@ def river_params(params: SpotParams, board: tuple[int, ...], put: float,
 
 
 def replay(game: HoldemGame, strategy: Strategy, sizer: BetSizer, seat: int,
-           history: tuple) -> Belief:  # fmt: skip
+           history: tuple, turn: TurnResolver | None = None) -> Belief:  # fmt: skip
     """The bot's public belief after ``history`` (LBR's events, ``lbr_belief.py``; the bot is
-    ``1 - seat``): every line's weights are the bot's prior times its reach on that line."""
+    ``1 - seat``): every line's weights are the bot's prior times its reach on that line. With
+    ``turn``, an off-tree turn bet moves into the bot's re-solve of it, as in LBR."""
     bot = 1 - seat
     belief = start(game, np.array(game.range_weights[bot], dtype=np.float64))
     for event in history:
+        tree = belief.tree or Tree(game, strategy)
         if event[0] == "L":
-            belief = after_lbr(game, belief, seat, event[1], event[2])
+            kind, to = event[1], event[2]
+            if kind == "b" and turn is not None and turn.applies(belief, seat, to):
+                belief = turn.enter(belief, seat, to)
+            else:
+                belief = after_lbr(tree.game, belief, seat, kind, to)
         elif event[0] == "B":
             shown = observations(sizer, belief)
             seen = min(shown, key=lambda s: _distance(s, tuple(event[1:])))
-            belief = after_bot(game, strategy, belief, seen, shown[seen])
+            belief = after_bot(tree.game, tree.strategy, belief, seen, shown[seen])
         else:
             belief = after_card(game, belief, seat, event[1])
     return belief
@@ -122,13 +140,18 @@ def public_ranges(game: HoldemGame, strategy: Strategy, belief: Belief, seat: in
     ranges = np.zeros((2, N_COMBOS))
     ranges[bot, game.hand_combos[bot]] = belief.weights
     total = float(belief.weights.sum())
-    opponent = np.zeros(game.n_hands[seat])
+    where: TreeGame = game
+    rows = strategy
+    if belief.tree is not None and belief.tree.full is not None:  # in a re-solved turn
+        where, rows = belief.tree.game, belief.tree.full
+    assert isinstance(where, HoldemGame)
+    opponent = np.zeros(where.n_hands[seat])
     for line in belief.lines:
         share = float(line.weights.sum()) / total
-        opponent += share * path_reach(game, strategy, line.node, seat)
+        opponent += share * path_reach(where, rows, line.node, seat)
     if not opponent.sum() > 0:  # a line the file never plays: every hand the cards leave
-        opponent = game.hand_possible(belief.node, seat).astype(np.float64)
-    ranges[seat, game.hand_combos[seat]] = opponent * game.range_weights[seat]
+        opponent = where.hand_possible(belief.node, seat).astype(np.float64)
+    ranges[seat, where.hand_combos[seat]] = opponent * where.range_weights[seat]
     return ranges
 
 
@@ -220,9 +243,18 @@ class RiverResolver:
 
     def __init__(self, game: TreeGame, strategy: Strategy,
                  iterations: int = RIVER_ITERATIONS, sizes: StreetSizes | None = None,
-                 every_river: bool = False, safe: bool = False) -> None:  # fmt: skip
+                 every_river: bool = False, safe: bool = False,
+                 turn_iterations: int | None = None, safe_turn: bool = True) -> None:  # fmt: skip
         if not isinstance(game, HoldemGame):
             raise TypeError(f"a river re-solve needs a hold'em spot, not {game.name}")
+        from solvers.agents.turn_resolve import TURN_ITERATIONS, TurnResolver  # noqa: PLC0415 - it builds on this module
+
+        self.turn: TurnResolver | None = None
+        """The turn re-solve after an off-tree turn bet (a turn spot; ``turn_iterations`` 0:
+        none, the translated turn of the earlier figures)."""
+        turn_iterations = TURN_ITERATIONS if turn_iterations is None else turn_iterations
+        if turn_iterations > 0 and len(game.root.board) == 4:
+            self.turn = TurnResolver(game, strategy, turn_iterations, safe=safe_turn)
         self.game = game
         self.strategy = strategy
         self.iterations = iterations
@@ -238,36 +270,52 @@ class RiverResolver:
         reached off the tree."""
         node = belief.node
         on_river = node.is_decision and len(node.board) == 5
-        return on_river and (self.every_river or is_off_tree(belief))
+        resolved_turn = belief.tree is not None and belief.tree.full is not None
+        return on_river and (self.every_river or resolved_turn or is_off_tree(belief))
 
     def play(self, seat: int, history: tuple) -> RiverPlay | None:
         """The bot's re-solved river after the public ``history`` of a hand (its opponent in
         ``seat``; the last event is the river card), or None when the hand is on the tree."""
-        belief = replay(self.game, self.strategy, self.sizer, seat, history)
+        belief = replay(self.game, self.strategy, self.sizer, seat, history, self.turn)
         if not self.applies(belief):
             return None
-        return RiverPlay(self.river(seat, history))
+        return RiverPlay(self.river(seat, history, belief))
 
-    def river(self, seat: int, history: tuple) -> RiverSolve:
+    def turn_play(self, seat: int, history: tuple) -> RiverPlay | None:
+        """The bot's re-solved turn after the public ``history`` of a hand whose last event is
+        its opponent's (in ``seat``) bet, or None when that bet is on the file's turn tree."""
+        event = history[-1] if history else None
+        if self.turn is None or event is None or event[:2] != ("L", "b"):
+            return None
+        belief = replay(self.game, self.strategy, self.sizer, seat, history[:-1], self.turn)
+        if not self.turn.applies(belief, seat, event[2]):
+            return None
+        return RiverPlay(self.turn.solve(seat, belief, event[2]))  # type: ignore[arg-type]
+
+    def river(self, seat: int, history: tuple, belief: Belief | None = None) -> RiverSolve:
         """The bot's re-solve of the river after the public ``history`` (its opponent, the LBR
-        side, in ``seat``; the last event is the river card)."""
+        side, in ``seat``; the last event is the river card), whose ``belief`` is replayed from
+        it unless given."""
         key = (seat, history)
         found = self._solves.get(key)
         if found is None:
-            found = self._solve(seat, history)
+            found = self._solve(seat, history, belief)
             if len(self._solves) >= MAX_SOLVES:
                 self._solves.clear()
             self._solves[key] = found
         return found
 
-    def _solve(self, seat: int, history: tuple) -> RiverSolve:
+    def _solve(self, seat: int, history: tuple, belief: Belief | None) -> RiverSolve:
         game, bot = self.game, 1 - seat
-        belief = replay(game, self.strategy, self.sizer, seat, history)
+        if belief is None:
+            belief = replay(game, self.strategy, self.sizer, seat, history, self.turn)
         ranges = public_ranges(game, self.strategy, belief, seat)
         params = river_params(game.params, belief.node.board, belief.real.put[0], ranges,
                               self.sizes)  # fmt: skip
         river = HoldemGame.from_params(params)
-        values = self._alternatives(belief, river, seat) if self.safe else None
+        values = None  # the gadget's alternatives are of the file's translated lines
+        if self.safe and belief.tree is None:
+            values = self._alternatives(belief, river, seat)
         strategy = solve_river(river, self.iterations, seat, values)
         self.solves += 1
         rows = bot_rows(river, strategy, bot, game.hand_combos[bot])

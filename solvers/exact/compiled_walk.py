@@ -281,6 +281,8 @@ def strategies_from(plan: CompiledPlan, player: int, source: Source) -> np.ndarr
     dtype = weights.dtype if weights.dtype.kind == "f" else np.dtype(np.float32)
     source_input = source.kernel_input(dtype)
     out = np.empty(source_input.weights.shape, dtype=dtype)
+    if len(plan.slot_actions[player]) == 0:  # a player without a decision (a call or fold)
+        return out
     _kernels().strategies(
         plan.slot_first[player], plan.slot_actions[player], source_input, out
     )

@@ -55,6 +55,7 @@ from solvers.reports.lbr_belief import (
     after_bot,
     after_card,
     after_lbr,
+    bot_masks,
     observation,
     observations,
     start,
@@ -93,7 +94,7 @@ class RiverBot(Protocol):
 
     def applies(self, belief: Belief) -> bool: ...
 
-    def river(self, seat: int, history: tuple) -> RiverSolve: ...
+    def river(self, seat: int, history: tuple, belief: Belief | None = None) -> RiverSolve: ...
 
 
 class LocalBestResponse:
@@ -129,6 +130,8 @@ class LocalBestResponse:
         self.action_set = self.sizer.action_set
         self.streets = self._check_streets(streets)
         self.river = river
+        self.turn = getattr(river, "turn", None)
+        """The bot's re-solve of the turn after an off-tree bet (``turn_resolve.py``), if any."""
         self._choices: dict[tuple, Choice] = {}
 
     def _check_streets(self, streets: tuple[str, ...] | None) -> tuple[str, ...]:
@@ -157,11 +160,19 @@ class LocalBestResponse:
         """The card ``token`` is dealt; a river reached off the tree moves into the bot's
         re-solve of it (one line at its root, LBR's range of the bot unchanged)."""
         after = after_card(self.game, belief, seat, token)
-        if self.river is None or after.tree is not None or not self.river.applies(after):
+        if self.river is None or not self.river.applies(after):
             return after
-        solved = self.river.river(seat, after.history)
+        solved = self.river.river(seat, after.history, after)
         line = Line(solved.game.root, after.weights)
         return Belief((line,), after.real, after.history, Tree(solved.game, solved.rows))
+
+    def _after_lbr(self, belief: Belief, seat: int, choice: Choice) -> Belief:
+        """LBR's action: an off-tree bet on the turn moves into the bot's re-solve of it."""
+        if choice.kind == "b" and self.turn is not None:
+            assert choice.to is not None
+            if self.turn.applies(belief, seat, choice.to):
+                return self.turn.enter(belief, seat, choice.to)
+        return after_lbr(self._tree(belief).game, belief, seat, choice.kind, choice.to)
 
     # --- the greedy decision ----------------------------------------------------------------
     def decide(self, belief: Belief, seat: int, hand: int) -> Choice:
@@ -196,6 +207,8 @@ class LocalBestResponse:
             tree = self._tree(belief)
             for line in belief.lines:
                 folds = self._fold_rows(tree, line.node, seat, real, bets)
+                if self.turn is not None:
+                    self._resolved_folds(belief, seat, bets, folds)
                 cont += line.weights[None, :] * (1.0 - folds)
             cont_total = cont.sum(axis=1)
             fp = 1.0 - cont_total / total
@@ -234,6 +247,19 @@ class LocalBestResponse:
         folds = [child_index(n, FOLD_TOKENS) if n.is_decision else None for n in children]
         return (mix @ fold_matrix(rows, folds)) * (1.0 - keep[:, None])
 
+    def _resolved_folds(self, belief: Belief, seat: int, bets: list[float],
+                        folds: np.ndarray) -> None:  # fmt: skip
+        """Overwrite ``folds``'s rows of the bets that leave the file's turn with the bot's
+        fold probability at the root of its re-solve of each."""
+        assert self.turn is not None
+        for row, to in enumerate(bets):
+            if self.turn.applies(belief, seat, to):
+                solved = self.turn.solve(seat, belief, to)
+                root = solved.game.root
+                fold = child_index(root, FOLD_TOKENS)
+                assert fold is not None, "a bet can be folded to"
+                folds[row] = solved.rows[root.id][:, fold]
+
     # --- the end of a hand ------------------------------------------------------------------
     def _terminal(self, belief: Belief, seat: int, hand: int) -> float:
         """A fold, or a showdown over every card to come (both all-in, the river called, or a
@@ -263,12 +289,18 @@ class LocalBestResponse:
             if node.is_chance:
                 card = self.cards.card_token(int(runout[dealt]))
                 dealt += 1
+                before = belief.tree
                 belief = self._deal(belief, seat, card)
-                bot_node = self.game.nodes[bot_node.children[bot_node.tokens.index(card)]]
-                if belief.tree is not None:  # the river is the bot's re-solve now
+                if belief.tree is not before:  # the river is the bot's re-solve now
                     bot_node = belief.node
+                else:
+                    bot_node = tree.game.nodes[bot_node.children[bot_node.tokens.index(card)]]
             elif node.player == seat:
                 choice = self.decide(belief, seat, hand)
+                after = self._after_lbr(belief, seat, choice)
+                if after.tree is not belief.tree:  # the bot's re-solve of the turn
+                    belief, bot_node, bot_keep = after, after.node, 0.0
+                    continue
                 if choice.kind == "b":
                     assert choice.to is not None
                     mapping, keep = tree_mapping(tree.game, bot_node, seat, belief.real, choice.to)
@@ -280,7 +312,7 @@ class LocalBestResponse:
                     passive = child_index(bot_node, tokens)
                     assert passive is not None
                     index, keep = passive, 0.0
-                belief = after_lbr(tree.game, belief, seat, choice.kind, choice.to)
+                belief = after
                 bot_node, bot_keep = tree.game.nodes[bot_node.children[index]], keep
             else:
                 rows = tree.strategy[bot_node.id][bot_hand : bot_hand + 1]
@@ -309,8 +341,7 @@ class LocalBestResponse:
         if node.is_chance:
             own_cards = self.cards.hand_cards(seat, hand)
             unseen = 52 - len(node.board) - 4
-            assert node.outcome_masks is not None  # chance nodes carry them
-            reach = node.outcome_masks[1 - seat] @ weights / (unseen * total)
+            reach = bot_masks(self.game, belief, seat) @ weights / (unseen * total)
             for index in np.flatnonzero(reach > 0).tolist():
                 token = node.tokens[index]
                 if self.cards.card_index(token) in own_cards:
@@ -320,9 +351,7 @@ class LocalBestResponse:
             return value
         if node.player == seat:
             choice = self.decide(belief, seat, hand)
-            tree = self._tree(belief)
-            after = after_lbr(tree.game, belief, seat, choice.kind, choice.to)
-            return self._expected(after, seat, hand)
+            return self._expected(self._after_lbr(belief, seat, choice), seat, hand)
         tree = self._tree(belief)
         for seen, pairs in observations(self.sizer, belief).items():
             after = after_bot(tree.game, tree.strategy, belief, seen, pairs)

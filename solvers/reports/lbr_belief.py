@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.cards.deck import COMBO_CARDS, parse_card
 from solvers.games.base import Node, Strategy, TreeGame
 from solvers.games.holdem.off_tree import answer_rows
 from solvers.reports.lbr_actions import (
@@ -52,6 +53,9 @@ class Tree:
 
     game: TreeGame
     strategy: Strategy
+    full: Strategy | None = None
+    """A re-solve's own strategy over its own hands, both players' rows (a re-solved turn,
+    whose river is re-solved again from the opponent's reach in it); None for a river."""
 
 
 @dataclass(frozen=True)
@@ -175,11 +179,23 @@ def after_bot(
 def after_card(game: TreeGame, belief: Belief, seat: int, token: str) -> Belief:
     """The card ``token`` is dealt: every line moves on, bot hands holding it drop out."""
     moves = []
+    where = game if belief.tree is None else belief.tree.game
     for line in belief.lines:
         node = line.node
         index = node.tokens.index(token)
-        assert node.outcome_masks is not None  # chance nodes carry them
-        masks = node.outcome_masks[1 - seat]
-        moves.append((node.children[index], line.weights * masks[index], 0.0))
+        keep = bot_masks(game, belief, seat)[index]
+        moves.append((node.children[index], line.weights * keep, 0.0))
     real = RealState(list(belief.real.put))
-    return Belief(_merged(game, moves), real, (*belief.history, ("C", token)), belief.tree)
+    return Belief(_merged(where, moves), real, (*belief.history, ("C", token)), belief.tree)
+
+
+def bot_masks(game: TreeGame, belief: Belief, seat: int) -> np.ndarray:
+    """``[outcomes, bot hands of game]`` at ``belief``'s chance node: 1 where the card leaves
+    the bot's hand. A re-solve's own masks are over its own hands; the lines' are the file's."""
+    node = belief.node
+    if belief.tree is None:
+        assert node.outcome_masks is not None  # chance nodes carry them
+        return node.outcome_masks[1 - seat]
+    cards = COMBO_CARDS[game.hand_combos[1 - seat]]  # type: ignore[attr-defined]
+    dealt = np.array([parse_card(t) for t in node.tokens])
+    return (cards[None, :, :] != dealt[:, None, None]).all(axis=2).astype(np.float64)

@@ -29,6 +29,7 @@ def figure_from_result(result: dict[str, Any]) -> LbrFigure:
         deals=None if result.get("exact") else result["deals"],
         seed=None if result.get("exact") else result["seed"],
         river_resolve=result.get("river_resolve"),
+        turn_resolve=result.get("turn_resolve"),
     )
 
 

@@ -189,4 +189,5 @@ def _identity(path: str | Path, engine: LocalBestResponse) -> dict:
         "action_set": engine.action_set,
         "streets": list(engine.streets),
         "river_resolve": getattr(engine.river, "iterations", None),
+        "turn_resolve": getattr(engine.turn, "iterations", None),
     }

@@ -69,6 +69,11 @@ class LbrFigure(BaseModel):
         description="DCFR iterations of the bot's river re-solve after an off-tree bet on the "
         "turn (None: the file's translated play throughout)",
     )
+    turn_resolve: int | None = Field(
+        None,
+        description="DCFR iterations of the bot's safe turn re-solve (the resolve gadget) after "
+        "an off-tree turn bet (None: the file's translated turn)",
+    )
     package_version: str = __version__
     created: str = Field(default_factory=_now)
 

@@ -28,7 +28,7 @@ from solvers.games.holdem.spot import (
     spot_spec,
 )
 from solvers.games.holdem.symmetry import SuitSwap, find_suit_swap
-from solvers.games.holdem.tree import SpotTreeBuilder, TreeShapeError
+from solvers.games.holdem.tree import BettingState, SpotTreeBuilder, TreeShapeError
 from solvers.games.spec import FILE_LOADERS, register_game
 
 
@@ -46,7 +46,10 @@ class HoldemGame(TreeGame):
     description = "no-limit hold'em postflop spot: board, pot, stack, ranges, bet sizes"
 
     @classmethod
-    def from_params(cls, params: SpotParams) -> HoldemGame:
+    def from_params(cls, params: SpotParams, start: BettingState | None = None) -> HoldemGame:
+        """The spot of ``params``; with ``start``, its tree begins there (mid-street: the
+        contributions, actor and raises of a re-solve facing a bet) instead of at the street's
+        start with half the pot from each player."""
         hands = (live_hands(params, 0), live_hands(params, 1))
         combos = (hands[0][0], hands[1][0])
         cards0, cards1 = COMBO_CARDS[combos[0]], COMBO_CARDS[combos[1]]
@@ -56,7 +59,7 @@ class HoldemGame(TreeGame):
         if not total > 0:
             raise GameParamError("nlhe: every pair of hands shares a card; the ranges cannot meet")
         try:
-            nodes = SpotTreeBuilder(params, combos).build()
+            nodes = SpotTreeBuilder(params, combos).build(start)
         except TreeShapeError as exc:
             raise GameParamError(f"nlhe: {exc}; use fewer bet sizes") from None
         swap = find_suit_swap(board_cards(params), combos, (hands[0][1], hands[1][1]))

@@ -61,11 +61,15 @@ class SpotTreeBuilder:
         self._cards_of = [COMBO_CARDS[c].astype(np.intp) for c in hand_combos]
         self._mask_cache: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
 
-    def build(self):
-        board = tuple(board_cards(self.params))
-        half = self.params.pot / 2
-        state = BettingState(board=board, contributions=(half, half), street_start=half, actor=0)
-        self._decision(-1, "", state)
+    def build(self, start: BettingState | None = None):
+        """The tree from the street's start, or from ``start`` (a re-solve facing a bet made
+        off the tree, ``solvers/agents/turn_resolve.py``)."""
+        if start is None:
+            board = tuple(board_cards(self.params))
+            half = self.params.pot / 2
+            start = BettingState(board=board, contributions=(half, half), street_start=half,
+                                 actor=0)  # fmt: skip
+        self._decision(-1, "", start)
         return self.tree.finish()
 
     # --- nodes ----------------------------------------------------------------------------
