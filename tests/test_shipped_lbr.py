@@ -47,8 +47,9 @@ def test_shipped_spots_hold_lbr_to_one_percent_of_the_pot(filename):
 
 @pytest.mark.parametrize("filename", HOLDEM_FILES)
 def test_figures_are_of_the_bot_as_it_plays(filename):
-    """A turn spot's bot re-solves the river after an off-tree bet (``river_resolve.py``), and
-    its figures are measured against that bot; the other files have no river to re-solve."""
+    """A turn spot's bot re-solves the turn after an off-tree turn bet (``turn_resolve.py``)
+    and the river after any off-tree bet (``river_resolve.py``), and its figures are measured
+    against that bot; the other files have no turn or river to re-solve."""
     expected = RIVER_ITERATIONS if filename in TURN_FILES else None
     figures = load_strategy(STRATEGIES / filename).lbr
     assert {f.river_resolve for f in figures} == {expected}

@@ -4,6 +4,9 @@ resolve gadget's safety property, and what it does to LBR and practice play."""
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -13,7 +16,8 @@ from solvers.agents.turn_resolve import TurnResolver, street_raises
 from solvers.algorithms import make_solver
 from solvers.cards.deck import N_COMBOS
 from solvers.cards.ranges import parse_range
-from solvers.exact.evaluation import best_response
+from solvers.exact.decision_values import path_reach
+from solvers.exact.evaluation import best_response, counterfactual_values
 from solvers.games import load_game
 from solvers.reports.lbr import LocalBestResponse
 from solvers.reports.lbr_belief import after_bot, after_lbr, observations, start
@@ -99,6 +103,27 @@ def test_a_raise_of_a_tree_bet_keeps_the_streets_raise_count(spot):
     assert root.tokens[:2] == ("f", "c")
 
 
+def test_the_alternatives_are_the_best_response_given_the_hand_and_the_bots_range(solved):
+    """At the root they are the exact best response's per-hand values; facing the bot's bet
+    (an inner node) they are the numpy walk's counterfactual best-response values divided by
+    the bot's reach-weighted mass each hand can meet."""
+    game, strategy = solved
+    resolver = TurnResolver(game, strategy)
+    root = start(game, game.range_weights[1].copy())
+    expected = np.nan_to_num(best_response(game, strategy, 0).per_hand)
+    np.testing.assert_allclose(resolver.alternatives(0, root, game), expected, atol=1e-9)
+    sizer = RiverResolver(game, strategy, turn_iterations=0).sizer
+    belief = after_lbr(game, root, 0, "p", None)
+    seen = [o for o in observations(sizer, belief) if o[0] == "b"][0]
+    belief = after_bot(game, strategy, belief, seen, observations(sizer, belief)[seen])
+    node = belief.node
+    values, _ = counterfactual_values(game, strategy, 0, respond=True)
+    bot = path_reach(game, strategy, node, 1) * game.range_weights[1]
+    mass = game.range_weights[0] * ((game.prior > 0) @ bot)
+    expected = np.where(mass > 0, values[node.id] * game.normaliser / np.maximum(mass, 1e-300), 0)
+    np.testing.assert_allclose(resolver.alternatives(0, belief, game), expected, atol=1e-9)
+
+
 def test_the_safe_re_solve_gives_no_opponent_hand_more_than_the_tree_does(solved):
     """Through the resolve gadget, no opponent hand's best response in the subgame wins more
     than its best response against the file from the node before the bet (its alternative), up
@@ -144,16 +169,81 @@ def turn_file(tmp_path_factory, solved):
     return load_strategy(out)
 
 
-def test_practice_play_re_solves_the_turn_after_an_off_tree_bet(turn_file):
-    """The human (OOP) bets 60 into 100: the bot answers from its turn re-solve, the same one
-    LBR meets after the same public line."""
-    session = Session(turn_file, human_seat=0, seed=1, review=False)
-    session.new_hand()
-    session.act_amount(60.0)
-    play = session.river_bot.turn_play(0, (("L", "b", 110.0),))
-    assert play is not None
-    assert session.hand.steps[1].seat == 1  # the bot answered
+def _bot_answer(loaded, forced: str):
+    """The bot's answer to the human's (OOP) bet of 60 into 100 on seed 1's deal when its
+    turn re-solve's rows at the root are ``forced`` for every hand (``f`` fold, ``c`` call)."""
+    session = Session(loaded, human_seat=0, seed=1, review=False)
     turn = session.river_bot.turn
     belief = start(turn.game, turn.game.range_weights[1].copy())
-    assert turn.solve(0, belief, 110.0) is play.solved
-    assert turn.solves == 1
+    solved = turn.solve(0, belief, 110.0)  # what the session will find in the cache
+    rows = solved.rows[solved.game.root.id]
+    rows[:] = 0.0
+    rows[:, solved.game.root.tokens.index(forced)] = 1.0
+    session.new_hand()
+    session.act_amount(60.0)
+    assert turn.solves == 1  # the session's re-solve is LBR's for the same public line
+    return session
+
+
+def test_practice_play_answers_an_off_tree_turn_bet_from_the_re_solve(turn_file):
+    folds = _bot_answer(turn_file, "f")
+    assert folds.hand_over and folds.hand.result == pytest.approx(50.0)  # the bot's half pot
+    calls = _bot_answer(turn_file, "c")
+    assert not calls.hand_over and calls.human_to_act  # OOP acts first on the river
+    assert calls.real_put == pytest.approx((110.0, 110.0))
+    assert calls.events[:2] == [("L", "b", 110.0), ("B", "p")]
+    assert calls.river is not None and len(calls.river.solved.game.root.board) == 5
+
+
+async def test_the_play_screen_stays_live_while_the_bot_re_solves(tmp_path, turn_file,
+                                                                monkeypatch):  # fmt: skip
+    """An off-tree turn bet typed in the play screen is played by a worker: the live panel
+    says the bot is thinking and the hand's keys wait (a key pressed meanwhile does nothing);
+    then the bot's answer comes from the same re-solve LBR meets."""
+    from textual.widgets import Input, Static  # noqa: PLC0415
+
+    from pokertui.app import make_app  # noqa: PLC0415
+    from pokertui.screens.play import PlayScreen  # noqa: PLC0415
+    from tests.conftest import plain_text  # noqa: PLC0415
+
+    slow = TurnResolver._solve
+
+    def thinking_slowly(self, *args):  # a re-solve long enough to be seen
+        time.sleep(0.5)
+        return slow(self, *args)
+
+    monkeypatch.setattr(TurnResolver, "_solve", thinking_slowly)
+    bot = tmp_path / "turn.json"
+    bot.write_bytes(Path(turn_file.source).read_bytes())
+    app = make_app(tmp_path, tmp_path / "saves", bot=str(bot), seed=1)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        session = screen.session
+        for _ in range(20):  # a hand where the human (OOP) opens the turn
+            if session.human_to_act and session.node.key == "":
+                break
+            while not session.hand_over:
+                session.act(session.legal_options()[0].label)
+            session.new_hand()
+            screen.refresh_all()
+            await pilot.app.workers.wait_for_complete()
+        assert session.human_seat == 0 and session.node.key == ""
+        await pilot.press("x")
+        await pilot.pause()
+        app.screen.query_one("#amount-input", Input).value = "60"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.thinking
+        assert "thinking" in plain_text(screen.query_one("#live-odds", Static), 120)
+        assert screen.check_action("next_hand", ()) is False  # the hand's keys wait
+        assert screen.check_action("act", ("f",)) is False
+        assert screen.check_action("toggle_hints", ()) is True  # the rest of the UI does not
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+        assert not screen.thinking
+        assert session.hand.steps[0].amount == pytest.approx(60.0)
+        assert session.hand.steps[1].seat == 1  # the bot answered
+        assert session.river_bot.turn.solves == 1

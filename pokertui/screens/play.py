@@ -67,6 +67,8 @@ class PlayScreen(Screen[None]):
         """Autosave name: ``saves_dir/NAME.json``."""
         self.saves_dir = Path(saves_dir)
         self.hints = hints
+        self.thinking = False
+        """A worker is playing the human's bet (the bot re-solving the turn)."""
         self.saved_hands = sum(1 for h in session.hands if h.result is not None)
         """Finished hands already on disk (a hand is saved once, when it ends)."""
 
@@ -164,14 +166,38 @@ class PlayScreen(Screen[None]):
         self.app.push_screen(AmountDialog(sizes), self.bet_amount)
 
     def bet_amount(self, amount: float | None) -> None:
-        if amount is None or not self.session.human_to_act:
+        if amount is None or not self.session.human_to_act or self.thinking:
             return
+        if self.session.river_bot is None:  # no re-solve: the translation answers at once
+            self.acted(self.act_amount(amount))
+            return
+        self.thinking = True  # a turn bet off the file's tree is re-solved: up to seconds
+        self.query_one(LivePanel).show_note("the bot is thinking: re-solving the hand from "
+                                            "your bet…")  # fmt: skip
+        self.bet_in_background(amount)
+
+    def act_amount(self, amount: float) -> str | None:
+        """The session plays the human's bet; the refusal's message if it is not legal."""
         try:
             self.session.act_amount(amount)
         except IllegalActionError as exc:
-            self.notify(str(exc), severity="error", timeout=6)
-            return
+            return str(exc)
+        return None
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="bot")
+    def bet_in_background(self, amount: float) -> None:
+        self.app.call_from_thread(self.acted, self.act_amount(amount))
+
+    def acted(self, refused: str | None) -> None:
+        self.thinking = False
+        if refused is not None:
+            self.notify(refused, severity="error", timeout=6)
         self.refresh_all()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """While the bot re-solves (the live panel says so), the hand waits: no action, amount,
+        next hand or leaving."""
+        return not (self.thinking and action in ("act", "custom_amount", "next_hand", "leave"))
 
     def action_next_hand(self) -> None:
         if not self.session.hand_over:

@@ -202,7 +202,8 @@ class Session(HandsInPlay[HandRecord]):
         self.street_base = float(self.real_put[0])
         """Real chips each seat had in when the current street began."""
         self.river_bot: RiverResolver | None = None
-        """A turn spot's bot re-solves the river after an off-tree bet."""
+        """A turn spot's bot re-solves the turn after an off-tree turn bet (``river_bot.turn``)
+        and the river after any off-tree bet."""
         if is_spot_game(self.game) and len(self.game.root.board) == 4:
             from solvers.agents.river_resolve import RiverResolver  # noqa: PLC0415 - numba
 

@@ -141,9 +141,11 @@ def public_ranges(game: HoldemGame, strategy: Strategy, belief: Belief, seat: in
     ranges[bot, game.hand_combos[bot]] = belief.weights
     total = float(belief.weights.sum())
     where: TreeGame = game
-    rows = strategy
+    rows, entry = strategy, np.ones(1)
     if belief.tree is not None and belief.tree.full is not None:  # in a re-solved turn
         where, rows = belief.tree.game, belief.tree.full
+        if belief.tree.entry is not None:
+            entry = belief.tree.entry
     assert isinstance(where, HoldemGame)
     opponent = np.zeros(where.n_hands[seat])
     for line in belief.lines:
@@ -151,7 +153,7 @@ def public_ranges(game: HoldemGame, strategy: Strategy, belief: Belief, seat: in
         opponent += share * path_reach(where, rows, line.node, seat)
     if not opponent.sum() > 0:  # a line the file never plays: every hand the cards leave
         opponent = where.hand_possible(belief.node, seat).astype(np.float64)
-    ranges[seat, where.hand_combos[seat]] = opponent * where.range_weights[seat]
+    ranges[seat, where.hand_combos[seat]] = opponent * where.range_weights[seat] * entry
     return ranges
 
 

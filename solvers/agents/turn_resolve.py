@@ -26,12 +26,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.agents.compiled_gadget import CompiledGadgetCFR
 from solvers.agents.river_resolve import bot_rows, is_off_tree, public_ranges, solve_river
 from solvers.agents.subgame import range_text
 from solvers.cards.deck import N_COMBOS, card_str
-from solvers.exact.decision_values import path_reach
+from solvers.exact.decision_values import CompiledProfile, compiled_profile, path_reach
 from solvers.exact.evaluation import counterfactual_values
-from solvers.games.base import Strategy, TreeGame
+from solvers.games.base import Node, Strategy, TreeGame
 from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.holdem.game import HoldemGame
 from solvers.games.holdem.spot import SpotParams
@@ -57,6 +58,9 @@ class TurnSolve:
     strategy: Strategy
     rows: Strategy
     bot: int
+    entry: np.ndarray
+    """Per hand of the opponent in ``game``: the share of its root range that bets into the
+    re-solve (the gadget's average follow probability; 1 for an unsafe re-solve)."""
 
 
 def street_raises(history: tuple) -> int:
@@ -104,7 +108,7 @@ class TurnResolver:
         self.river = river
         self.safe = safe
         self._solves: dict[tuple, TurnSolve] = {}
-        self._values: dict[int, np.ndarray] = {}
+        self._profiles: dict[int, CompiledProfile] = {}
         self.solves = 0
 
     def applies(self, belief: Belief, seat: int, to: float) -> bool:
@@ -121,7 +125,7 @@ class TurnResolver:
         solved = self.solve(seat, belief, to)
         real = advance_real(belief.real, seat, "b", to)
         line = Line(solved.game.root, belief.weights)
-        tree = Tree(solved.game, solved.rows, solved.strategy)
+        tree = Tree(solved.game, solved.rows, solved.strategy, solved.entry)
         return Belief((line,), real, (*belief.history, ("L", "b", to)), tree)
 
     def solve(self, seat: int, belief: Belief, to: float) -> TurnSolve:
@@ -152,27 +156,45 @@ class TurnResolver:
         )
         params = subgame_params(game.params, start.board, ranges, self.river)
         sub = HoldemGame.from_params(params, start)
-        values = self.alternatives(seat, belief, sub) if self.safe else None
-        strategy = solve_river(sub, self.iterations, seat, values)
+        if self.safe:
+            solver = CompiledGadgetCFR(sub, seat, self.alternatives(seat, belief, sub))
+            solver.run(iterations=self.iterations)
+            strategy, entry = solver.average_strategy(), solver.average_follow()
+            sub.derived.clear()  # the walk's buffers; the nodes and strengths stay
+        else:
+            strategy, entry = solve_river(sub, self.iterations), np.ones(sub.n_hands[seat])
         self.solves += 1
-        return TurnSolve(sub, strategy, bot_rows(sub, strategy, bot, game.hand_combos[bot]), bot)
+        rows = bot_rows(sub, strategy, bot, game.hand_combos[bot])
+        return TurnSolve(sub, strategy, rows, bot, entry)
 
     def alternatives(self, seat: int, belief: Belief, sub: HoldemGame) -> np.ndarray:
         """Per hand of ``sub``'s opponent (in ``seat``): what its best response against the
         file wins from ``belief``'s node on (the file's tree sizes only), given the hand and
         the bot's range there: the resolve gadget's terminate value."""
-        game = self.game
-        values = self._values.get(seat)
-        if values is None:  # every node at once: one best-response pass per seat
-            values = self._values[seat] = counterfactual_values(game, self.strategy, seat,
-                                                                respond=True)[0]  # fmt: skip
-        node = belief.node
-        bot = path_reach(game, self.strategy, node, 1 - seat) * game.range_weights[1 - seat]
+        game, node = self.game, belief.node
+        reach = path_reach(game, self.strategy, node, 1 - seat)
+        counterfactual = self._best_response_at(seat, node, reach)
+        bot = reach * game.range_weights[1 - seat]
         prior = game.prior if seat == 0 else game.prior.T  # [opponent hands, bot hands]
         seen = (prior > 0).astype(np.float64) @ bot  # the bot's weight each hand can meet
         with np.errstate(invalid="ignore", divide="ignore"):
             own = game.range_weights[seat] * seen  # the hand's prior weight times that
-            given = np.where(own > 0, values[node.id] * game.normaliser / own, 0.0)
+            given = np.where(own > 0, counterfactual * game.normaliser / own, 0.0)
         where = np.full(N_COMBOS, -1)
         where[game.hand_combos[seat]] = np.arange(game.n_hands[seat])
         return given[where[sub.hand_combos[seat]]]
+
+    def _best_response_at(self, seat: int, node: Node, bot_reach: np.ndarray) -> np.ndarray:
+        """``seat``'s counterfactual best-response values against the file at its decision
+        ``node``: the best of its children's, from one compiled pass per seat (the numpy walk
+        where the game has no compiled walk)."""
+        profile = self._profiles.get(seat)
+        if profile is None:
+            strategy = self.strategy
+            profile = compiled_profile(self.game, (strategy, strategy), strategy)
+            if profile is None:  # the reference walk, every node at once
+                values, _ = counterfactual_values(self.game, strategy, seat, respond=True)
+                return values[node.id]
+            self._profiles[seat] = profile
+        children = profile.values(seat, respond=True).children(node, bot_reach)
+        return children.max(axis=0)
