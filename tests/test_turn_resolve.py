@@ -247,3 +247,43 @@ async def test_the_play_screen_stays_live_while_the_bot_re_solves(tmp_path, turn
         assert session.hand.steps[0].amount == pytest.approx(60.0)
         assert session.hand.steps[1].seat == 1  # the bot answered
         assert session.river_bot.turn.solves == 1
+
+
+def test_the_river_after_a_safe_turn_re_solve_is_safe_too(solved):
+    """After the bot calls an off-tree turn bet in its safe re-solve, the river is re-solved
+    through the gadget with the opponent's best-response values in the turn's re-solve as
+    alternatives: no opponent hand's best response wins more in the river (0.3% of the pot
+    slack for 300 iterations), while a re-solve from the ranges alone gives some hand far more.
+    The opponent's range is its whole pre-bet range times its play in the re-solve: the gadget,
+    not a guess at which hands bet, keeps the bot safe."""
+    from solvers.agents.river_resolve import solve_river  # noqa: PLC0415
+
+    game, strategy = solved
+    resolver = RiverResolver(game, strategy)
+    belief = resolver.turn.enter(start(game, game.range_weights[1].copy()), 0, 110.0)
+    tree = belief.tree
+    assert tree is not None and tree.safe
+    called = observations(resolver.sizer, belief)[("p",)]
+    belief = after_bot(tree.game, tree.strategy, belief, ("p",), called)
+    from solvers.reports.lbr_belief import after_card  # noqa: PLC0415
+
+    belief = after_card(game, belief, 0, "3c")
+    assert resolver.applies(belief)
+    river = resolver.river(0, belief.history, belief)
+    values = resolver._turn_values(belief, river.game, 0)  # noqa: SLF001
+    weights = river.game.hand_weights(0)
+    live = weights > 0
+    safe = np.nan_to_num(best_response(river.game, river.strategy, 0).per_hand)
+    unsafe_rows = solve_river(river.game, 300)
+    unsafe = np.nan_to_num(best_response(river.game, unsafe_rows, 0).per_hand)
+    pot = game.pot
+    assert np.max((safe - values)[live]) < 0.003 * pot
+    assert np.max((unsafe - values)[live]) > 0.05 * pot
+    # the whole pre-bet range (OOP's prior: nothing it did in the re-solve before the river),
+    # less the hands holding the river card
+    from tests.test_river_resolve import RIVER, river_mask  # noqa: PLC0415
+
+    assert RIVER == "3c"
+    oop = combo_weights(game, 0, game.range_weights[0] * river_mask(game, 0))
+    np.testing.assert_allclose(parse_range(river.game.params.oop_range), normalised(oop),
+                               rtol=1e-9, atol=1e-12)  # fmt: skip

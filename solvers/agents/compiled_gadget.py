@@ -42,15 +42,6 @@ class CompiledGadgetCFR(FullWidthCFR):
         self.alternative = terminate_values(game, opponent, values)
         self.gadget_regrets = np.zeros((2, game.n_hands[opponent]))  # terminate, follow
         self.follow = np.full(game.n_hands[opponent], 0.5)
-        self.follow_sum = np.zeros(game.n_hands[opponent])
-        self.follow_weight = 0.0
-
-    def average_follow(self) -> np.ndarray:
-        """Per opponent hand, the average probability of following into the subgame (weighted
-        as the average strategy is): the share of each hand's range that plays it."""
-        if not self.follow_weight > 0:
-            return self.follow.copy()
-        return self.follow_sum / self.follow_weight
 
     def _compiled_update(self, player: int, iteration: int) -> None:
         walk = self._compiled
@@ -66,9 +57,6 @@ class CompiledGadgetCFR(FullWidthCFR):
 
     def _update_root(self, follow_values: np.ndarray, iteration: int) -> None:
         """DCFR's update of the root choice (the same discounts as every other node)."""
-        weight = self.rule.sum_weight(iteration)
-        self.follow_sum += weight * self.follow  # the root choice this iteration played
-        self.follow_weight += weight
         played = np.stack([1.0 - self.follow, self.follow])
         actions = np.stack([self.alternative, follow_values])
         here = (played * actions).sum(axis=0)

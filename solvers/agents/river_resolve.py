@@ -36,7 +36,7 @@ from solvers.agents.compiled_gadget import CompiledGadgetCFR
 from solvers.agents.subgame import range_text
 from solvers.algorithms.base import make_solver
 from solvers.cards.deck import N_COMBOS, card_str
-from solvers.exact.evaluation import best_response, path_reach
+from solvers.exact.evaluation import best_response, counterfactual_values, path_reach
 from solvers.games.base import Node, Strategy, TreeGame
 from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.holdem.game import HoldemGame
@@ -141,11 +141,9 @@ def public_ranges(game: HoldemGame, strategy: Strategy, belief: Belief, seat: in
     ranges[bot, game.hand_combos[bot]] = belief.weights
     total = float(belief.weights.sum())
     where: TreeGame = game
-    rows, entry = strategy, np.ones(1)
+    rows = strategy
     if belief.tree is not None and belief.tree.full is not None:  # in a re-solved turn
         where, rows = belief.tree.game, belief.tree.full
-        if belief.tree.entry is not None:
-            entry = belief.tree.entry
     assert isinstance(where, HoldemGame)
     opponent = np.zeros(where.n_hands[seat])
     for line in belief.lines:
@@ -153,8 +151,29 @@ def public_ranges(game: HoldemGame, strategy: Strategy, belief: Belief, seat: in
         opponent += share * path_reach(where, rows, line.node, seat)
     if not opponent.sum() > 0:  # a line the file never plays: every hand the cards leave
         opponent = where.hand_possible(belief.node, seat).astype(np.float64)
-    ranges[seat, where.hand_combos[seat]] = opponent * where.range_weights[seat] * entry
+    ranges[seat, where.hand_combos[seat]] = opponent * where.range_weights[seat]
     return ranges
+
+
+def given_hand(game: HoldemGame, counterfactual: np.ndarray, bot_reach: np.ndarray, seat: int,
+               chance: float = 1.0) -> np.ndarray:  # fmt: skip
+    """Counterfactual values of ``seat``'s hands at a node (``bot_reach``: the bot's own reach
+    there, ``chance``: the chance probability on the path) as each hand's expected chips given
+    the hand (and the cards dealt) against the bot's range there; 0 where no bot hand meets it."""
+    bot = bot_reach * game.range_weights[1 - seat]
+    prior = game.prior if seat == 0 else game.prior.T  # [seat's hands, bot hands]
+    seen = (prior > 0).astype(np.float64) @ bot  # the bot's weight each hand can meet
+    own = game.range_weights[seat] * seen * chance
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(own > 0, counterfactual * game.normaliser / own, 0.0)
+
+
+def reindexed(values: np.ndarray, source: HoldemGame, target: HoldemGame,
+              player: int) -> np.ndarray:  # fmt: skip
+    """Per-hand ``values`` of ``player`` in ``source`` on ``target``'s hands (same combos)."""
+    where = np.full(N_COMBOS, -1)
+    where[source.hand_combos[player]] = np.arange(source.n_hands[player])
+    return values[where[target.hand_combos[player]]]
 
 
 def translated_rows(game: HoldemGame, strategy: Strategy, belief: Belief,
@@ -265,6 +284,8 @@ class RiverResolver:
         self.safe = safe
         self.sizer = BetSizer("tree", float(game.params.pot) / 2 + float(game.params.stack), True)
         self._solves: dict[tuple, RiverSolve] = {}
+        self._turn_best: dict[int, tuple[Tree, np.ndarray]] = {}
+        """The opponent's best-response values in the last turn re-solves (kept with them)."""
         self.solves = 0
 
     def applies(self, belief: Belief) -> bool:
@@ -315,13 +336,33 @@ class RiverResolver:
         params = river_params(game.params, belief.node.board, belief.real.put[0], ranges,
                               self.sizes)  # fmt: skip
         river = HoldemGame.from_params(params)
-        values = None  # the gadget's alternatives are of the file's translated lines
-        if self.safe and belief.tree is None:
+        values = None
+        if belief.tree is not None and belief.tree.safe:  # after a safe turn re-solve
+            values = self._turn_values(belief, river, seat)
+        elif self.safe and belief.tree is None:  # alternatives of the file's translated lines
             values = self._alternatives(belief, river, seat)
         strategy = solve_river(river, self.iterations, seat, values)
         self.solves += 1
         rows = bot_rows(river, strategy, bot, game.hand_combos[bot])
         return RiverSolve(river, strategy, rows, self.iterations)
+
+    def _turn_values(self, belief: Belief, river: HoldemGame, seat: int) -> np.ndarray:
+        """Per hand of the opponent: what its best response wins from this river on against
+        the safe turn re-solve the hand is in (the river gadget's alternatives), so the river
+        gives no hand more than the turn's solve did."""
+        tree = belief.tree
+        assert tree is not None and tree.full is not None and isinstance(tree.game, HoldemGame)
+        found = self._turn_best.get(id(tree))
+        if found is None:  # one best-response pass per turn re-solve (thousands of nodes)
+            found = (tree, counterfactual_values(tree.game, tree.full, seat, respond=True)[0])
+            if len(self._turn_best) >= 8:
+                self._turn_best.pop(next(iter(self._turn_best)))
+            self._turn_best[id(tree)] = found
+        sub, node = tree.game, belief.node
+        bot_reach = path_reach(sub, tree.full, node, 1 - seat)
+        chance = float(sub.path_chance[node.id])
+        values = given_hand(sub, found[1][node.id], bot_reach, seat, chance)
+        return reindexed(values, sub, river, seat)
 
     def _alternatives(self, belief: Belief, river: HoldemGame, seat: int) -> np.ndarray | None:
         """Per hand of the opponent: what its best response wins against the translated

@@ -27,9 +27,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.agents.compiled_gadget import CompiledGadgetCFR
-from solvers.agents.river_resolve import bot_rows, is_off_tree, public_ranges, solve_river
+from solvers.agents.river_resolve import (
+    bot_rows,
+    given_hand,
+    is_off_tree,
+    public_ranges,
+    reindexed,
+    solve_river,
+)
 from solvers.agents.subgame import range_text
-from solvers.cards.deck import N_COMBOS, card_str
+from solvers.cards.deck import card_str
 from solvers.exact.decision_values import CompiledProfile, compiled_profile, path_reach
 from solvers.exact.evaluation import counterfactual_values
 from solvers.games.base import Node, Strategy, TreeGame
@@ -58,9 +65,8 @@ class TurnSolve:
     strategy: Strategy
     rows: Strategy
     bot: int
-    entry: np.ndarray
-    """Per hand of the opponent in ``game``: the share of its root range that bets into the
-    re-solve (the gadget's average follow probability; 1 for an unsafe re-solve)."""
+    safe: bool
+    """Through the resolve gadget: the river after it is re-solved safely too."""
 
 
 def street_raises(history: tuple) -> int:
@@ -125,7 +131,7 @@ class TurnResolver:
         solved = self.solve(seat, belief, to)
         real = advance_real(belief.real, seat, "b", to)
         line = Line(solved.game.root, belief.weights)
-        tree = Tree(solved.game, solved.rows, solved.strategy, solved.entry)
+        tree = Tree(solved.game, solved.rows, solved.strategy, solved.safe)
         return Belief((line,), real, (*belief.history, ("L", "b", to)), tree)
 
     def solve(self, seat: int, belief: Belief, to: float) -> TurnSolve:
@@ -159,13 +165,13 @@ class TurnResolver:
         if self.safe:
             solver = CompiledGadgetCFR(sub, seat, self.alternatives(seat, belief, sub))
             solver.run(iterations=self.iterations)
-            strategy, entry = solver.average_strategy(), solver.average_follow()
+            strategy = solver.average_strategy()
             sub.derived.clear()  # the walk's buffers; the nodes and strengths stay
         else:
-            strategy, entry = solve_river(sub, self.iterations), np.ones(sub.n_hands[seat])
+            strategy = solve_river(sub, self.iterations)
         self.solves += 1
         rows = bot_rows(sub, strategy, bot, game.hand_combos[bot])
-        return TurnSolve(sub, strategy, rows, bot, entry)
+        return TurnSolve(sub, strategy, rows, bot, self.safe)
 
     def alternatives(self, seat: int, belief: Belief, sub: HoldemGame) -> np.ndarray:
         """Per hand of ``sub``'s opponent (in ``seat``): what its best response against the
@@ -174,15 +180,7 @@ class TurnResolver:
         game, node = self.game, belief.node
         reach = path_reach(game, self.strategy, node, 1 - seat)
         counterfactual = self._best_response_at(seat, node, reach)
-        bot = reach * game.range_weights[1 - seat]
-        prior = game.prior if seat == 0 else game.prior.T  # [opponent hands, bot hands]
-        seen = (prior > 0).astype(np.float64) @ bot  # the bot's weight each hand can meet
-        with np.errstate(invalid="ignore", divide="ignore"):
-            own = game.range_weights[seat] * seen  # the hand's prior weight times that
-            given = np.where(own > 0, counterfactual * game.normaliser / own, 0.0)
-        where = np.full(N_COMBOS, -1)
-        where[game.hand_combos[seat]] = np.arange(game.n_hands[seat])
-        return given[where[sub.hand_combos[seat]]]
+        return reindexed(given_hand(game, counterfactual, reach, seat), game, sub, seat)
 
     def _best_response_at(self, seat: int, node: Node, bot_reach: np.ndarray) -> np.ndarray:
         """``seat``'s counterfactual best-response values against the file at its decision

@@ -56,9 +56,9 @@ class Tree:
     full: Strategy | None = None
     """A re-solve's own strategy over its own hands, both players' rows (a re-solved turn,
     whose river is re-solved again from the opponent's reach in it); None for a river."""
-    entry: np.ndarray | None = None
-    """With ``full``: per hand of the re-solve's opponent, the share of its root range that
-    plays the re-solve (the resolve gadget's follow probability; 1 without the gadget)."""
+    safe: bool = False
+    """With ``full``: the re-solve went through the resolve gadget, so the river after it does
+    too, with the opponent's values in this re-solve as its alternatives."""
 
 
 @dataclass(frozen=True)
