@@ -269,7 +269,7 @@ def test_the_river_after_a_safe_turn_re_solve_is_safe_too(solved):
 
     belief = after_card(game, belief, 0, "3c")
     assert resolver.applies(belief)
-    river = resolver.river(0, belief.history, belief)
+    river = resolver.river(0, belief.history)
     values = resolver._turn_values(belief, river.game, 0)  # noqa: SLF001
     weights = river.game.hand_weights(0)
     live = weights > 0
@@ -287,3 +287,16 @@ def test_the_river_after_a_safe_turn_re_solve_is_safe_too(solved):
     oop = combo_weights(game, 0, game.range_weights[0] * river_mask(game, 0))
     np.testing.assert_allclose(parse_range(river.game.params.oop_range), normalised(oop),
                                rtol=1e-9, atol=1e-12)  # fmt: skip
+
+
+def test_one_re_solve_serves_every_hand_the_opponent_holds(spot):
+    """LBR's belief of the bot has LBR's own cards removed; the re-solve is of the public line
+    (the bot's public range), whichever hand asks first."""
+    game, strategy = spot
+    lbr = LocalBestResponse(game, strategy, "56")
+    public = start(game, game.range_weights[1].copy())
+    asked = start(game, lbr.cards.prior_row(0, 0))  # OOP's first hand: its cards removed
+    assert not np.allclose(asked.weights, public.weights)
+    first = TurnResolver(game, strategy, iterations=20).solve(0, asked, 110.0).game.params
+    again = TurnResolver(game, strategy, iterations=20).solve(0, public, 110.0).game.params
+    assert (first.oop_range, first.ip_range) == (again.oop_range, again.ip_range)

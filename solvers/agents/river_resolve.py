@@ -302,7 +302,7 @@ class RiverResolver:
         belief = replay(self.game, self.strategy, self.sizer, seat, history, self.turn)
         if not self.applies(belief):
             return None
-        return RiverPlay(self.river(seat, history, belief))
+        return RiverPlay(self.river(seat, history))
 
     def turn_play(self, seat: int, history: tuple) -> RiverPlay | None:
         """The bot's re-solved turn after the public ``history`` of a hand whose last event is
@@ -315,23 +315,22 @@ class RiverResolver:
             return None
         return RiverPlay(self.turn.solve(seat, belief, event[2]))  # type: ignore[arg-type]
 
-    def river(self, seat: int, history: tuple, belief: Belief | None = None) -> RiverSolve:
+    def river(self, seat: int, history: tuple) -> RiverSolve:
         """The bot's re-solve of the river after the public ``history`` (its opponent, the LBR
-        side, in ``seat``; the last event is the river card), whose ``belief`` is replayed from
-        it unless given."""
+        side, in ``seat``; the last event is the river card). The bot's range is the public
+        one (``replay``), never an asker's with its own cards removed."""
         key = (seat, history)
         found = self._solves.get(key)
         if found is None:
-            found = self._solve(seat, history, belief)
+            found = self._solve(seat, history)
             if len(self._solves) >= MAX_SOLVES:
                 self._solves.clear()
             self._solves[key] = found
         return found
 
-    def _solve(self, seat: int, history: tuple, belief: Belief | None) -> RiverSolve:
+    def _solve(self, seat: int, history: tuple) -> RiverSolve:
         game, bot = self.game, 1 - seat
-        if belief is None:
-            belief = replay(game, self.strategy, self.sizer, seat, history, self.turn)
+        belief = replay(game, self.strategy, self.sizer, seat, history, self.turn)
         ranges = public_ranges(game, self.strategy, belief, seat)
         params = river_params(game.params, belief.node.board, belief.real.put[0], ranges,
                               self.sizes)  # fmt: skip

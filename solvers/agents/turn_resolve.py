@@ -33,6 +33,7 @@ from solvers.agents.river_resolve import (
     is_off_tree,
     public_ranges,
     reindexed,
+    replay,
     solve_river,
 )
 from solvers.agents.subgame import range_text
@@ -44,6 +45,7 @@ from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.holdem.game import HoldemGame
 from solvers.games.holdem.spot import SpotParams
 from solvers.games.holdem.tree import BettingState
+from solvers.reports.lbr_actions import BetSizer
 from solvers.reports.lbr_belief import Belief, Line, Tree, advance_real, after_lbr
 
 TURN_ITERATIONS = 200
@@ -113,6 +115,7 @@ class TurnResolver:
         self.iterations = iterations
         self.river = river
         self.safe = safe
+        self.sizer = BetSizer("tree", float(game.params.pot) / 2 + float(game.params.stack), True)
         self._solves: dict[tuple, TurnSolve] = {}
         self._profiles: dict[int, CompiledProfile] = {}
         self.solves = 0
@@ -147,6 +150,9 @@ class TurnResolver:
 
     def _solve(self, seat: int, belief: Belief, to: float) -> TurnSolve:
         game, bot = self.game, 1 - seat
+        # the public line, not the asker's belief: LBR's range of the bot has its own cards
+        # removed, and one solve serves every hand the opponent may hold
+        belief = replay(game, self.strategy, self.sizer, seat, belief.history)
         translated = after_lbr(game, belief, seat, "b", to)
         # safe: every hand the opponent held before betting may follow into the gadget;
         # unsafe: the hands the file bets with on the translated lines

@@ -94,7 +94,7 @@ class RiverBot(Protocol):
 
     def applies(self, belief: Belief) -> bool: ...
 
-    def river(self, seat: int, history: tuple, belief: Belief | None = None) -> RiverSolve: ...
+    def river(self, seat: int, history: tuple) -> RiverSolve: ...
 
 
 class LocalBestResponse:
@@ -162,7 +162,7 @@ class LocalBestResponse:
         after = after_card(self.game, belief, seat, token)
         if self.river is None or not self.river.applies(after):
             return after
-        solved = self.river.river(seat, after.history, after)
+        solved = self.river.river(seat, after.history)
         line = Line(solved.game.root, after.weights)
         return Belief((line,), after.real, after.history, Tree(solved.game, solved.rows))
 
