@@ -29,11 +29,11 @@ pokertui build-bots --out strategies --part hunl --only hunl_100bb.npz  # the fu
 Every hold'em file (push/fold and the spots) also records the exact local best response of the
 four action sets `fc`, `fcpa`, `tree` and `56` (`docs/lbr.md`; `tests/test_shipped_lbr.py`
 recomputes them). Each spot tree has an all-in and a pot-sized bet or raise for both players,
-so `fc`, `fcpa` and `tree` stay within 1% of the pot everywhere. A turn spot's bot re-solves the
-river after an off-tree bet (`solvers/agents/river_resolve.py`) and its figures are measured
-against that bot. `56` stays within 1% of the pot on the river spots and on `3bet_turn` and
-`srp_wet_turn`, shipped with the river spots' dense river sizes (`.ptsb`); `srp_dry_turn`, dense
-too, is at 1.11% and `srp_paired_turn`, with the old sparse river sizes, at 7.77%
+so `fc`, `fcpa` and `tree` stay within 1% of the pot everywhere. The turn spots ship with the
+river spots' dense river sizes (`.ptsb`), and a turn spot's bot re-solves the turn after an
+off-tree turn bet, through the resolve gadget (`solvers/agents/turn_resolve.py`), and the river
+after any off-tree bet (`solvers/agents/river_resolve.py`); its figures are measured against
+that bot. So `56`, whose 55 sizes no tree holds, stays within 1% of the pot too, on every file
 (`docs/lbr.md`).
 
 `hunl_100bb.npz` (and `hunl_200bb.npz`, the ACPC game, when built) is the full-game blueprint:
