@@ -28,13 +28,20 @@ best-response values against the translated play as its alternatives.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from solvers.agents.compiled_gadget import CompiledGadgetCFR
+from solvers.agents.spot_lines import (
+    bot_rows,
+    given_hand,
+    is_off_tree,
+    public_ranges,
+    reindexed,
+    replay,
+    solve_river,
+)
 from solvers.agents.subgame import range_text
-from solvers.algorithms.base import make_solver
+from solvers.agents.turn_resolve import TURN_ITERATIONS, TurnResolver
 from solvers.cards.deck import N_COMBOS, card_str
 from solvers.exact.evaluation import best_response, counterfactual_values, path_reach
 from solvers.games.base import Node, Strategy, TreeGame
@@ -52,15 +59,7 @@ from solvers.reports.lbr_actions import (
 from solvers.reports.lbr_belief import (
     Belief,
     Tree,
-    after_bot,
-    after_card,
-    after_lbr,
-    observations,
-    start,
 )
-
-if TYPE_CHECKING:
-    from solvers.agents.turn_resolve import TurnResolver
 
 RIVER_ITERATIONS = 300
 """DCFR iterations of a river re-solve: 0.06% of the pot on a ``srp_paired_turn`` river
@@ -68,15 +67,6 @@ RIVER_ITERATIONS = 300
 MAX_SOLVES = 5_000
 """Re-solves kept per bot before the cache starts again (exact LBR ``56`` on a shipped turn
 spot makes 1,100 to 2,700 per seat pair)."""
-
-
-def is_off_tree(belief: Belief) -> bool:
-    """Whether the hand left the tree: the bot may be on more than one line, or the real chips
-    are not its line's."""
-    if len(belief.lines) > 1:
-        return True
-    put = belief.lines[0].node.contributions
-    return any(abs(float(a) - float(b)) > 1e-9 for a, b in zip(belief.real.put, put, strict=True))
 
 
 def river_params(params: SpotParams, board: tuple[int, ...], put: float,
@@ -98,82 +88,6 @@ def river_params(params: SpotParams, board: tuple[int, ...], put: float,
             "river": params.river if sizes is None else sizes,
         }
     )
-
-
-def replay(game: HoldemGame, strategy: Strategy, sizer: BetSizer, seat: int,
-           history: tuple, turn: TurnResolver | None = None) -> Belief:  # fmt: skip
-    """The bot's public belief after ``history`` (LBR's events, ``lbr_belief.py``; the bot is
-    ``1 - seat``): every line's weights are the bot's prior times its reach on that line. With
-    ``turn``, an off-tree turn bet moves into the bot's re-solve of it, as in LBR."""
-    bot = 1 - seat
-    belief = start(game, np.array(game.range_weights[bot], dtype=np.float64))
-    for event in history:
-        tree = belief.tree or Tree(game, strategy)
-        if event[0] == "L":
-            kind, to = event[1], event[2]
-            if kind == "b" and turn is not None and turn.applies(belief, seat, to):
-                belief = turn.enter(belief, seat, to)
-            else:
-                belief = after_lbr(tree.game, belief, seat, kind, to)
-        elif event[0] == "B":
-            shown = observations(sizer, belief)
-            seen = min(shown, key=lambda s: _distance(s, tuple(event[1:])))
-            belief = after_bot(tree.game, tree.strategy, belief, seen, shown[seen])
-        else:
-            belief = after_card(game, belief, seat, event[1])
-    return belief
-
-
-def _distance(shown: tuple, event: tuple) -> float:
-    """How far an observation is from a recorded bot action (a bet's chips may round apart
-    by one between play's real amounts and LBR's)."""
-    if shown[0] != event[0]:
-        return np.inf
-    return abs(shown[1] - event[1]) if shown[0] == "b" else 0.0
-
-
-def public_ranges(game: HoldemGame, strategy: Strategy, belief: Belief, seat: int) -> np.ndarray:
-    """``[2 spot players, 1326]``: the bot's range (the sum of ``belief``'s lines, whose prior is
-    the bot's own) and the opponent's in ``seat`` (its prior times the file's reach of each line,
-    the lines weighted by their share of the bot's weight)."""
-    bot = 1 - seat
-    ranges = np.zeros((2, N_COMBOS))
-    ranges[bot, game.hand_combos[bot]] = belief.weights
-    total = float(belief.weights.sum())
-    where: TreeGame = game
-    rows = strategy
-    if belief.tree is not None and belief.tree.full is not None:  # in a re-solved turn
-        where, rows = belief.tree.game, belief.tree.full
-    assert isinstance(where, HoldemGame)
-    opponent = np.zeros(where.n_hands[seat])
-    for line in belief.lines:
-        share = float(line.weights.sum()) / total
-        opponent += share * path_reach(where, rows, line.node, seat)
-    if not opponent.sum() > 0:  # a line the file never plays: every hand the cards leave
-        opponent = where.hand_possible(belief.node, seat).astype(np.float64)
-    ranges[seat, where.hand_combos[seat]] = opponent * where.range_weights[seat]
-    return ranges
-
-
-def given_hand(game: HoldemGame, counterfactual: np.ndarray, bot_reach: np.ndarray, seat: int,
-               chance: float = 1.0) -> np.ndarray:  # fmt: skip
-    """Counterfactual values of ``seat``'s hands at a node (``bot_reach``: the bot's own reach
-    there, ``chance``: the chance probability on the path) as each hand's expected chips given
-    the hand (and the cards dealt) against the bot's range there; 0 where no bot hand meets it."""
-    bot = bot_reach * game.range_weights[1 - seat]
-    prior = game.prior if seat == 0 else game.prior.T  # [seat's hands, bot hands]
-    seen = (prior > 0).astype(np.float64) @ bot  # the bot's weight each hand can meet
-    own = game.range_weights[seat] * seen * chance
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(own > 0, counterfactual * game.normaliser / own, 0.0)
-
-
-def reindexed(values: np.ndarray, source: HoldemGame, target: HoldemGame,
-              player: int) -> np.ndarray:  # fmt: skip
-    """Per-hand ``values`` of ``player`` in ``source`` on ``target``'s hands (same combos)."""
-    where = np.full(N_COMBOS, -1)
-    where[source.hand_combos[player]] = np.arange(source.n_hands[player])
-    return values[where[target.hand_combos[player]]]
 
 
 def translated_rows(game: HoldemGame, strategy: Strategy, belief: Belief,
@@ -221,43 +135,6 @@ class RiverSolve:
     iterations: int
 
 
-def solve_river(
-    game: HoldemGame,
-    iterations: int = RIVER_ITERATIONS,
-    opponent: int | None = None,
-    values: np.ndarray | None = None,
-) -> Strategy:
-    """A river spot solved by the compiled DCFR for ``iterations`` iterations; with ``values``
-    (per hand of the ``opponent`` player), through the resolve gadget (``compiled_gadget.py``):
-    no opponent hand then wins more than its value."""
-    if values is None:
-        solver = make_solver(game, "dcfr")
-    else:
-        assert opponent is not None
-        solver = CompiledGadgetCFR(game, opponent, values)
-    solver.run(iterations=iterations)
-    strategy = solver.average_strategy()
-    game.derived.clear()  # the walk's buffers; the nodes and strengths stay
-    return strategy
-
-
-def bot_rows(game: HoldemGame, strategy: Strategy, bot: int,
-             combos: np.ndarray) -> Strategy:  # fmt: skip
-    """The bot's rows of ``strategy`` re-indexed to ``combos`` (the file's hands)."""
-    where = np.full(N_COMBOS, -1)
-    where[game.hand_combos[bot]] = np.arange(game.n_hands[bot])
-    index = where[combos]
-    known = index >= 0
-    rows: Strategy = {}
-    for node in game.nodes:
-        if node.is_decision and node.player == bot:
-            n_actions = len(node.actions)
-            full = np.full((len(combos), n_actions), 1.0 / n_actions)
-            full[known] = strategy[node.id][index[known]]
-            rows[node.id] = full
-    return rows
-
-
 class RiverResolver:
     """The river re-solves of one strategy file played as a bot, one per (seat, public line,
     river card), solved when first asked for."""
@@ -268,8 +145,6 @@ class RiverResolver:
                  turn_iterations: int | None = None, safe_turn: bool = True) -> None:  # fmt: skip
         if not isinstance(game, HoldemGame):
             raise TypeError(f"a river re-solve needs a hold'em spot, not {game.name}")
-        from solvers.agents.turn_resolve import TURN_ITERATIONS, TurnResolver  # noqa: PLC0415 - it builds on this module
-
         self.turn: TurnResolver | None = None
         """The turn re-solve after an off-tree turn bet (a turn spot; ``turn_iterations`` 0:
         none, the translated turn of the earlier figures)."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from solvers.agents.compiled_gadget import CompiledGadgetCFR
-from solvers.agents.river_resolve import (
+from solvers.agents.spot_lines import (
     bot_rows,
     given_hand,
     is_off_tree,
