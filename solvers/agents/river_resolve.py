@@ -35,14 +35,15 @@ from solvers.agents.spot_lines import (
     bot_rows,
     given_hand,
     is_off_tree,
+    positions,
     public_ranges,
     reindexed,
     replay,
     solve_river,
 )
 from solvers.agents.subgame import range_text
-from solvers.agents.turn_resolve import TURN_ITERATIONS, TurnResolver
-from solvers.cards.deck import N_COMBOS, card_str
+from solvers.agents.turn_resolve import TURN_ITERATIONS, TurnResolver, TurnSolve
+from solvers.cards.deck import card_str
 from solvers.exact.evaluation import best_response, counterfactual_values, path_reach
 from solvers.games.base import Node, Strategy, TreeGame
 from solvers.games.holdem.bet_sizes import StreetSizes
@@ -96,9 +97,7 @@ def translated_rows(game: HoldemGame, strategy: Strategy, belief: Belief,
     re-solved river's tree: each hand's rows mixed over the lines by its weight on each (its
     behaviour strategy), or None when a line's river has another shape (the stacks clamp a
     size differently)."""
-    where = np.full(N_COMBOS, -1)
-    where[game.hand_combos[bot]] = np.arange(game.n_hands[bot])
-    files = where[river_game.hand_combos[bot]]  # the re-solve's hands are among the file's
+    files = positions(game, bot, river_game.hand_combos[bot])  # among the file's hands
     out: Strategy = {}
     stack = [(river_game.root, [line.node for line in belief.lines],
               [line.weights[files] for line in belief.lines])]  # fmt: skip
@@ -188,7 +187,7 @@ class RiverResolver:
         belief = replay(self.game, self.strategy, self.sizer, seat, history[:-1], self.turn)
         if not self.turn.applies(belief, seat, event[2]):
             return None
-        return RiverPlay(self.turn.solve(seat, belief, event[2]))  # type: ignore[arg-type]
+        return RiverPlay(self.turn.solve(seat, belief, event[2]))
 
     def river(self, seat: int, history: tuple) -> RiverSolve:
         """The bot's re-solve of the river after the public ``history`` (its opponent, the LBR
@@ -256,7 +255,7 @@ class RiverPlay:
     it is in the re-solve's tree, and its answer there. The opponent's bets reach it through
     the house translation inside the re-solved tree, like any off-tree bet."""
 
-    def __init__(self, solved: RiverSolve) -> None:
+    def __init__(self, solved: RiverSolve | TurnSolve) -> None:
         self.solved = solved
         self.node = solved.game.root
         self.fold_to_call = 0.0

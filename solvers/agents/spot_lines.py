@@ -115,9 +115,14 @@ def given_hand(game: HoldemGame, counterfactual: np.ndarray, bot_reach: np.ndarr
 def reindexed(values: np.ndarray, source: HoldemGame, target: HoldemGame,
               player: int) -> np.ndarray:  # fmt: skip
     """Per-hand ``values`` of ``player`` in ``source`` on ``target``'s hands (same combos)."""
+    return values[positions(source, player, target.hand_combos[player])]
+
+
+def positions(game: HoldemGame, player: int, combos: np.ndarray) -> np.ndarray:
+    """Each of ``combos``' index among ``player``'s hands in ``game``, or -1."""
     where = np.full(N_COMBOS, -1)
-    where[source.hand_combos[player]] = np.arange(source.n_hands[player])
-    return values[where[target.hand_combos[player]]]
+    where[game.hand_combos[player]] = np.arange(game.n_hands[player])
+    return where[combos]
 
 
 def solve_river(
@@ -143,9 +148,7 @@ def solve_river(
 def bot_rows(game: HoldemGame, strategy: Strategy, bot: int,
              combos: np.ndarray) -> Strategy:  # fmt: skip
     """The bot's rows of ``strategy`` re-indexed to ``combos`` (the file's hands)."""
-    where = np.full(N_COMBOS, -1)
-    where[game.hand_combos[bot]] = np.arange(game.n_hands[bot])
-    index = where[combos]
+    index = positions(game, bot, combos)
     known = index >= 0
     rows: Strategy = {}
     for node in game.nodes:

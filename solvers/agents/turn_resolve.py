@@ -12,8 +12,10 @@ subgame it is really in, from the node facing that bet:
   river sizes when its card comes (``river_resolve.py``);
 - the bot's range: its prior times its probability of every action it took (LBR's belief of
   it, a function of the public line alone);
-- the opponent's range: its prior times the file's probability of its actions on the lines the
-  translation maps the bet to (``public_ranges``), as the river re-solve reads an off-tree bet;
+- the opponent's range: its whole range before the bet, behind the resolve gadget, whose
+  alternative for each hand is its best response against the file from the node before the bet
+  (``safe``, the default); unsafe, the file's reach of the lines the translation maps the bet
+  to (``public_ranges``), as the river re-solve reads an off-tree bet;
 - the solve: the compiled DCFR for a fixed number of iterations, so play and every LBR figure
   against it do not depend on the machine's speed.
 
@@ -66,7 +68,6 @@ class TurnSolve:
     game: HoldemGame
     strategy: Strategy
     rows: Strategy
-    bot: int
     safe: bool
     """Through the resolve gadget: the river after it is re-solved safely too."""
 
@@ -117,6 +118,8 @@ class TurnResolver:
         self.safe = safe
         self.sizer = BetSizer("tree", float(game.params.pot) / 2 + float(game.params.stack), True)
         self._solves: dict[tuple, TurnSolve] = {}
+        self._applies: dict[tuple, bool] = {}
+        """``applies`` per (seat, public line, bet): LBR asks it for every hand it holds."""
         self._profiles: dict[int, CompiledProfile] = {}
         self.solves = 0
 
@@ -126,7 +129,13 @@ class TurnResolver:
         node = belief.node
         if belief.tree is not None or len(node.board) != 4 or not node.is_decision:
             return False
-        return is_off_tree(after_lbr(self.game, belief, seat, "b", to))
+        key = (seat, belief.history, float(to))  # the tree lines and chips, not the weights
+        found = self._applies.get(key)
+        if found is None:
+            if len(self._applies) >= 50 * MAX_SOLVES:
+                self._applies.clear()
+            found = self._applies[key] = is_off_tree(after_lbr(self.game, belief, seat, "b", to))
+        return found
 
     def enter(self, belief: Belief, seat: int, to: float) -> Belief:
         """The bot's belief after the opponent's off-tree bet to ``to``: one line at the root
@@ -177,7 +186,7 @@ class TurnResolver:
             strategy = solve_river(sub, self.iterations)
         self.solves += 1
         rows = bot_rows(sub, strategy, bot, game.hand_combos[bot])
-        return TurnSolve(sub, strategy, rows, bot, self.safe)
+        return TurnSolve(sub, strategy, rows, self.safe)
 
     def alternatives(self, seat: int, belief: Belief, sub: HoldemGame) -> np.ndarray:
         """Per hand of ``sub``'s opponent (in ``seat``): what its best response against the
