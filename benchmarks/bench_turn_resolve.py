@@ -42,7 +42,7 @@ def resolve_once(reference: TurnResolver, belief: Belief, to: float, iterations:
                  safe: bool) -> TurnSolve:  # fmt: skip
     """One re-solve from scratch (the reference's best-response pass shared)."""
     resolver = TurnResolver(reference.game, reference.strategy, iterations, safe=safe)
-    resolver._profiles = reference._profiles  # noqa: SLF001 - the pass made once, before timing
+    resolver.profile = reference.profile  # the best-response pass made once, before timing
     return resolver.solve(0, belief, to)
 
 

@@ -30,11 +30,14 @@ from typing import ClassVar
 import numpy as np
 
 from solvers.agents.safe_resolve import blueprint_strategy, opponent_values, safe_resolve
+from solvers.agents.spot_lines import alternatives, response_profile
 from solvers.agents.subgame import (
     SPOT_PLAYER_OF_SEAT,
     Subgame,
     bayes_ranges,
+    build_node_subgame,
     build_subgame,
+    line,
     street_root,
 )
 from solvers.algorithms.base import make_solver
@@ -90,6 +93,10 @@ RELEASE_STREETS = (1,)
 """Streets whose solution drops the game's derived walks after the solve (a flop's compiled
 walks hold reach and value buffers of hundreds of MB; its nodes and strategy are kept) and
 whose cache keeps one solution (or one per seat line) at a time."""
+NODE_STREETS = (2, 3)
+"""Streets where an off-tree action after the bot's own is re-solved safely from the node
+facing it (``_solve_node``, both bots); on the flop, whose walks are released after the solve,
+the street is solved again from its start with the action added."""
 SAFE_STREETS = (2, 3)
 """Streets the safe bot re-solves through the gadget (the flop stays range-only: the base
 agent's play of a flop subgame is a policy query per decision of every turn and river)."""
@@ -225,7 +232,11 @@ class ResolvingAgent:
             if known.subgame.node_of(state) is not None:
                 self._cache.move_to_end(key)
                 return known
-        solved = self._solve(state, board)
+        entry = self._entry(state, kept)
+        if entry is None:
+            solved = self._solve(state, board)
+        else:
+            solved = self._solve_node(state, board, *entry)
         if state.street in RELEASE_STREETS:  # one flop kept at a time: each is 100+ MB
             for other in [k for k in self._cache if len(k[2]) == len(board) and k != key]:
                 del self._cache[other]
@@ -235,19 +246,73 @@ class ResolvingAgent:
             self._cache.popitem(last=False)
         return solved
 
-    def _solve(self, state: HunlState, board: np.ndarray) -> Solution:
-        me = state.to_act
+    def _entry(self, state: HunlState, kept: list[Solution]) -> tuple[Solution, int] | None:
+        """The kept solution of this street whose tree holds the opponent's decision just
+        before the action the bot now faces, and that decision's node, when that action left
+        the tree after the bot had acted on the street (its play so far is then kept:
+        ``_solve_node``); None otherwise (the street is solved from its start with the action
+        added: nothing of the bot's is fixed yet)."""
+        if state.street not in NODE_STREETS or not kept:
+            return None
+        steps = line(state)[len(line(street_root(state))) :]
+        if not steps or steps[-1][0].to_act == state.to_act:
+            return None
+        if not any(before.to_act == state.to_act for before, _ in steps):
+            return None
+        before = steps[-1][0]
+        for known in reversed(kept):
+            node = known.subgame.node_of(before)
+            if node is not None:
+                return known, node
+        return None
+
+    def _agents(self, me: int) -> tuple[Agent, Agent]:
+        """Who plays each seat in the bot's Bayes ranges: itself, and its opponent model."""
         agents: list[Agent] = [self, self]
         agents[1 - me] = self.opponent_model or self.base
-        ranges = self._root_ranges(state, board, agents)  # may solve the streets before
-        started = time.perf_counter()
+        return agents[0], agents[1]
+
+    def _solve(self, state: HunlState, board: np.ndarray) -> Solution:
+        me = state.to_act
+        ranges = self._root_ranges(street_root(state), board, self._agents(me))
+        started = time.perf_counter()  # the ranges above may solve the streets before
         sub = build_subgame(state, board, ranges, self.sizes.get(state.street, {}))
-        game = sub.game
-        pot = float(sub.root.pot)
         budget = self.seconds.get(state.street, 1.0)
-        target = self.target_pct / 100.0 * pot
         if self.safe and state.street in SAFE_STREETS:
             return self._safe_solve(sub, me, started, budget)
+        return self._range_only(sub, state.street, started, budget)
+
+    def _solve_node(
+        self, state: HunlState, board: np.ndarray, known: Solution, entry: int
+    ) -> Solution:
+        """The rest of the hand from ``state``, where the bot faces an action that ``known``'s
+        tree lacks, taken at ``known``'s decision ``entry``: the bot's range is its reach of
+        ``state`` (its own play on the street is kept, not solved again), the opponent's its
+        reach of ``entry``, behind the resolve gadget whose alternatives are its best-response
+        values against ``known`` from ``entry`` on: the solve minimises what the opponent's
+        hands gain by the off-tree action over their best action in ``known``'s tree (none
+        gains when that is attainable). The range-only bot does this too: re-solving the
+        street from its start instead, or from the node with the opponent's range read off its
+        model, let the raise gain several times more (``benchmarks/bench_node_resolve.py``)."""
+        me = state.to_act
+        started = time.perf_counter()
+        ranges = self._root_ranges(state, board, self._agents(me))
+        before = line(state)[-1][0]
+        ranges[1 - me] = self._root_ranges(before, board, self._agents(me))[1 - me]
+        sub = build_node_subgame(state, board, ranges, self.sizes.get(state.street, {}))
+        game = known.subgame.game
+        player = SPOT_PLAYER_OF_SEAT[1 - me]
+        profile = response_profile(game, known.strategy)
+        values = alternatives(game, known.strategy, game.nodes[entry], player, sub.game, profile)
+        budget = self.seconds.get(state.street, 1.0)
+        return self._safe_solve(sub, me, started, budget, values)
+
+    def _range_only(self, sub: Subgame, street: int, started: float, budget: float) -> Solution:
+        """DCFR on ``sub`` until the exploitability is under the target or the budget is
+        spent (checks spaced by ``next_check``)."""
+        game = sub.game
+        pot = float(game.pot)
+        target = self.target_pct / 100.0 * pot
         solver = make_solver(game, "dcfr")
         reached = math.nan
         check = CHECK_EVERY
@@ -271,23 +336,36 @@ class ResolvingAgent:
                 if spent or metrics.exploitability <= target:
                     break
             if self.progress is not None:
-                self.progress(Thinking(state.street, solver.iterations, took, budget,
+                self.progress(Thinking(street, solver.iterations, took, budget,
                                        self.max_iterations, reached, self.target_pct))  # fmt: skip
         self.solves += 1
         strategy = solver.average_strategy()
-        if state.street in RELEASE_STREETS:
+        if street in RELEASE_STREETS:
             game.derived.clear()  # the compiled walk's buffers: hundreds of MB on a flop
         return Solution(sub, strategy, solver.iterations, time.perf_counter() - started, reached)
 
-    def _safe_solve(self, sub: Subgame, me: int, started: float, budget: float) -> Solution:
-        """The street through the resolve gadget, alternatives from the base agent's play. The
-        opponent's best response is measured exactly; a solve that the budget left worse than
-        the base agent's play (too few iterations) is replaced by that play."""
+    def _safe_solve(
+        self,
+        sub: Subgame,
+        me: int,
+        started: float,
+        budget: float,
+        values: np.ndarray | None = None,
+    ) -> Solution:
+        """``sub`` through the resolve gadget, with the opponent's alternatives ``values`` or,
+        at a street's start, its values against the base agent's play. The opponent's best
+        response is measured exactly; a street's solve that the budget left worse than the base
+        agent's play (too few iterations) is replaced by that play. A node's re-solve has no
+        such play to fall back on: its gain over the alternatives is recorded."""
         opponent = SPOT_PLAYER_OF_SEAT[1 - me]
-        blueprint = blueprint_strategy(sub, self.base)
+        blueprint = None
         before = time.perf_counter()
-        values = opponent_values(sub, blueprint, opponent)
-        closing = time.perf_counter() - before  # the same best response ends the solve
+        if values is None:
+            blueprint = blueprint_strategy(sub, self.base)
+            values = opponent_values(sub, blueprint, opponent)
+            closing = time.perf_counter() - before  # the same best response ends the solve
+        else:
+            closing = 0.0  # measured below: a node's subgame is a fraction of the street's
         left = max(budget - (time.perf_counter() - started) - closing, 0.0)
         street, cap = sub.root.street, self.max_iterations or SAFE_MAX_ITERATIONS
 
@@ -300,15 +378,19 @@ class ResolvingAgent:
         strategy, iterations = safe_resolve(sub, me, values, cap, left, report)
         weights = sub.game.hand_weights(opponent)
         gain = float(weights @ (opponent_values(sub, strategy, opponent) - values))
-        if gain > 0:
+        if gain > 0 and blueprint is not None:
             strategy, gain = blueprint, 0.0
             self.fallbacks += 1
         self.solves += 1
         took = time.perf_counter() - started
         return Solution(sub, strategy, iterations, took, np.nan, 100.0 * gain / sub.game.pot)
 
-    def _root_ranges(self, state: HunlState, board: np.ndarray, agents: list[Agent]) -> np.ndarray:
-        ranges = bayes_ranges(street_root(state), board, (agents[0], agents[1]))
+    def _root_ranges(
+        self, state: HunlState, board: np.ndarray, agents: tuple[Agent, Agent]
+    ) -> np.ndarray:
+        """Both seats' reach of ``state`` (``bayes_ranges``), every live combo for a seat whose
+        line its agent never plays."""
+        ranges = bayes_ranges(state, board, agents)
         live = ~dead_mask([int(c) for c in board])
         for seat in (0, 1):  # a line the policies never play: fall back to every live combo
             if not ranges[seat].sum() > 0:

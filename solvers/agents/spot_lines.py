@@ -12,8 +12,9 @@ import numpy as np
 from solvers.agents.compiled_gadget import CompiledGadgetCFR
 from solvers.algorithms.base import make_solver
 from solvers.cards.deck import N_COMBOS
-from solvers.exact.evaluation import path_reach
-from solvers.games.base import Strategy, TreeGame
+from solvers.exact.decision_values import CompiledProfile, compiled_profile
+from solvers.exact.evaluation import counterfactual_values, path_reach
+from solvers.games.base import Node, Strategy, TreeGame
 from solvers.games.holdem.game import HoldemGame
 from solvers.reports.lbr_actions import BetSizer
 from solvers.reports.lbr_belief import (
@@ -110,6 +111,33 @@ def given_hand(game: HoldemGame, counterfactual: np.ndarray, bot_reach: np.ndarr
     own = game.range_weights[seat] * seen * chance
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(own > 0, counterfactual * game.normaliser / own, 0.0)
+
+
+def response_profile(game: HoldemGame, strategy: Strategy) -> CompiledProfile | None:
+    """``strategy`` for both players on the compiled walk, for ``alternatives``' best
+    responses (None where the game has no compiled walk)."""
+    return compiled_profile(game, (strategy, strategy), strategy)
+
+
+def alternatives(
+    game: HoldemGame,
+    strategy: Strategy,
+    node: Node,
+    player: int,
+    target: HoldemGame,
+    profile: CompiledProfile | None = None,
+) -> np.ndarray:
+    """Per hand of ``player`` in ``target`` (a re-solve of ``player``'s action off ``game``'s
+    tree at its decision ``node``): what its best response against ``strategy`` wins from
+    ``node`` on, given the hand and the other player's range there: the resolve gadget's
+    terminate values. ``profile``: ``response_profile(game, strategy)``, else the numpy walk."""
+    reach = path_reach(game, strategy, node, 1 - player)
+    if profile is None:
+        values, _ = counterfactual_values(game, strategy, player, respond=True)
+        counterfactual = values[node.id]
+    else:
+        counterfactual = profile.values(player, respond=True).children(node, reach).max(axis=0)
+    return reindexed(given_hand(game, counterfactual, reach, player), game, target, player)
 
 
 def reindexed(values: np.ndarray, source: HoldemGame, target: HoldemGame,

@@ -33,6 +33,7 @@ from solvers.errors import InputError
 from solvers.games.holdem.bet_sizes import BetContext, Size, StreetSizes, action_amounts
 from solvers.games.holdem.game import HoldemGame
 from solvers.games.holdem.spot import SpotParams
+from solvers.games.holdem.tree import BettingState
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import (
     BOARD_CARDS,
@@ -100,26 +101,33 @@ def range_text(weights: np.ndarray) -> str:
 
 @dataclass(frozen=True)
 class Subgame:
-    """A street of the full game as a spot; ``root`` is the real state at the street's start."""
+    """A street of the full game as a spot; ``root`` is the real state where it starts: the
+    street's start, or (``start`` given) a decision inside the street (``build_node_subgame``)."""
 
     root: HunlState
     board: tuple[int, ...]
     ranges: np.ndarray
     """``[2 seats, 1326]`` at ``root``, as given."""
     params: SpotParams
+    start: BettingState | None = None
+    """The spot tree's first decision when ``root`` is inside the street (its real chips,
+    actor, raises and minimum raise); None at the street's start."""
 
     @cached_property
     def game(self) -> HoldemGame:
-        return HoldemGame.from_params(self.params)
+        return HoldemGame.from_params(self.params, self.start)
 
     def node_of(self, state: HunlState) -> int | None:
-        """The spot's decision node of ``state`` (same street, later in it), or None when the
-        street's actions are not in the tree."""
+        """The spot's decision node of ``state`` (same street, at or after ``root``), or None
+        when the street's actions are not in the tree."""
         if state.street != self.root.street or state.history[:-1] != self.root.history[:-1]:
+            return None
+        steps, before_root = line(state), line(self.root)
+        if [a for _, a in steps[: len(before_root)]] != [a for _, a in before_root]:
             return None
         game = self.game
         node = game.root
-        for before, action in line(state)[len(line(self.root)) :]:
+        for before, action in steps[len(before_root) :]:
             if not node.is_decision or node.player != SPOT_PLAYER_OF_SEAT[before.to_act]:
                 return None
             index = self.action_index(node.id, before, action)
@@ -209,6 +217,57 @@ def build_subgame(
     """The spot of ``state``'s street: rooted at its start, with ``ranges`` ([2 seats, 1326],
     each seat's reach at the street's start), ``sizes`` per street name (``turn``, ``river``;
     absent streets are check-only) and the street's bets so far added to its sizes."""
+    root = street_root(state)
+    params = _street_params(state, root, board, ranges, sizes)
+    return Subgame(root, tuple(int(c) for c in board), np.asarray(ranges, np.float64), params)
+
+
+def build_node_subgame(
+    state: HunlState,
+    board: np.ndarray,
+    ranges: np.ndarray,
+    sizes: dict[str, StreetSizes],
+) -> Subgame:
+    """The rest of the hand from ``state``, a decision inside its street: the tree starts at
+    ``state``'s real chips (the street's bets so far, its raises and the minimum raise), so what
+    was played before it is fixed; ``ranges`` are each seat's reach at ``state``. The sizes
+    after it are ``sizes``' (with the raise cap at least the raises made)."""
+    root = street_root(state)
+    params = _street_params(state, root, board, ranges, sizes)
+    raises, last_increment = _street_raises(state, root)
+    seats = SEAT_OF_SPOT_PLAYER
+    start = BettingState(
+        board=tuple(int(c) for c in board),
+        contributions=(float(state.committed[seats[0]]), float(state.committed[seats[1]])),
+        street_start=float(root.committed[0]),
+        actor=SPOT_PLAYER_OF_SEAT[state.to_act],
+        raises=raises,
+        last_increment=last_increment,
+    )
+    ranges = np.asarray(ranges, np.float64)
+    return Subgame(state, tuple(int(c) for c in board), ranges, params, start)
+
+
+def _street_raises(state: HunlState, root: HunlState) -> tuple[int, float]:
+    """Raises made facing a bet on ``state``'s street, and the largest raise increment."""
+    raises, increment = 0, 0.0
+    for before, action in line(state)[len(line(root)) :]:
+        if action.kind == RAISE:
+            seat = before.to_act
+            opp = float(before.committed[1 - seat])
+            raises += int(opp > float(before.committed[seat]))
+            increment = max(increment, action.to - opp)
+    return raises, increment
+
+
+def _street_params(
+    state: HunlState,
+    root: HunlState,
+    board: np.ndarray,
+    ranges: np.ndarray,
+    sizes: dict[str, StreetSizes],
+) -> SpotParams:
+    """The spot of ``state``'s street from ``root`` (its start): chips, ranges and sizes."""
     if not 1 <= state.street <= 3 or state.is_over:
         raise InputError("a subgame starts at a flop, turn or river decision")
     board = np.asarray(board, dtype=np.int64)
@@ -218,7 +277,6 @@ def build_subgame(
     ranges = np.asarray(ranges, dtype=np.float64)
     if ranges.shape != (2, N_COMBOS):
         raise InputError(f"subgame ranges are [2, {N_COMBOS}], not {list(ranges.shape)}")
-    root = street_root(state)
     if root.committed[0] != root.committed[1]:
         raise InputError("a street starts with equal totals")
     name = STREET_NAMES[state.street]
@@ -235,5 +293,4 @@ def build_subgame(
         "ip_range": range_text(ranges[SEAT_OF_SPOT_PLAYER[1]]),
         **streets,
     }
-    params = SpotParams.model_validate(values)
-    return Subgame(root, tuple(int(c) for c in board), ranges, params)
+    return SpotParams.model_validate(values)

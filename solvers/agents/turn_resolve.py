@@ -25,24 +25,24 @@ Each (seat, public line, bet) is solved once and kept.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from solvers.agents.compiled_gadget import CompiledGadgetCFR
 from solvers.agents.spot_lines import (
+    alternatives,
     bot_rows,
-    given_hand,
     is_off_tree,
     public_ranges,
-    reindexed,
     replay,
+    response_profile,
     solve_river,
 )
 from solvers.agents.subgame import range_text
 from solvers.cards.deck import card_str
-from solvers.exact.decision_values import CompiledProfile, compiled_profile, path_reach
-from solvers.exact.evaluation import counterfactual_values
-from solvers.games.base import Node, Strategy, TreeGame
+from solvers.exact.decision_values import CompiledProfile
+from solvers.games.base import Strategy, TreeGame
 from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.holdem.game import HoldemGame
 from solvers.games.holdem.spot import SpotParams
@@ -120,7 +120,6 @@ class TurnResolver:
         self._solves: dict[tuple, TurnSolve] = {}
         self._applies: dict[tuple, bool] = {}
         """``applies`` per (seat, public line, bet): LBR asks it for every hand it holds."""
-        self._profiles: dict[int, CompiledProfile] = {}
         self.solves = 0
 
     def applies(self, belief: Belief, seat: int, to: float) -> bool:
@@ -192,22 +191,9 @@ class TurnResolver:
         """Per hand of ``sub``'s opponent (in ``seat``): what its best response against the
         file wins from ``belief``'s node on (the file's tree sizes only), given the hand and
         the bot's range there: the resolve gadget's terminate value."""
-        game, node = self.game, belief.node
-        reach = path_reach(game, self.strategy, node, 1 - seat)
-        counterfactual = self._best_response_at(seat, node, reach)
-        return reindexed(given_hand(game, counterfactual, reach, seat), game, sub, seat)
+        return alternatives(self.game, self.strategy, belief.node, seat, sub, self.profile)
 
-    def _best_response_at(self, seat: int, node: Node, bot_reach: np.ndarray) -> np.ndarray:
-        """``seat``'s counterfactual best-response values against the file at its decision
-        ``node``: the best of its children's, from one compiled pass per seat (the numpy walk
-        where the game has no compiled walk)."""
-        profile = self._profiles.get(seat)
-        if profile is None:
-            strategy = self.strategy
-            profile = compiled_profile(self.game, (strategy, strategy), strategy)
-            if profile is None:  # the reference walk, every node at once
-                values, _ = counterfactual_values(self.game, strategy, seat, respond=True)
-                return values[node.id]
-            self._profiles[seat] = profile
-        children = profile.values(seat, respond=True).children(node, bot_reach)
-        return children.max(axis=0)
+    @cached_property
+    def profile(self) -> CompiledProfile | None:
+        """The file for both players on the compiled walk, kept for every re-solve."""
+        return response_profile(self.game, self.strategy)

@@ -1,0 +1,141 @@
+"""The full-game bot facing an off-tree raise after its own bet: re-solved from the node (the
+safe bot's default) against the street solved again from its start with the raise added.
+
+The line, at 100 bb on ``Ks 7h 2d 9c (4s)``: the big blind (the bot) opens the turn or river
+with its re-solve's smallest bet (earlier streets by the blueprint), and the button raises to a
+size the re-solve's tree lacks (the turn tree raises all-in only; the river's 60% or all-in).
+Answers compared:
+
+- ``node`` (both bots' answer now): the rest of the hand from the node facing the raise, the
+  bot's bet kept (its range is its reach there), the opponent's whole range before the raise
+  behind the resolve gadget, alternatives its best response against the street's solution from
+  the node before the raise (``ResolvingAgent._solve_node``);
+- ``street`` (both bots' answer before): the street solved again from its start with the raise
+  in the tree (through the gadget with blueprint alternatives for the safe bot, from ranges
+  alone for the range-only one), the bot's own bet solved again too, then read at the node.
+
+Each answer is measured in the node's subgame with the bot's real range there (its street
+solution's rows) against the opponent's whole range before the raise: per opponent hand, what
+its best response wins after the raise beyond its alternative. ``raise gains`` is what an
+opponent who raises with exactly the hands that gain wins by it, over its whole range; ``worst
+hand`` is the largest single gain; both in % of the street's starting pot. A bound the gadget
+can meet is 0 for both; an off-tree raise can make it unattainable (a raise smaller than the
+tree's all-in lets bluffs risk less while value hands are called wider).
+
+Run: ``python benchmarks/bench_node_resolve.py [--streets 2,3] [--raises 2,3]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import print_rows  # noqa: E402
+
+from solvers.agents.registry import make_agent  # noqa: E402
+from solvers.agents.resolving import ResolvingAgent, Solution  # noqa: E402
+from solvers.agents.safe_resolve import opponent_values  # noqa: E402
+from solvers.agents.spot_lines import alternatives, positions  # noqa: E402
+from solvers.agents.subgame import SPOT_PLAYER_OF_SEAT  # noqa: E402
+from solvers.cards.deck import parse_cards  # noqa: E402
+from solvers.games.base import Strategy  # noqa: E402
+from solvers.games.hunl.rules import RAISE, Action, HunlConfig, replay  # noqa: E402
+
+SPOTS = (
+    ("srp", "r250c/cr400c/", "Ks 7h 2d 9c"),
+    ("3bet", "r250r750c/cc/", "Ks 7h 2d 9c"),
+    ("srp", "r250c/cr400c/cc/", "Ks 7h 2d 9c 4s"),
+    ("3bet", "r250r750c/cc/cc/", "Ks 7h 2d 9c 4s"),
+)
+
+
+def in_node_game(street: Solution, node: Solution, state) -> Strategy:
+    """``street``'s rows (a street-start solve) for the bot below ``state``, on ``node``'s tree
+    (the same sizes from there on), the opponent's rows left as ``node``'s."""
+    old, new = street.subgame.game, node.subgame.game
+    prefix = old.nodes[street.subgame.node_of(state)].key
+    keys = {n.key: n for n in old.nodes}
+    bot = new.root.player
+    index = positions(old, bot, new.hand_combos[bot])
+    assert (index >= 0).all()
+    strategy = dict(node.strategy)
+    for n in new.nodes:
+        if n.is_decision and n.player == bot:
+            match = keys[f"{prefix}/{n.key}" if n.key else prefix]
+            assert match.tokens == n.tokens, (match.tokens, n.tokens)
+            strategy[n.id] = street.strategy[match.id][index]
+    return strategy
+
+
+def measure(node: Solution, strategy: Strategy, values: np.ndarray) -> tuple[float, float]:
+    """(raise gains, worst hand) in % of the street's starting pot."""
+    sub = node.subgame
+    player = 1 - sub.game.root.player
+    gain = opponent_values(sub, strategy, player) - values
+    weights = sub.game.hand_weights(player)
+    pot = sub.game.pot
+    live = weights > 0
+    total = float(weights @ np.maximum(gain, 0.0)) / float(weights.sum())
+    return 100.0 * total / pot, 100.0 * float(gain[live].max()) / pot
+
+
+def compare(bot: ResolvingAgent, root, board: np.ndarray, factor: float, pot: str) -> list[dict]:
+    """The bot bets at ``root``, is raised to ``factor`` times its bet: its node re-solve and
+    its street re-solve, measured against the alternatives of the street solve it bet from."""
+    bets = [a for a in bot.policy(root, board).actions if a.kind == RAISE]
+    bet = root.apply(bets[0])
+    state = bet.apply(Action(RAISE, int(factor * bet.committed[1])))
+    started = time.perf_counter()
+    node = bot.solution(state, board)
+    seconds = {"node": time.perf_counter() - started}
+    assert node.subgame.start is not None, "the node re-solve did not run"
+    known = bot.solution(root, board)  # the street solve the bot bet from
+    game = known.subgame.game
+    entry = game.nodes[known.subgame.node_of(bet)]
+    player = SPOT_PLAYER_OF_SEAT[bet.to_act]
+    values = alternatives(game, known.strategy, entry, player, node.subgame.game)
+    started = time.perf_counter()
+    street = bot._solve(state, board)  # noqa: SLF001 - the answer the node re-solve replaced
+    seconds["street"] = time.perf_counter() - started
+    rows = []
+    answers = {"node": (node, node.strategy), "street": (street, in_node_game(street, node, state))}
+    for label, (solved, strategy) in answers.items():
+        gains, worst = measure(node, strategy, values)
+        rows.append({"pot": pot, "street": "turn" if root.street == 2 else "river",
+                     "bet": bets[0].to, "raise to": state.committed[0],
+                     "bot": "safe" if bot.safe else "range-only", "answer": label,
+                     "seconds": seconds[label], "iterations": solved.iterations,
+                     "raise gains % pot": gains, "worst hand % pot": worst})  # fmt: skip
+    return rows
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--bot", default="strategies/hunl_100bb.npz")
+    parser.add_argument("--streets", default="2,3")
+    parser.add_argument("--raises", default="2,3", help="raise to this many times the bet")
+    args = parser.parse_args()
+    config = HunlConfig(100)
+    blueprint = make_agent(args.bot, config)
+    streets = {int(s) for s in args.streets.split(",")}
+    rows = []
+    for pot_type, betting, board_text in SPOTS:
+        board = np.array(parse_cards(board_text))
+        street = len(board) - 2
+        if street not in streets:
+            continue
+        for factor in map(float, args.raises.split(",")):
+            for safe in (True, False):
+                bot = ResolvingAgent(blueprint, streets=(street,), safe=safe)
+                rows += compare(bot, replay(betting, config), board, factor, pot_type)
+    print_rows("facing an off-tree raise after the bot's own bet (default budgets)", rows)
+
+
+if __name__ == "__main__":
+    main()
