@@ -101,7 +101,8 @@ def compare(bot: ResolvingAgent, root, board: np.ndarray, factor: float, pot: st
     player = SPOT_PLAYER_OF_SEAT[bet.to_act]
     values = alternatives(game, known.strategy, entry, player, node.subgame.game)
     started = time.perf_counter()
-    street = bot._solve(state, board)  # noqa: SLF001 - the answer the node re-solve replaced
+    budget = bot.seconds[root.street]
+    street = bot._solve(state, board, state.to_act, budget)  # noqa: SLF001 - the old answer
     seconds["street"] = time.perf_counter() - started
     rows = []
     answers = {"node": (node, node.strategy), "street": (street, in_node_game(street, node, state))}

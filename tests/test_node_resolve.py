@@ -119,3 +119,29 @@ def test_the_raise_gains_the_opponent_nothing_where_a_plain_re_solve_gives_it_a_
     plain = make_solver(sub.game, "dcfr")
     plain.run(iterations=400)
     assert raise_gains(plain.average_strategy()) > 10.0
+
+
+def test_an_off_tree_lead_is_re_solved_from_the_node_off_the_streets_own_solve():
+    """The opponent opens the river with a bet the tree lacks before the bot has acted: the bot
+    solves the street on its own tree once (kept for its later decisions and every size
+    asked), then the node facing the bet through the gadget; an on-tree lead is answered from
+    the street's solve alone."""
+    bot = ResolvingAgent(Fixed(3), sizes=SIZES, streets=(3,), seconds={3: np.inf},
+                         max_iterations=200, target_pct=0.1)  # fmt: skip
+    root = replay("r250c/cr400c/cc/", CONFIG)
+    on_tree = root.apply(Action(RAISE, 1000))  # the big blind leads 75%: the tree's size
+    assert bot.solution(on_tree, RIVER).subgame.start is None and bot.solves == 1
+    off = root.apply(Action(RAISE, 1440))  # 130% of the pot
+    solution = bot.solution(off, RIVER)
+    assert bot.solves == 2  # the street's solve is the one the on-tree lead used
+    assert solution.subgame.root == off and solution.subgame.start.contributions == (1440, 400)
+    # both ranges are the street's start's: the bettor's before its bet (behind the gadget)
+    np.testing.assert_allclose(
+        solution.subgame.ranges, bayes_ranges(root, RIVER, (Fixed(3), Fixed(3))) * LIVE
+    )
+    fresh = ResolvingAgent(Fixed(3), sizes=SIZES, streets=(3,), seconds={3: np.inf},
+                           max_iterations=200, target_pct=0.1)  # fmt: skip
+    fresh.policy(off, RIVER)
+    assert fresh.solves == 2  # no solve of the street yet: it is made first, then the node
+    street = fresh.solution(on_tree, RIVER)
+    assert street.subgame.start is None and fresh.solves == 2

@@ -25,6 +25,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import ClassVar
 
 import numpy as np
@@ -39,13 +40,15 @@ from solvers.agents.subgame import (
     build_subgame,
     line,
     street_root,
+    street_sizes_with_line,
 )
 from solvers.algorithms.base import make_solver
 from solvers.cards.deck import N_COMBOS, dead_mask
+from solvers.exact.decision_values import CompiledProfile
 from solvers.games.base import Strategy
 from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.hunl.agent import Agent, Policy
-from solvers.games.hunl.rules import Action, HunlState
+from solvers.games.hunl.rules import RAISE, STREET_NAMES, Action, HunlState
 
 
 def _street(bet: str, raise_: str, cap: int) -> StreetSizes:
@@ -152,6 +155,12 @@ class Solution:
     """Safe solves: what the opponent's best response wins against this strategy less what it
     wins against the base agent's, in percent of the pot (at most 0: no more exploitable)."""
 
+    @cached_property
+    def profile(self) -> CompiledProfile | None:
+        """The solution for both players on the compiled walk: the best responses behind the
+        alternatives of node re-solves off it, made once (LBR asks dozens of sizes at a node)."""
+        return response_profile(self.subgame.game, self.strategy)
+
     def policy(self, state: HunlState) -> Policy | None:
         """The solution's policy over all 1,326 combos at ``state``, or None off its tree."""
         sub = self.subgame
@@ -232,11 +241,20 @@ class ResolvingAgent:
             if known.subgame.node_of(state) is not None:
                 self._cache.move_to_end(key)
                 return known
+        budget = self.seconds.get(state.street, 1.0)
         entry = self._entry(state, kept)
+        if entry is None and self._opens_off_tree(state):
+            # the opponent opened the street off the tree: the street's own solve (kept for
+            # the bot's later decisions, shared by every size asked), then the node's, each
+            # with half the budget
+            budget /= 2
+            street = self._solve(street_root(state), board, state.to_act, budget)
+            kept = [*kept, street]
+            entry = self._entry(state, kept)
         if entry is None:
-            solved = self._solve(state, board)
+            solved = self._solve(state, board, state.to_act, budget)
         else:
-            solved = self._solve_node(state, board, *entry)
+            solved = self._solve_node(state, board, *entry, budget)
         if state.street in RELEASE_STREETS:  # one flop kept at a time: each is 100+ MB
             for other in [k for k in self._cache if len(k[2]) == len(board) and k != key]:
                 del self._cache[other]
@@ -248,16 +266,12 @@ class ResolvingAgent:
 
     def _entry(self, state: HunlState, kept: list[Solution]) -> tuple[Solution, int] | None:
         """The kept solution of this street whose tree holds the opponent's decision just
-        before the action the bot now faces, and that decision's node, when that action left
-        the tree after the bot had acted on the street (its play so far is then kept:
-        ``_solve_node``); None otherwise (the street is solved from its start with the action
-        added: nothing of the bot's is fixed yet)."""
+        before the action the bot now faces (which that tree lacks), and that decision's
+        node; None when there is none or the street is not one of ``NODE_STREETS``."""
         if state.street not in NODE_STREETS or not kept:
             return None
         steps = line(state)[len(line(street_root(state))) :]
         if not steps or steps[-1][0].to_act == state.to_act:
-            return None
-        if not any(before.to_act == state.to_act for before, _ in steps):
             return None
         before = steps[-1][0]
         for known in reversed(kept):
@@ -266,24 +280,33 @@ class ResolvingAgent:
                 return known, node
         return None
 
+    def _opens_off_tree(self, state: HunlState) -> bool:
+        """Whether the bot faces the opponent's first action of the street, a bet its tree's
+        sizes do not give (on one of ``NODE_STREETS``)."""
+        steps = line(state)[len(line(street_root(state))) :]
+        if state.street not in NODE_STREETS or len(steps) != 1 or steps[0][1].kind != RAISE:
+            return False
+        sizes = self.sizes.get(state.street, {}).get(STREET_NAMES[state.street], StreetSizes())
+        return street_sizes_with_line(state, sizes) != sizes
+
     def _agents(self, me: int) -> tuple[Agent, Agent]:
         """Who plays each seat in the bot's Bayes ranges: itself, and its opponent model."""
         agents: list[Agent] = [self, self]
         agents[1 - me] = self.opponent_model or self.base
         return agents[0], agents[1]
 
-    def _solve(self, state: HunlState, board: np.ndarray) -> Solution:
-        me = state.to_act
+    def _solve(self, state: HunlState, board: np.ndarray, me: int, budget: float) -> Solution:
+        """``state``'s street from its start for the bot in seat ``me``, the street's bets so
+        far in its tree."""
         ranges = self._root_ranges(street_root(state), board, self._agents(me))
         started = time.perf_counter()  # the ranges above may solve the streets before
         sub = build_subgame(state, board, ranges, self.sizes.get(state.street, {}))
-        budget = self.seconds.get(state.street, 1.0)
         if self.safe and state.street in SAFE_STREETS:
             return self._safe_solve(sub, me, started, budget)
         return self._range_only(sub, state.street, started, budget)
 
     def _solve_node(
-        self, state: HunlState, board: np.ndarray, known: Solution, entry: int
+        self, state: HunlState, board: np.ndarray, known: Solution, entry: int, budget: float
     ) -> Solution:
         """The rest of the hand from ``state``, where the bot faces an action that ``known``'s
         tree lacks, taken at ``known``'s decision ``entry``: the bot's range is its reach of
@@ -302,9 +325,8 @@ class ResolvingAgent:
         sub = build_node_subgame(state, board, ranges, self.sizes.get(state.street, {}))
         game = known.subgame.game
         player = SPOT_PLAYER_OF_SEAT[1 - me]
-        profile = response_profile(game, known.strategy)
-        values = alternatives(game, known.strategy, game.nodes[entry], player, sub.game, profile)
-        budget = self.seconds.get(state.street, 1.0)
+        node = game.nodes[entry]
+        values = alternatives(game, known.strategy, node, player, sub.game, known.profile)
         return self._safe_solve(sub, me, started, budget, values)
 
     def _range_only(self, sub: Subgame, street: int, started: float, budget: float) -> Solution:
