@@ -1,28 +1,34 @@
-"""The full-game bot facing an off-tree raise after its own bet: re-solved from the node (the
-safe bot's default) against the street solved again from its start with the raise added.
+"""The full-game bot facing an off-tree bet or raise: re-solved from the node (both bots'
+answer now) against the street solved again from its start with the bet added (before).
 
-The line, at 100 bb on ``Ks 7h 2d 9c (4s)``: the big blind (the bot) opens the turn or river
-with its re-solve's smallest bet (earlier streets by the blueprint), and the button raises to a
-size the re-solve's tree lacks (the turn tree raises all-in only; the river's 60% or all-in).
+Two lines, at 100 bb on ``Ks 7h 2d 9c (4s)``, earlier streets played by the blueprint:
+
+- ``bot bets``: the big blind (the bot) opens the turn or river with its re-solve's smallest
+  bet and the button raises to ``--raises`` times it, a size the tree lacks (the turn tree
+  raises all-in only; the river's 60% or all-in);
+- ``lead``: the big blind (the opponent) opens with ``--leads`` times the pot, which the tree
+  lacks, before the button (the bot) has acted.
+
 Answers compared:
 
-- ``node`` (both bots' answer now): the rest of the hand from the node facing the raise, the
-  bot's bet kept (its range is its reach there), the opponent's whole range before the raise
-  behind the resolve gadget, alternatives its best response against the street's solution from
-  the node before the raise (``ResolvingAgent._solve_node``);
-- ``street`` (both bots' answer before): the street solved again from its start with the raise
-  in the tree (through the gadget with blueprint alternatives for the safe bot, from ranges
-  alone for the range-only one), the bot's own bet solved again too, then read at the node.
+- ``node``: the rest of the hand from the node facing the bet, the bot's play kept (its range
+  is its reach there), the opponent's whole range before the bet behind the resolve gadget,
+  alternatives its best response against the street's solution from the node before the bet
+  (``ResolvingAgent._solve_node``; for a lead, the street's own solve is made first and each
+  gets half the budget);
+- ``street``: the street solved again from its start with the bet in the tree (through the
+  gadget with blueprint alternatives for the safe bot, from ranges alone for the range-only
+  one), the bot's own earlier action solved again too, then read at the node.
 
-Each answer is measured in the node's subgame with the bot's real range there (its street
-solution's rows) against the opponent's whole range before the raise: per opponent hand, what
-its best response wins after the raise beyond its alternative. ``raise gains`` is what an
-opponent who raises with exactly the hands that gain wins by it, over its whole range; ``worst
-hand`` is the largest single gain; both in % of the street's starting pot. A bound the gadget
-can meet is 0 for both; an off-tree raise can make it unattainable (a raise smaller than the
-tree's all-in lets bluffs risk less while value hands are called wider).
+Each answer is measured in the node's subgame with the bot's real range there against the
+opponent's whole range before the bet: per opponent hand, what its best response wins after
+the bet beyond its alternative. ``gains`` is what an opponent who makes the bet with exactly
+the hands that gain by it wins by it, over its whole range; ``worst hand`` is the largest single
+gain; both in % of the street's starting pot. A bound the gadget can meet is 0 for both; an
+off-tree size can make it unattainable (a raise smaller than the tree's all-in lets bluffs risk
+less while value hands are called wider).
 
-Run: ``python benchmarks/bench_node_resolve.py [--streets 2,3] [--raises 2,3]``.
+Run: ``python benchmarks/bench_node_resolve.py [--streets 2,3] [--raises 2,3] [--leads 1.3]``.
 """
 
 from __future__ import annotations
@@ -45,7 +51,7 @@ from solvers.agents.spot_lines import alternatives, positions  # noqa: E402
 from solvers.agents.subgame import SPOT_PLAYER_OF_SEAT  # noqa: E402
 from solvers.cards.deck import parse_cards  # noqa: E402
 from solvers.games.base import Strategy  # noqa: E402
-from solvers.games.hunl.rules import RAISE, Action, HunlConfig, replay  # noqa: E402
+from solvers.games.hunl.rules import CALL, RAISE, Action, HunlConfig, replay  # noqa: E402
 
 SPOTS = (
     ("srp", "r250c/cr400c/", "Ks 7h 2d 9c"),
@@ -91,28 +97,46 @@ def compare(bot: ResolvingAgent, root, board: np.ndarray, factor: float, pot: st
     bets = [a for a in bot.policy(root, board).actions if a.kind == RAISE]
     bet = root.apply(bets[0])
     state = bet.apply(Action(RAISE, int(factor * bet.committed[1])))
+    row = {"pot": pot, "street": "turn" if root.street == 2 else "river", "line": "bot bets",
+           "bet to": bets[0].to, "off-tree to": state.committed[0]}  # fmt: skip
+    return answers(bot, bet, state, board, root, row)
+
+
+def compare_lead(bot: ResolvingAgent, root, board: np.ndarray, factor: float,
+                 pot: str) -> list[dict]:  # fmt: skip
+    """The opponent opens the street at ``root`` with ``factor`` times the pot, the bot not
+    having acted: the street's own solve then the node's, against the street re-solved with
+    the bet added."""
+    state = root.apply(Action(RAISE, int(root.committed[0] + factor * root.pot)))
+    row = {"pot": pot, "street": "turn" if root.street == 2 else "river", "line": "lead",
+           "bet to": None, "off-tree to": state.committed[root.to_act]}  # fmt: skip
+    return answers(bot, root, state, board, root.apply(Action(CALL)), row)
+
+
+def answers(bot: ResolvingAgent, before, state, board: np.ndarray, probe, row: dict) -> list[dict]:
+    """The bot's node answer at ``state`` (the opponent's off-tree action at ``before``) and
+    the street re-solve with that action added; ``probe``: a decision of the bot's on the
+    street's own solve, which gives the alternatives."""
     started = time.perf_counter()
     node = bot.solution(state, board)
     seconds = {"node": time.perf_counter() - started}
     assert node.subgame.start is not None, "the node re-solve did not run"
-    known = bot.solution(root, board)  # the street solve the bot bet from
+    known = bot.solution(probe, board)
     game = known.subgame.game
-    entry = game.nodes[known.subgame.node_of(bet)]
-    player = SPOT_PLAYER_OF_SEAT[bet.to_act]
+    entry = game.nodes[known.subgame.node_of(before)]
+    player = SPOT_PLAYER_OF_SEAT[before.to_act]
     values = alternatives(game, known.strategy, entry, player, node.subgame.game)
     started = time.perf_counter()
-    budget = bot.seconds[root.street]
+    budget = bot.seconds[state.street]
     street = bot._solve(state, board, state.to_act, budget)  # noqa: SLF001 - the old answer
     seconds["street"] = time.perf_counter() - started
     rows = []
-    answers = {"node": (node, node.strategy), "street": (street, in_node_game(street, node, state))}
-    for label, (solved, strategy) in answers.items():
+    found = {"node": (node, node.strategy), "street": (street, in_node_game(street, node, state))}
+    for label, (solved, strategy) in found.items():
         gains, worst = measure(node, strategy, values)
-        rows.append({"pot": pot, "street": "turn" if root.street == 2 else "river",
-                     "bet": bets[0].to, "raise to": state.committed[0],
-                     "bot": "safe" if bot.safe else "range-only", "answer": label,
+        rows.append({**row, "bot": "safe" if bot.safe else "range-only", "answer": label,
                      "seconds": seconds[label], "iterations": solved.iterations,
-                     "raise gains % pot": gains, "worst hand % pot": worst})  # fmt: skip
+                     "gains % pot": gains, "worst hand % pot": worst})  # fmt: skip
     return rows
 
 
@@ -121,6 +145,7 @@ def main() -> None:
     parser.add_argument("--bot", default="strategies/hunl_100bb.npz")
     parser.add_argument("--streets", default="2,3")
     parser.add_argument("--raises", default="2,3", help="raise to this many times the bet")
+    parser.add_argument("--leads", default="1.3", help="the opponent leads this many pots")
     args = parser.parse_args()
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
@@ -135,7 +160,11 @@ def main() -> None:
             for safe in (True, False):
                 bot = ResolvingAgent(blueprint, streets=(street,), safe=safe)
                 rows += compare(bot, replay(betting, config), board, factor, pot_type)
-    print_rows("facing an off-tree raise after the bot's own bet (default budgets)", rows)
+        for factor in map(float, args.leads.split(",")):
+            for safe in (True, False):
+                bot = ResolvingAgent(blueprint, streets=(street,), safe=safe)
+                rows += compare_lead(bot, replay(betting, config), board, factor, pot_type)
+    print_rows("facing an off-tree bet or raise (default budgets)", rows)
 
 
 if __name__ == "__main__":

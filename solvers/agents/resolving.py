@@ -6,8 +6,10 @@ too with ``streets=(1, 2, 3)``) it builds the street's subgame from the public
 state (``subgame.py``: real pot and stacks, both ranges by Bayes' rule, every bet of the street
 in the tree) and solves it with the compiled DCFR of the spot engine until the exploitability is
 below a target in percent of the pot or a time budget runs out. It plays its own row of that
-solution and keeps it for the rest of the street; a bet the solution's tree does not hold makes
-it solve again from the street's start with that bet added. Solutions are cached per (seat,
+solution and keeps it for the rest of the street. A bet or raise the solution's tree does not
+hold is re-solved from the node facing it on the turn and river (the bot's play so far kept,
+the opponent's range before it behind the resolve gadget: ``_solve_node``), and makes the flop
+solve again from the street's start with that bet added. Solutions are cached per (seat,
 betting before the street, board), so policy() and act() at one state never solve twice.
 
 Ranges: the bot's own seat is Bayes over its own policies (the base agent's, then its own
@@ -97,9 +99,9 @@ RELEASE_STREETS = (1,)
 walks hold reach and value buffers of hundreds of MB; its nodes and strategy are kept) and
 whose cache keeps one solution (or one per seat line) at a time."""
 NODE_STREETS = (2, 3)
-"""Streets where an off-tree action after the bot's own is re-solved safely from the node
-facing it (``_solve_node``, both bots); on the flop, whose walks are released after the solve,
-the street is solved again from its start with the action added."""
+"""Streets where an off-tree bet or raise is re-solved safely from the node facing it
+(``_solve_node``, both bots); on the flop, whose walks are released after the solve, the
+street is solved again from its start with the action added."""
 SAFE_STREETS = (2, 3)
 """Streets the safe bot re-solves through the gadget (the flop stays range-only: the base
 agent's play of a flop subgame is a policy query per decision of every turn and river)."""
