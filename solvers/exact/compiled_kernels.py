@@ -67,9 +67,11 @@ def _strategy(weights, predictions, matching, scales, slot, first, count, out):
 
 
 @njit(cache=True, parallel=True)
-def reach_down(plan, source0, source1, reach0, reach1):
-    """Own reach of both players at every inner row (``PlanArrays`` ``plan``; strategies from
-    ``StrategySource`` ``source0`` and ``source1``); the root row must hold 1.
+def reach_down(plan, source0, source1, reach0, reach1, players):
+    """Own reach of the ``players`` (a mask: 1 player 0, 2 player 1, 3 both) at every inner
+    row (``PlanArrays`` ``plan``; strategies from ``StrategySource`` ``source0`` and
+    ``source1``); the root row must hold 1. A value or best-response pass reads only the
+    opponent's reach, so it asks for that one alone.
 
     Parent by parent: a decision's strategy is formed once from its player's weights."""
     level_rows = plan.level_rows
@@ -82,7 +84,9 @@ def reach_down(plan, source0, source1, reach0, reach1):
         for chunk in prange(n_chunks):
             sigma = np.empty((sigma_rows, max(reach0.shape[1], reach1.shape[1])))
             for row in range(lo + chunk, hi, n_chunks):
-                _reach_row(plan, plan.inner_index, row, source0, source1, reach0, reach1, sigma)
+                _reach_row(
+                    plan, plan.inner_index, row, source0, source1, reach0, reach1, sigma, players
+                )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -95,8 +99,9 @@ def _max_children(plan):
 
 
 @njit(cache=True, nogil=True)
-def _reach_row(plan, index, row, source0, source1, reach0, reach1, sigma):
-    """The reach of ``row``'s walked children from its own; ``index`` maps rows to rows of
+def _reach_row(plan, index, row, source0, source1, reach0, reach1, sigma, players):
+    """The reach of ``row``'s walked children from its own, for the ``players`` in the mask
+    (1, 2 or 3; the other's rows are left as they are); ``index`` maps rows to rows of
     ``reach0``/``reach1`` (-1: not there). ``sigma``: scratch of ``_strategy``."""
     if not plan.has_inner_child[row]:
         return
@@ -110,12 +115,14 @@ def _reach_row(plan, index, row, source0, source1, reach0, reach1, sigma):
     actor = kind[row]
     first_child = child_start[row]
     n_children = child_start[row + 1] - first_child
-    if actor == 0:
+    want0 = (players & 1) != 0
+    want1 = (players & 2) != 0
+    if actor == 0 and want0:
         _strategy(
             source0.weights, source0.predictions, source0.matching, source0.scales,
             plan.decision_slot[row], plan.first_edge[row], n_children, sigma,
         )  # fmt: skip
-    elif actor == 1:
+    elif actor == 1 and want1:
         _strategy(
             source1.weights, source1.predictions, source1.matching, source1.scales,
             plan.decision_slot[row], plan.first_edge[row], n_children, sigma,
@@ -126,19 +133,25 @@ def _reach_row(plan, index, row, source0, source1, reach0, reach1, sigma):
         if inner < 0:  # a terminal, or under a left-out suit twin
             continue
         if actor == 0:
-            for h in range(n_hands0):
-                reach0[inner, h] = reach0[parent, h] * sigma[j, h]
-            reach1[inner, :] = reach1[parent, :]
+            if want0:
+                for h in range(n_hands0):
+                    reach0[inner, h] = reach0[parent, h] * sigma[j, h]
+            if want1:
+                reach1[inner, :] = reach1[parent, :]
         elif actor == 1:
-            for h in range(n_hands1):
-                reach1[inner, h] = reach1[parent, h] * sigma[j, h]
-            reach0[inner, :] = reach0[parent, :]
+            if want1:
+                for h in range(n_hands1):
+                    reach1[inner, h] = reach1[parent, h] * sigma[j, h]
+            if want0:
+                reach0[inner, :] = reach0[parent, :]
         else:
             m = plan.chance_mask[child]
-            for h in range(n_hands0):
-                reach0[inner, h] = reach0[parent, h] * masks[m, 0, h]
-            for h in range(n_hands1):
-                reach1[inner, h] = reach1[parent, h] * masks[m, 1, h]
+            if want0:
+                for h in range(n_hands0):
+                    reach0[inner, h] = reach0[parent, h] * masks[m, 0, h]
+            if want1:
+                for h in range(n_hands1):
+                    reach1[inner, h] = reach1[parent, h] * masks[m, 1, h]
 
 
 @njit(cache=True, nogil=True)
@@ -318,6 +331,8 @@ def walk_pass(
     sub_start = schedule.sub_start
     n_own = top_values.shape[1]
     n_opp = top_reach1.shape[1] if player == 0 else top_reach0.shape[1]
+    # the update reads the player's own reach; values and best responses the opponent's only
+    players = 3 if mode == _CFR else (2 if player == 0 else 1)
     sigma_rows = _max_children(plan) + 1
     width = max(top_reach0.shape[1], top_reach1.shape[1])
     for level in range(top_levels.shape[0] - 1):
@@ -330,12 +345,12 @@ def walk_pass(
                 if player == 0:
                     _reach_row(
                         plan, top_index, top_rows[i], own_source, opp_source, top_reach0,
-                        top_reach1, sigma,
+                        top_reach1, sigma, players,
                     )  # fmt: skip
                 else:
                     _reach_row(
                         plan, top_index, top_rows[i], opp_source, own_source, top_reach0,
-                        top_reach1, sigma,
+                        top_reach1, sigma, players,
                     )  # fmt: skip
     n_subtrees = sub_start.shape[0] - 1
     most = 1
@@ -358,12 +373,12 @@ def walk_pass(
                 if player == 0:
                     _reach_row(
                         plan, local_index, sub_rows[i], own_source, opp_source, reach0,
-                        reach1, sigma,
+                        reach1, sigma, players,
                     )  # fmt: skip
                 else:
                     _reach_row(
                         plan, local_index, sub_rows[i], opp_source, own_source, reach0,
-                        reach1, sigma,
+                        reach1, sigma, players,
                     )  # fmt: skip
             own_reach, opp_reach = (reach0, reach1) if player == 0 else (reach1, reach0)
             for i in range(hi - 1, lo - 1, -1):

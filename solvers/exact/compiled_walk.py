@@ -209,9 +209,10 @@ class CompiledWalk:
             )
             return values[root].copy()  # the buffer is another thread's once unlocked
 
-    def reach_down(self, sources: list[Source]) -> None:
-        """Both players' own reach at every inner row (``reach``: ``[inner rows, hands]``
-        per player, allocated on first use)."""
+    def reach_down(self, sources: list[Source], players: tuple[int, ...] = (0, 1)) -> None:
+        """The ``players``' own reach at every inner row (``reach``: ``[inner rows, hands]``
+        per player, allocated on first use; another player's rows are left stale). A value
+        pass of one player reads only its opponent's reach."""
         with self.lock:
             self._ensure_buffers()
             self._k.set_threads(self._threads)
@@ -223,6 +224,7 @@ class CompiledWalk:
                 sources[1].kernel_input(self.dtype),
                 self.reach[0],
                 self.reach[1],
+                sum(1 << p for p in set(players)),
             )
 
     def values_up(

@@ -131,7 +131,7 @@ class CompiledProfile:
             if not missing:
                 return
             try:
-                self.walk.reach_down(self.sources)
+                self.walk.reach_down(self.sources, tuple(1 - player for player, _ in missing))
                 for player, respond in missing:
                     self._values[(player, respond)] = self._pass(player, respond)
             finally:
