@@ -129,6 +129,9 @@ async def test_preset_and_categories(tmp_path):
         shown = plain(screen.query_one("#lab-categories", Static))
         assert shown == plain(Static(categories_text(hero, villain)))
         assert "straight" in shown
+        screen.query_one("#preset", Select).clear()  # the blank prompt row: nothing changes
+        await pilot.pause()
+        np.testing.assert_array_equal(screen.weights["hero"], top)
 
 
 @pytest.mark.parametrize(

@@ -79,9 +79,12 @@ def run_command(args: argparse.Namespace) -> int:
         if args.path:
             raise InputError(f"unexpected {args.path!r}: give a job file, 'flops' or 'report'")
         jobs, named = load_job_file(args.what)
-        if args.out is None and named is None:
+        if args.out:
+            folder = Path(args.out)
+        elif named is not None:
+            folder = named
+        else:  # no --out (or an empty one) and no 'out' in the file
             raise InputError("give --out DIR or 'out' in the job file")
-        folder = Path(args.out) if args.out else named
         about = {"kind": "jobs", "jobfile": str(Path(args.what).resolve())}
     return _run(args, jobs, folder, about)
 

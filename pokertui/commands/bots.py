@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,8 @@ def run(args: argparse.Namespace) -> int:
     from solvers.runs.shipped import (  # noqa: PLC0415 - slow
         SHIPPED_BOTS,
         SHIPPED_SPOTS,
+        ShippedBot,
+        ShippedSpot,
         build_bot,
         build_spot,
         is_lbr_target,
@@ -94,8 +97,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{out_dir} is not a folder")
     if args.part == "hunl":
         return _build_blueprints(args, out_dir)
-    parts = {"toys": SHIPPED_BOTS, "spots": SHIPPED_SPOTS}
-    everything = [*SHIPPED_BOTS, *SHIPPED_SPOTS]
+    parts: dict[str, Sequence[ShippedBot | ShippedSpot]] = {
+        "toys": SHIPPED_BOTS,
+        "spots": SHIPPED_SPOTS,
+    }
+    everything: list[ShippedBot | ShippedSpot] = [*SHIPPED_BOTS, *SHIPPED_SPOTS]
     chosen = everything if args.part == "all" else parts[args.part]
     wanted = set(args.only or [bot.filename for bot in chosen])
     unknown = wanted - {bot.filename for bot in everything}
@@ -107,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
             continue
         build = build_bot if bot in SHIPPED_BOTS else build_spot
         saved, seconds = build(bot, out_dir)  # type: ignore[arg-type]
+        assert saved.measured is not None  # both builds measure what they save
         lbr = record_lbr_figures(out_dir / bot.filename) if is_lbr_target(bot.filename) else None
         row = {
             "file": bot.filename,

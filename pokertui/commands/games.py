@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import Any, cast
 
 from pokertui.commands.output import add_json_flag, gap_text, is_noise, print_json
 
@@ -23,6 +23,7 @@ def register(subparsers: Any) -> None:
 
 def game_rows() -> list[dict[str, Any]]:
     from solvers.games import GAMES, load_game  # noqa: PLC0415 - keep the CLI quick to start
+    from solvers.games.base import TreeGame  # noqa: PLC0415
 
     rows = []
     for name in sorted(GAMES):
@@ -31,7 +32,7 @@ def game_rows() -> list[dict[str, Any]]:
             {
                 "name": name,
                 "spec": game.spec_string(),
-                "description": GAMES[name].description,
+                "description": cast("type[TreeGame]", GAMES[name]).description,
                 "params": game.params.spec_values(),
                 "sizes": game.sizes(),
             }

@@ -109,7 +109,7 @@ def parse_streets(text: str | None) -> tuple[str, ...] | None:
 def run(args: argparse.Namespace) -> int:
     from solvers.agents.river_resolve import RiverResolver  # noqa: PLC0415
     from solvers.games.hunl.spec import is_hunl_spec  # noqa: PLC0415
-    from solvers.reports.lbr_run import evaluate, evaluate_exact  # noqa: PLC0415
+    from solvers.reports.lbr_run import RiverFactory, evaluate, evaluate_exact  # noqa: PLC0415
 
     streets = parse_streets(args.streets)
     if is_hunl_spec(args.file):
@@ -124,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     if args.no_turn_resolve and args.record:
         raise InputError("--record stores the bot as it plays, re-solving the turn after an "
                          "off-tree bet: drop --no-turn-resolve")  # fmt: skip
-    river = None if args.no_resolve else RiverResolver
+    river: RiverFactory | None = None if args.no_resolve else RiverResolver
     if river is not None and args.no_turn_resolve:
         river = partial(RiverResolver, turn_iterations=0)
     if args.exact:

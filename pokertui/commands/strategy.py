@@ -6,11 +6,22 @@ import argparse
 import json
 import math
 import sys
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from pokertui.commands.arguments import bounded_float
 from pokertui.commands.output import add_json_flag, gap_text, is_noise, print_json
 from solvers.errors import InputError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from solvers.games.base import Strategy
+
+    PerEdgeChange = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
+    """A transform of a binary strategy's per-edge array (``first``, ``actions``, array)."""
+    WholeChange = Callable[[Mapping[int, np.ndarray]], Strategy]
+    """A transform of a whole strategy (node id to its rows)."""
 
 
 def register(subparsers: Any) -> None:
@@ -142,6 +153,7 @@ def run_exploit(args: argparse.Namespace) -> int:
     loaded = load_strategy(args.file, lazy=True)  # every row is decoded, and so checked, below
     game = loaded.game
     cut = args.threshold
+    changes: tuple[PerEdgeChange, PerEdgeChange] | tuple[WholeChange, WholeChange]
     if isinstance(loaded.strategy, BinaryStrategy):
         changes = (purify_per_edge, lambda f, a, x: threshold_per_edge(f, a, x, cut))
     else:

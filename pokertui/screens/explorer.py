@@ -306,7 +306,7 @@ class ExplorerScreen(Screen[None]):
             return
         if event.generation != self.generation:
             return
-        panes = {
+        panes: dict[str, type[ExploitPane | HandPane | ComparePane | SpotPane | ByCardPane]] = {
             "exploit": ExploitPane,
             "hand": HandPane,
             "compare": ComparePane,

@@ -138,9 +138,9 @@ class HunlPlayScreen(Screen[None]):
         self.saves_dir = Path(saves_dir)
         self.hints = hints
         self.saved_hands = sum(1 for h in session.hands if h.result is not None)
-        self.thinking_key = None
+        self.thinking_key: tuple[int, int] | None = None
         """The decision the bot is thinking about (a worker runs), or None."""
-        self.live_key = None
+        self.live_key: tuple[int, int] | None = None
         """The decision whose live numbers a worker computes (it may be solving), or None."""
         self.last_progress = 0.0
 

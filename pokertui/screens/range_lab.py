@@ -222,6 +222,7 @@ class RangeLabScreen(Screen[tuple[str, str] | None]):
     # --- inputs -------------------------------------------------------------------------------
     @on(Input.Changed, "#hero-range, #villain-range")
     def range_typed(self, event: Input.Changed) -> None:
+        assert event.input.id is not None  # the selector matched it by id
         side = event.input.id.removesuffix("-range")
         try:
             weights = parse_range(event.value)
@@ -256,6 +257,7 @@ class RangeLabScreen(Screen[tuple[str, str] | None]):
 
     @on(RangeGrid.Edited)
     def grid_edited(self, event: RangeGrid.Edited) -> None:
+        assert event.grid.id is not None  # every grid is made with an id
         side = event.grid.id.removeprefix("grid-")
         weights = self.weights[side].copy()
         weights[CLASS_COMBOS[event.class_id]] = event.weight
@@ -267,6 +269,7 @@ class RangeLabScreen(Screen[tuple[str, str] | None]):
 
     @on(RangeGrid.Expand)
     def expand_class(self, event: RangeGrid.Expand) -> None:
+        assert event.grid.id is not None  # every grid is made with an id
         side = event.grid.id.removeprefix("grid-")
         if side == "heat":
             self.action_class_equity(event.class_id)
@@ -285,7 +288,7 @@ class RangeLabScreen(Screen[tuple[str, str] | None]):
 
     @on(Select.Changed, "#preset")
     def preset_chosen(self, event: Select.Changed) -> None:
-        if event.value is Select.BLANK:
+        if not isinstance(event.value, int):  # Select.NULL: the blank prompt row
             return
         self.set_range(self.edit_side, top_percent_range(float(event.value)))
         self.notify(f"{self.edit_side.title()}: top {event.value}% of hands", timeout=2)

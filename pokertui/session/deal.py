@@ -86,8 +86,8 @@ def deal_hands(game: TreeGame, rng: np.random.Generator) -> Deal:
     h0, h1 = (int(h) for h in np.unravel_index(flat, prior.shape))
     if is_spot_game(game):
         combos = (game.hand_combos[0][h0], game.hand_combos[1][h1])  # type: ignore[attr-defined]
-        hole = tuple(tuple(int(c) for c in COMBO_CARDS[combo]) for combo in combos)
-        return Deal(hands=(h0, h1), hole_cards=hole)  # type: ignore[arg-type]
+        first, second = (tuple(int(c) for c in COMBO_CARDS[combo]) for combo in combos)
+        return Deal(hands=(h0, h1), hole_cards=(first, second))
     return Deal(hands=(h0, h1))
 
 

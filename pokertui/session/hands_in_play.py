@@ -8,8 +8,11 @@ from solvers.errors import InputError
 
 
 class _Hand(Protocol):
-    human_seat: int
-    result: object
+    @property
+    def human_seat(self) -> int: ...
+
+    @property
+    def result(self) -> object: ...
 
 
 HandT = TypeVar("HandT", bound=_Hand)

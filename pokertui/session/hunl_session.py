@@ -408,7 +408,8 @@ class HunlSession(HandsInPlay[HunlHand]):
                 found = None
                 if solved_street and re_solve:
                     solution = bot_solution(agent, state, board)  # type: ignore[arg-type]
-                    found = solution and resolved_values(solution, state, hole)
+                    if solution is not None:
+                        found = resolved_values(solution, state, hole)
             reach = bayes_reach(steps)
             if found is None:  # no bot query on a re-solved street: it would solve again
                 answering = None if solved_street else agent

@@ -15,7 +15,7 @@ import re
 from dataclasses import asdict
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from pokertui.session.deal import Deal, has_hole_cards
 from pokertui.session.save_format import HandData, check_against_game, parse_document
@@ -124,9 +124,11 @@ def write_document(path: Path, document: dict[str, Any]) -> Path:
                     "(save under another name, or upgrade)"
                 )
             if previous == "good":
-                atomic_write(
-                    path.with_suffix(".json.bak"), lambda out: out.write(path.read_bytes())
-                )
+
+                def copy(out: BinaryIO) -> None:
+                    out.write(path.read_bytes())
+
+                atomic_write(path.with_suffix(".json.bak"), copy)
         atomic_write_text(path, text)
         for leftover in (path, path.with_suffix(".json.bak")):
             clean_stale_temps(leftover)  # from a process killed mid-write
@@ -196,6 +198,7 @@ def _restore(data: dict[str, Any], path: Path) -> Session:
         session.rng.bit_generator.state = document.rng_state.model_dump()
         for hand_data in document.hands:
             hand = _hand_from_data(hand_data)
+            assert hand.result is not None and hand.ev_adjusted is not None  # saved hands: both
             session.hands.append(hand)
             session.score.add(hand.result, hand.ev_adjusted, hand.ev_lost)
     except SaveError:

@@ -74,7 +74,10 @@ def ranges_text(
     text = Text("Bot's range\n", style="bold", no_wrap=True, overflow="crop")
     text.append_text(render_range(bot_labels, spot.bot_range, cell))
     text.append("\nYour range as the bot sees it\n", style="bold")
-    text.append_text(render_range(human_labels, spot.human_range, cell))
+    if spot.human_range is None:  # the human left the lines the file takes
+        text.append("none: the strategy file never takes your line", style="dim italic")
+    else:
+        text.append_text(render_range(human_labels, spot.human_range, cell))
     return text
 
 

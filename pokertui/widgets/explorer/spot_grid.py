@@ -16,6 +16,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 
 from solvers.cards.deck import CLASS_LABELS
@@ -86,7 +87,8 @@ class SpotGrid(Static):
     def cell_size(self) -> tuple[int, int]:
         """Cell width and height from the space this widget has (the grid uses big screens)."""
         width = max(3, min(10, (self.size.width or 40) // 13))
-        parent_height = self.parent.size.height if self.parent is not None else 0
+        parent = self.parent
+        parent_height = parent.size.height if isinstance(parent, Widget) else 0
         height = 2 if width >= 7 and parent_height >= 40 else 1
         return width, height
 

@@ -99,6 +99,7 @@ class EquityPanel(Vertical):
         try:
             if estimate_exact_seconds(hero, villain, board, dead) <= EXACT_SECONDS_BUDGET:
                 result = equity(hero, villain, board, dead, method="exact")
+                assert result.hand_equity is not None  # an exact run gives each combo's equity
                 heat = class_equity(result.hand_equity, hero)
                 self.post_message(EquityDone(request, result, heat))
                 return
@@ -109,6 +110,7 @@ class EquityPanel(Vertical):
                 if worker.is_cancelled:
                     return
                 self.post_message(EquityProgress(request, partial.samples / self.samples, partial))
+            assert partial.hand_equity is not None  # every chunk carries per-combo estimates
             self.post_message(EquityDone(request, partial, class_equity(partial.hand_equity, hero)))
         except InputError as exc:
             self.post_message(EquityFailed(request, str(exc)))

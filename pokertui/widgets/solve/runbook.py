@@ -52,6 +52,7 @@ class RunRecord:
     def request(self) -> RunRequest:
         """The run as its process is asked to do it; ``InputError`` for a bad option or number."""
         rule, limit = self.stop
+        stop: dict[str, Any] = {rule: limit}  # the rule names the field: iterations, seconds...
         return RunRequest(
             game=self.game,
             algo=self.algo,
@@ -59,7 +60,7 @@ class RunRecord:
             options=parse_cli_options(self.algo, split_options(self.options)),
             lock=self.lock,
             report_seconds=REPORT_SECONDS,
-            **{rule: limit},
+            **stop,
         )
 
     @property

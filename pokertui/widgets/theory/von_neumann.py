@@ -57,10 +57,12 @@ class VonNeumannPane(TheoryPane):
         bins = parse_number(self.text("vn-bins"), "the number of bins", 2, 200)
         if ante <= 0 or bet <= 0 or not bins.is_integer():
             raise ValueError("need an ante > 0, a bet > 0 and a whole number of bins")
+        from solvers.games.von_neumann import ClosedForm  # noqa: PLC0415
         from solvers.theory.von_neumann_theory import von_neumann_figures  # noqa: PLC0415
 
         f = von_neumann_figures(ante, bet, int(bins))
         form, measured = f.form, f.measured
+        assert isinstance(form, ClosedForm) and isinstance(measured, ClosedForm)  # typed object
         table = self.query_one("#vn-thresholds", DataTable)
         table.clear()
         table.add_row(
