@@ -1,4 +1,5 @@
-"""``solvers/`` type-checks clean under mypy with the project's ``[tool.mypy]`` settings."""
+"""``solvers/`` and ``pokertui/`` type-check clean under mypy with the project's ``[tool.mypy]``
+settings."""
 
 import subprocess
 import sys
@@ -17,8 +18,8 @@ def _mypy(*args: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_solvers_type_check_clean():
-    result = _mypy()  # files = ["solvers"] from pyproject.toml
+def test_solvers_and_the_app_type_check_clean():
+    result = _mypy()  # files = ["solvers", "pokertui"] from pyproject.toml
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues found" in result.stdout
 
