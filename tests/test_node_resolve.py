@@ -10,7 +10,7 @@ pot."""
 import numpy as np
 import pytest
 
-from solvers.agents.resolving import ResolvingAgent
+from solvers.agents.resolving import NODE_KEEP, ResolvingAgent
 from solvers.agents.safe_resolve import opponent_values
 from solvers.agents.spot_lines import alternatives, response_profile
 from solvers.agents.subgame import bayes_ranges
@@ -145,3 +145,23 @@ def test_an_off_tree_lead_is_re_solved_from_the_node_off_the_streets_own_solve()
     assert fresh.solves == 2  # no solve of the street yet: it is made first, then the node
     street = fresh.solution(on_tree, RIVER)
     assert street.subgame.start is None and fresh.solves == 2
+
+
+def test_node_re_solves_kept_per_street_are_bounded_and_the_street_solve_stays():
+    """LBR asks dozens of sizes at one node: the bot keeps the latest ``NODE_KEEP`` node
+    re-solves of a street and seat, and the street's own solve."""
+    bot = ResolvingAgent(Fixed(3), sizes=SIZES, streets=(3,), seconds={3: np.inf},
+                         max_iterations=20, target_pct=0.1)  # fmt: skip
+    root = replay("r250c/cr400c/cc/", CONFIG)
+    bot.policy(root.apply(Action(RAISE, 1000)), RIVER)  # the street's solve (the bot is IP)
+    leads = [1100 + 40 * i for i in range(NODE_KEEP + 4)]  # off the tree's 75% and all-in
+    for to in leads:
+        bot.policy(root.apply(Action(RAISE, to)), RIVER)
+    assert bot.solves == 1 + len(leads)
+    (kept,) = bot._cache.values()
+    assert sum(k.subgame.start is None for k in kept) == 1
+    assert [k.subgame.root.committed[1] for k in kept if k.subgame.start is not None] == leads[
+        -NODE_KEEP:
+    ]
+    bot.policy(root.apply(Action(RAISE, leads[-1])), RIVER)  # still kept: no new solve
+    assert bot.solves == 1 + len(leads)

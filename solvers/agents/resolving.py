@@ -102,6 +102,8 @@ NODE_STREETS = (2, 3)
 """Streets where an off-tree bet or raise is re-solved safely from the node facing it
 (``_solve_node``, both bots); on the flop, whose walks are released after the solve, the
 street is solved again from its start with the action added."""
+NODE_KEEP = 16
+"""Node re-solves kept per street and seat besides the street's own solves (the latest)."""
 NODE_CLOSING = 0.02
 """Share of a node re-solve's budget kept for its closing best response (the gain it records)."""
 SAFE_STREETS = (2, 3)
@@ -262,6 +264,10 @@ class ResolvingAgent:
         if state.street in RELEASE_STREETS:  # one flop kept at a time: each is 100+ MB
             for other in [k for k in self._cache if len(k[2]) == len(board) and k != key]:
                 del self._cache[other]
+        nodes = [id(k) for k in kept if k.subgame.start is not None]
+        if len(nodes) >= NODE_KEEP:  # LBR asks dozens of sizes at a node: keep the latest
+            latest = set(nodes[-NODE_KEEP + 1 :])
+            kept = [k for k in kept if k.subgame.start is None or id(k) in latest]
         self._cache[key] = [*kept, solved]
         self._cache.move_to_end(key)
         while len(self._cache) > self.cache_size:
@@ -331,7 +337,9 @@ class ResolvingAgent:
         player = SPOT_PLAYER_OF_SEAT[1 - me]
         node = game.nodes[entry]
         values = alternatives(game, known.strategy, node, player, sub.game, known.profile)
-        return self._safe_solve(sub, me, started, budget, values)
+        solved = self._safe_solve(sub, me, started, budget, values)
+        sub.game.derived.clear()  # the walk's buffers (rebuilt if asked again); nodes stay
+        return solved
 
     def _range_only(self, sub: Subgame, street: int, started: float, budget: float) -> Solution:
         """DCFR on ``sub`` until the exploitability is under the target or the budget is
