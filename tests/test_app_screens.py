@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from textual.widgets import Input, OptionList, Sparkline, Static
+from textual.widgets import Input, OptionList, Select, Sparkline, Static
 
 from pokertui.app import DEFAULT_BOT_FILE, make_app
 from pokertui.screens.help import HelpScreen
@@ -66,6 +66,21 @@ async def test_home_setup_plays_leduc_first_time(tmp_path):
         assert app.screen.session.game.name == "leduc"
     settings = json.loads((tmp_path / "settings.json").read_text())
     assert settings["last_bot"].endswith("leduc.json")
+
+
+async def test_setup_for_a_file_outside_the_shipped_and_recent_bots_opens_blank(tmp_path):
+    """A path the chooser does not list (typed in the strategy list) leaves its box blank; it
+    used to be given ``Select.BLANK`` (``False`` in this Textual), which it refused."""
+    own = tmp_path / "own.json"
+    own.write_text((STRATEGIES / "kuhn.json").read_text())
+    app = make_app(STRATEGIES, tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        app.open_setup(str(own))
+        await settle(pilot)
+        assert isinstance(app.screen, SetupDialog)
+        assert app.screen.query_one("#setup-bot", Select).is_blank()
+        assert app.screen.query_one("#setup-path", Input).value == str(own)
 
 
 async def test_broken_strategy_shows_report_and_does_not_crash(tmp_path):

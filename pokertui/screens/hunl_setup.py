@@ -99,7 +99,7 @@ class HunlSetupDialog(ModalScreen[HunlSetup | None]):
         self.query_one("#hunl-start", Button).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "hunl-bot-choice" and event.value is not Select.BLANK:
+        if event.select.id == "hunl-bot-choice" and event.value is not Select.NULL:
             event.stop()
             self.query_one("#hunl-bot", Input).value = str(event.value)
 

@@ -76,7 +76,7 @@ class SetupDialog(ModalScreen[PlaySetup | None]):
             known = {value for _, value in choices}
             yield Select(
                 choices,
-                value=path if path in known else Select.BLANK,
+                value=path if path in known else Select.NULL,
                 prompt="shipped and recent bots",
                 id="setup-bot",
                 compact=True,
@@ -127,7 +127,7 @@ class SetupDialog(ModalScreen[PlaySetup | None]):
         self.query_one("#setup-start", Button).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
-        if event.select.id == "setup-bot" and event.value is not Select.BLANK:
+        if event.select.id == "setup-bot" and event.value is not Select.NULL:
             event.stop()
             self.query_one("#setup-path", Input).value = str(event.value)
 
