@@ -148,8 +148,8 @@ def test_an_off_tree_lead_is_re_solved_from_the_node_off_the_streets_own_solve()
 
 
 def test_node_re_solves_kept_per_street_are_bounded_and_the_street_solve_stays():
-    """LBR asks dozens of sizes at one node: the bot keeps the latest ``NODE_KEEP`` node
-    re-solves of a street and seat, and the street's own solve."""
+    """LBR asks dozens of sizes at one node: the bot keeps the ``NODE_KEEP`` node re-solves of
+    a street and seat used last, and the street's own solve."""
     bot = ResolvingAgent(Fixed(3), sizes=SIZES, streets=(3,), seconds={3: np.inf},
                          max_iterations=20, target_pct=0.1)  # fmt: skip
     root = replay("r250c/cr400c/cc/", CONFIG)
@@ -165,3 +165,8 @@ def test_node_re_solves_kept_per_street_are_bounded_and_the_street_solve_stays()
     ]
     bot.policy(root.apply(Action(RAISE, leads[-1])), RIVER)  # still kept: no new solve
     assert bot.solves == 1 + len(leads)
+    first = leads[-NODE_KEEP]  # the oldest kept, asked again between new sizes, stays
+    for to in range(3000, 3000 + 40 * NODE_KEEP, 40):
+        bot.policy(root.apply(Action(RAISE, first)), RIVER)
+        bot.policy(root.apply(Action(RAISE, to)), RIVER)
+    assert bot.solves == 1 + len(leads) + NODE_KEEP

@@ -103,7 +103,8 @@ NODE_STREETS = (2, 3)
 (``_solve_node``, both bots); on the flop, whose walks are released after the solve, the
 street is solved again from its start with the action added."""
 NODE_KEEP = 16
-"""Node re-solves kept per street and seat besides the street's own solves (the latest)."""
+"""Node re-solves kept per street and seat besides the street's own solves (the latest used:
+one the bot played from is asked again for every range after it)."""
 NODE_CLOSING = 0.02
 """Share of a node re-solve's budget kept for its closing best response (the gain it records)."""
 SAFE_STREETS = (2, 3)
@@ -243,8 +244,10 @@ class ResolvingAgent:
         board = np.asarray(board, dtype=np.int64)
         key = (state.to_act, "/".join(state.history[:-1]), tuple(int(c) for c in board))
         kept: list[Solution] = self._cache.get(key, [])
-        for known in reversed(kept):
+        for index in range(len(kept) - 1, -1, -1):  # no two solutions hold one state
+            known = kept[index]
             if known.subgame.node_of(state) is not None:
+                kept.append(kept.pop(index))  # used last: the node re-solves kept are the latest
                 self._cache.move_to_end(key)
                 return known
         budget = self.seconds.get(state.street, 1.0)
