@@ -26,8 +26,8 @@ from solvers.agents.subgame import (
     SEAT_OF_SPOT_PLAYER,
     SPOT_PLAYER_OF_SEAT,
     Subgame,
-    line,
     range_text,
+    street_line,
     street_root,
 )
 from solvers.cards.deck import COMBO_INDEX
@@ -59,7 +59,7 @@ def bot_solution(agent: ResolvingAgent, state: HunlState, board: np.ndarray) -> 
     bot = 1 - state.to_act
     root = street_root(state)
     probe = None
-    for before, _ in line(state)[len(line(root)) :]:
+    for before, _ in street_line(state):
         if before.to_act == bot:
             probe = before  # the bot's last decision this street: it played from this solution
     if probe is None:  # the human opens the street: the bot's solve for after a check

@@ -41,6 +41,7 @@ from solvers.agents.subgame import (
     build_node_subgame,
     build_subgame,
     line,
+    street_line,
     street_root,
     street_sizes_with_line,
 )
@@ -283,7 +284,7 @@ class ResolvingAgent:
         node; None when there is none or the street is not one of ``NODE_STREETS``."""
         if state.street not in NODE_STREETS or not kept:
             return None
-        steps = line(state)[len(line(street_root(state))) :]
+        steps = street_line(state)
         if not steps or steps[-1][0].to_act == state.to_act:
             return None
         before = steps[-1][0]
@@ -296,7 +297,7 @@ class ResolvingAgent:
     def _opens_off_tree(self, state: HunlState) -> bool:
         """Whether the bot faces the opponent's first action of the street, a bet its tree's
         sizes do not give (on one of ``NODE_STREETS``)."""
-        steps = line(state)[len(line(street_root(state))) :]
+        steps = street_line(state)
         if state.street not in NODE_STREETS or len(steps) != 1 or steps[0][1].kind != RAISE:
             return False
         sizes = self.sizes.get(state.street, {}).get(STREET_NAMES[state.street], StreetSizes())

@@ -65,6 +65,11 @@ def line(state: HunlState) -> list[tuple[HunlState, Action]]:
     return steps
 
 
+def street_line(state: HunlState) -> list[tuple[HunlState, Action]]:
+    """The actions of ``state``'s street so far, each with the state it was taken in."""
+    return [(before, action) for before, action in line(state) if before.street == state.street]
+
+
 def street_root(state: HunlState) -> HunlState:
     """The state at the start of ``state``'s street (before its first action)."""
     for before, _ in line(state):
@@ -182,7 +187,7 @@ def street_sizes_with_line(
     start = float(root.committed[0])
     last_increment = 0.0
     raises = 0
-    for before, action in line(state)[len(line(root)) :]:
+    for before, action in street_line(state):
         if action.kind != RAISE:
             continue
         seat = before.to_act
@@ -234,7 +239,7 @@ def build_node_subgame(
     after it are ``sizes``' (with the raise cap at least the raises made)."""
     root = street_root(state)
     params = _street_params(state, root, board, ranges, sizes)
-    raises, last_increment = _street_raises(state, root)
+    raises, last_increment = _street_raises(state)
     seats = SEAT_OF_SPOT_PLAYER
     start = BettingState(
         board=tuple(int(c) for c in board),
@@ -248,10 +253,10 @@ def build_node_subgame(
     return Subgame(state, tuple(int(c) for c in board), ranges, params, start)
 
 
-def _street_raises(state: HunlState, root: HunlState) -> tuple[int, float]:
+def _street_raises(state: HunlState) -> tuple[int, float]:
     """Raises made facing a bet on ``state``'s street, and the largest raise increment."""
     raises, increment = 0, 0.0
-    for before, action in line(state)[len(line(root)) :]:
+    for before, action in street_line(state):
         if action.kind == RAISE:
             seat = before.to_act
             opp = float(before.committed[1 - seat])
