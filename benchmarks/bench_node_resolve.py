@@ -19,6 +19,8 @@ Answers compared:
 - ``street``: the street solved again from its start with the bet in the tree (through the
   gadget with blueprint alternatives for the safe bot, from ranges alone for the range-only
   one), the bot's own earlier action solved again too, then read at the node.
+- ``translated``: the blueprint alone, its answer to the nearest tree size played in the node's
+  subgame (``safe_resolve.blueprint_strategy``), what the bot plays without re-solving.
 
 Each answer is measured in the node's subgame with the bot's real range there against the
 opponent's whole range before the bet: per opponent hand, what its best response wins after
@@ -46,7 +48,7 @@ from _timing import print_rows  # noqa: E402
 
 from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.agents.resolving import ResolvingAgent, Solution  # noqa: E402
-from solvers.agents.safe_resolve import opponent_values  # noqa: E402
+from solvers.agents.safe_resolve import blueprint_strategy, opponent_values  # noqa: E402
 from solvers.agents.spot_lines import alternatives, positions  # noqa: E402
 from solvers.agents.subgame import SPOT_PLAYER_OF_SEAT  # noqa: E402
 from solvers.cards.deck import parse_cards  # noqa: E402
@@ -131,11 +133,13 @@ def answers(bot: ResolvingAgent, before, state, board: np.ndarray, probe, row: d
     street = bot._solve(state, board, state.to_act, budget)  # noqa: SLF001 - the old answer
     seconds["street"] = time.perf_counter() - started
     rows = []
-    found = {"node": (node, node.strategy), "street": (street, in_node_game(street, node, state))}
+    found = {"node": (node, node.strategy), "street": (street, in_node_game(street, node, state)),
+             "translated": (None, blueprint_strategy(node.subgame, bot.base))}  # fmt: skip
     for label, (solved, strategy) in found.items():
         gains, worst = measure(node, strategy, values)
         rows.append({**row, "bot": "safe" if bot.safe else "range-only", "answer": label,
-                     "seconds": seconds[label], "iterations": solved.iterations,
+                     "seconds": seconds.get(label),
+                     "iterations": getattr(solved, "iterations", None),
                      "gains % pot": gains, "worst hand % pot": worst})  # fmt: skip
     return rows
 
@@ -156,11 +160,11 @@ def main() -> None:
         street = len(board) - 2
         if street not in streets:
             continue
-        for factor in map(float, args.raises.split(",")):
+        for factor in [float(f) for f in args.raises.split(",") if f]:
             for safe in (True, False):
                 bot = ResolvingAgent(blueprint, streets=(street,), safe=safe)
                 rows += compare(bot, replay(betting, config), board, factor, pot_type)
-        for factor in map(float, args.leads.split(",")):
+        for factor in [float(f) for f in args.leads.split(",") if f]:
             for safe in (True, False):
                 bot = ResolvingAgent(blueprint, streets=(street,), safe=safe)
                 rows += compare_lead(bot, replay(betting, config), board, factor, pot_type)
