@@ -13,3 +13,14 @@ def plain_text(renderable, width: int) -> str:
     console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
     console.print(getattr(renderable, "content", renderable))
     return console.export_text()
+
+
+async def wait_until(pilot, condition, timeout: float = 120.0) -> None:
+    """Let the app run until `condition()` holds: a loaded machine can take longer than one
+    pause to dismiss a dialog or start a worker, so tests wait for the state, not a time."""
+    import time
+
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, "timed out waiting for the app"
+        await pilot.pause(0.05)

@@ -148,7 +148,7 @@ ip_raise = "a"
 
 async def test_lock_the_current_node_and_resolve_from_the_explorer(tmp_path):
     from pokertui.screens.solve import SolveScreen
-    from tests.test_app_solve import wait_for
+    from tests.conftest import wait_until
 
     spot = tmp_path / "river.toml"
     spot.write_text(RIVER_SPOT)
@@ -174,7 +174,7 @@ async def test_lock_the_current_node_and_resolve_from_the_explorer(tmp_path):
         launcher.query_one("#solve-stop-value").value = "60"
         await pilot.press("ctrl+s")
         record = launcher.book.runs[-1]
-        await wait_for(pilot, lambda: record.valid or record.state == "failed", 60)
+        await wait_until(pilot, lambda: record.valid or record.state == "failed", 60)
         assert record.state == "done", record.error
     solved = load_strategy(record.out)
     assert set(solved.solver.settings["locks"]) == {""}

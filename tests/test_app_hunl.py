@@ -13,7 +13,7 @@ from pokertui.screens.hunl_play import HunlPlayScreen
 from pokertui.screens.hunl_review import HunlReviewScreen
 from pokertui.screens.hunl_setup import HunlSetupDialog
 from pokertui.widgets.format import pct
-from tests.conftest import STRATEGIES, plain_text
+from tests.conftest import STRATEGIES, plain_text, wait_until
 
 
 async def settle(pilot) -> None:
@@ -178,17 +178,6 @@ class Gate:
         self.reached.set()
         self.opened.wait(timeout=120)
         self.hook(thinking)  # a cancelled worker stops here
-
-
-async def wait_until(pilot, condition, seconds: float = 120.0) -> None:
-    import asyncio
-    import time
-
-    end = time.monotonic() + seconds
-    while not condition():
-        assert time.monotonic() < end, "timed out"
-        await asyncio.sleep(0.05)
-        await pilot.pause()
 
 
 RESOLVING = "resolve(iterations=12):call"

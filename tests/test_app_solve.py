@@ -22,6 +22,7 @@ from pokertui.widgets.solve.runbook import RunRecord, split_options
 from solvers.errors import InputError
 from solvers.games.hunl.spec import parse_hunl_spec
 from solvers.runs.request import RunRequest, Target
+from tests.conftest import wait_until
 
 STRATEGIES = Path(__file__).resolve().parent.parent / "strategies"
 
@@ -32,14 +33,6 @@ def plain(widget, width: int = 100) -> str:
     console = Console(width=width, record=True, file=io.StringIO(), color_system=None)
     console.print(widget.render())
     return console.export_text()
-
-
-async def wait_for(pilot, condition, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the run")
-        await pilot.pause(0.05)
 
 
 async def open_launcher(pilot, tmp_path: Path) -> SolveScreen:
@@ -106,7 +99,7 @@ async def test_kuhn_run_shows_progress_and_is_listed(tmp_path):
         await fill(pilot, screen, "kuhn", "cfr+", "target", "0.0005")
         await pilot.press("ctrl+s")
         record = screen.book.runs[0]
-        await wait_for(pilot, lambda: record.valid or record.state == "failed")
+        await wait_until(pilot, lambda: record.valid or record.state == "failed")
         assert record.state == "done" and record.error == ""
         assert record.exploitability is not None and record.exploitability <= 0.0006
         assert len(record.history) >= 3
@@ -134,7 +127,7 @@ async def test_cancel_resume_and_responsive(tmp_path):
         await fill(pilot, screen, "leduc", "cfr+", "seconds", "60")
         await pilot.press("ctrl+s")
         record: RunRecord = screen.book.runs[0]
-        await wait_for(pilot, lambda: len(record.history) >= 3 or record.state == "failed")
+        await wait_until(pilot, lambda: len(record.history) >= 3 or record.state == "failed")
         assert record.state == "running"
         # the UI answers keys while the solver works: type into the options box and time it
         screen.query_one("#solve-options", Input).focus()
@@ -153,17 +146,17 @@ async def test_cancel_resume_and_responsive(tmp_path):
         assert max(lags) < 0.25, lags
         before = record.iterations
         await pilot.press("ctrl+t")
-        await wait_for(pilot, lambda: record.state in ("interrupted", "failed"))
+        await wait_until(pilot, lambda: record.state in ("interrupted", "failed"))
         assert record.state == "interrupted" and record.iterations >= before
-        await wait_for(pilot, lambda: record.handle is None and record.resumable, 10)
+        await wait_until(pilot, lambda: record.handle is None and record.resumable, 10)
         cancelled_at = len(record.history)
         screen.query_one("#solve-options", Input).value = ""
         screen.query_one("#solve-runs", DataTable).focus()
         await pilot.press("ctrl+r")
-        await wait_for(pilot, lambda: len(record.history) >= cancelled_at + 2)
+        await wait_until(pilot, lambda: len(record.history) >= cancelled_at + 2)
         assert record.state == "running" and record.history[-1][0] > record.history[0][0]
         screen.book.cancel(record.run_id)
-        await wait_for(pilot, lambda: record.handle is None)
+        await wait_until(pilot, lambda: record.handle is None)
     print(
         f"\nwhile solving: key press median {sorted(latencies)[5] * 1000:.0f} ms,"
         f" max {max(latencies) * 1000:.0f} ms; loop lag max {max(lags) * 1000:.0f} ms"
@@ -180,19 +173,19 @@ async def test_bad_input_and_failure_shown_inline(tmp_path):
         assert "whole number" in plain(error) and not screen.book.runs
         await fill(pilot, screen, "kuhn(cards=2)", "cfr+", "iterations", "100")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: screen.book.runs[0].state == "failed")
+        await wait_until(pilot, lambda: screen.book.runs[0].state == "failed")
         assert "cards" in plain(error) and "Run 1 failed" in plain(error)
         await fill(pilot, screen, "kuhn", "cfr+", "iterations", "100", "bogus=1")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: screen.book.runs[1].state == "failed")
+        await wait_until(pilot, lambda: screen.book.runs[1].state == "failed")
         assert "bad options for cfr+" in plain(error) and "bogus" in plain(error)
         # a solver dying mid-run: its message is shown and the app carries on
         await fill(pilot, screen, "leduc", "cfr+", "seconds", "60")
         await pilot.press("ctrl+s")
         record = screen.book.runs[2]
-        await wait_for(pilot, lambda: record.state == "running" and len(record.history) >= 2)
+        await wait_until(pilot, lambda: record.state == "running" and len(record.history) >= 2)
         record.handle.kill()
-        await wait_for(pilot, lambda: record.state == "failed")
+        await wait_until(pilot, lambda: record.state == "failed")
         assert "exit code -9" in plain(error)
         assert screen.query_one("#solve-runs", DataTable).get_row("3")[3] == "failed"
         await pilot.press("ctrl+t")
@@ -208,8 +201,8 @@ async def test_runs_survive_leaving_the_launcher(tmp_path):
         await pilot.pause()
         assert not isinstance(app.screen, SolveScreen)
         record = app.solve_runs.runs[0]
-        await wait_for(pilot, lambda: record.valid or record.state == "failed")
-        assert record.state == "done" and record.iterations == 300
+        await wait_until(pilot, lambda: record.valid or record.state == "failed")
+        assert record.state == "done" and record.iterations == 300, record.error
         again = await open_launcher(pilot, tmp_path)
         assert again.query_one("#solve-runs", DataTable).get_row("1")[3] == "done ✓"
         assert record.out.name in plain(again.query_one("#solve-files", Static))
@@ -261,7 +254,7 @@ async def test_quitting_stops_runs_cleanly(tmp_path):
         await fill(pilot, screen, "leduc", "cfr+", "seconds", "60")
         await pilot.press("ctrl+s")
         record = screen.book.runs[0]
-        await wait_for(pilot, lambda: len(record.history) >= 2 or record.state == "failed")
+        await wait_until(pilot, lambda: len(record.history) >= 2 or record.state == "failed")
         run = record.handle
     # the worker was cancelled with the app: its watcher interrupted the process cleanly
     assert run.process.wait(10) in (0, 130)
@@ -292,7 +285,7 @@ async def test_full_game_trains_a_blueprint_from_the_launcher(tmp_path):
         await fill(pilot, screen, "hunl(stack_bb=10)", "mccfr", "iterations", "3000", options)
         await pilot.press("ctrl+s")
         record = screen.book.runs[0]
-        await wait_for(pilot, lambda: record.valid or record.state == "failed", timeout=240)
+        await wait_until(pilot, lambda: record.valid or record.state == "failed", timeout=240)
         assert (record.state, record.error) == ("done", "")
         assert record.out.suffix == ".npz"
         assert str(record.out) not in app.settings.custom_strategies  # not a tree-game bot

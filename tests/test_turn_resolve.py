@@ -4,7 +4,7 @@ resolve gadget's safety property, and what it does to LBR and practice play."""
 
 from __future__ import annotations
 
-import time
+import threading
 from pathlib import Path
 
 import numpy as np
@@ -204,15 +204,17 @@ async def test_the_play_screen_stays_live_while_the_bot_re_solves(tmp_path, turn
 
     from pokertui.app import make_app  # noqa: PLC0415
     from pokertui.screens.play import PlayScreen  # noqa: PLC0415
-    from tests.conftest import plain_text  # noqa: PLC0415
+    from tests.conftest import plain_text, wait_until  # noqa: PLC0415
 
-    slow = TurnResolver._solve
+    solve = TurnResolver._solve
+    reached, opened = threading.Event(), threading.Event()
 
-    def thinking_slowly(self, *args):  # a re-solve long enough to be seen
-        time.sleep(0.5)
-        return slow(self, *args)
+    def thinking_until_opened(self, *args):  # the re-solve waits for the test's checks
+        reached.set()
+        opened.wait(timeout=120)
+        return solve(self, *args)
 
-    monkeypatch.setattr(TurnResolver, "_solve", thinking_slowly)
+    monkeypatch.setattr(TurnResolver, "_solve", thinking_until_opened)
     bot = tmp_path / "turn.json"
     bot.write_bytes(Path(turn_file.source).read_bytes())
     app = make_app(tmp_path, tmp_path / "saves", bot=str(bot), seed=1)
@@ -235,12 +237,13 @@ async def test_the_play_screen_stays_live_while_the_bot_re_solves(tmp_path, turn
         await pilot.pause()
         app.screen.query_one("#amount-input", Input).value = "60"
         await pilot.press("enter")
-        await pilot.pause()
+        await wait_until(pilot, reached.is_set)
         assert screen.thinking
         assert "thinking" in plain_text(screen.query_one("#live-odds", Static), 120)
         assert screen.check_action("next_hand", ()) is False  # the hand's keys wait
         assert screen.check_action("act", ("f",)) is False
         assert screen.check_action("toggle_hints", ()) is True  # the rest of the UI does not
+        opened.set()
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
         assert not screen.thinking
