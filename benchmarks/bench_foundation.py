@@ -25,7 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import median_seconds, print_rows  # noqa: E402
 
-from solvers import combinatorics, evaluator  # noqa: E402
+from solvers.cards import combinatorics, evaluator  # noqa: E402
 from solvers.cards.deck import RANKS, SUITS, parse_cards  # noqa: E402
 from solvers.cards.equity import equity  # noqa: E402
 from solvers.cards.ranges import parse_range  # noqa: E402

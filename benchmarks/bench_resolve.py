@@ -203,8 +203,8 @@ def main() -> None:
     parser.add_argument("--bot", default="strategies/hunl_100bb.npz")
     parser.add_argument("--hands", type=int, default=12)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--target", type=float, default=1.0, help="turn and river, % of the pot")
-    parser.add_argument("--flop-target", type=float, default=5.0, help="% of the pot")
+    parser.add_argument("--target", type=float, default=1.0, help="turn and river, %% of the pot")
+    parser.add_argument("--flop-target", type=float, default=5.0, help="%% of the pot")
     parser.add_argument("--flop-iterations", type=int, help="flop solves to this many iterations"
                         " (no clock: compares the trees by CPU time under any load)")
     parser.add_argument("--streets", default="1,2,3", help="fixed spots of these streets")
