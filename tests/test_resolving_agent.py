@@ -8,6 +8,7 @@ plays the gadget's solution and falls back to the base agent's play when a solve
 import numpy as np
 import pytest
 
+from pokertui.widgets.hunl_view import render_thinking
 from solvers.agents.registry import make_agent
 from solvers.agents.resolving import ResolvingAgent
 from solvers.agents.safe_resolve import blueprint_strategy, opponent_values
@@ -92,7 +93,7 @@ def test_the_registry_builds_the_re_solving_bot_over_any_bot():
 
 
 def test_the_safe_bot_plays_the_gadgets_river_solution():
-    bot = river_bot(safe=True, seconds={3: 5.0})
+    bot = river_bot(safe=True, seconds={3: 5.0}, target_pct=0.1)
     state = replay("r250c/cr400c/cc/", CONFIG)
     policy = bot.policy(state, RIVER)
     np.testing.assert_allclose(policy.probabilities.sum(axis=1), 1.0, atol=1e-6)
@@ -113,6 +114,28 @@ def test_the_safe_bot_plays_the_gadgets_river_solution():
         make_agent("resolve-safe:", CONFIG)
 
 
+def test_a_safe_solve_stops_once_no_opponent_hand_gains_more_than_the_target():
+    """The gadget's solve ends at the first check where no opponent hand's best response wins
+    more than the target (1% of the pot) over its alternative, its value against the base
+    agent's play; a target no strategy meets runs to the iteration cap."""
+    seen = []
+    bot = river_bot(safe=True, seconds={3: np.inf}, max_iterations=200, progress=seen.append)
+    state = replay("r250c/cr400c/cc/", CONFIG)
+    solution = bot.solution(state, RIVER)
+    sub = solution.subgame
+    alternatives = opponent_values(sub, blueprint_strategy(sub, bot.base), 1)
+    gains = opponent_values(sub, solution.strategy, 1) - alternatives
+    live = sub.game.hand_weights(1) > 0
+    assert gains[live].max() <= 0.01 * sub.game.pot
+    assert solution.iterations < 50
+    # the progress line shows the last check's largest gain (the first check: 10 iterations)
+    assert all(np.isnan(t.gain_pct) == (t.iterations < 10) for t in seen)
+    line = render_thinking(seen[-1], "The bot is thinking").plain
+    assert f"your best hand gains {max(seen[-1].gain_pct, 0):.1f}% of the pot" in line
+    unmet = river_bot(safe=True, seconds={3: np.inf}, max_iterations=200, target_pct=-50.0)
+    assert unmet.solution(state, RIVER).iterations == 200  # every hand 50% of the pot below
+
+
 class GiveUp:
     """Checks when it can and folds to any bet: the base whose play the bad solve is compared to."""
 
@@ -129,7 +152,7 @@ class GiveUp:
 def test_a_safe_solve_worse_than_the_blueprint_falls_back_to_the_blueprints_play(monkeypatch):
     import solvers.agents.resolving as resolving
 
-    def call_everything(sub, me, values, iterations, seconds=None, progress=None):
+    def call_everything(sub, me, values, iterations, seconds=None, progress=None, settled=None):
         """A re-solve gone wrong: every hand checks and calls every bet, all-ins included."""
         game = sub.game
         bad = {}

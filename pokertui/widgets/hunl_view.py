@@ -130,6 +130,9 @@ def render_thinking(thinking: Thinking, who: str) -> Text:
     if not math.isnan(thinking.exploitability_pct):
         text.append(f" · exploitable by {thinking.exploitability_pct:.1f}% of the pot "
                     f"(target {thinking.target_pct:g}%)")  # fmt: skip
+    if not math.isnan(thinking.gain_pct):  # a safe re-solve: the gadget's per-hand bound
+        text.append(f" · your best hand gains {max(thinking.gain_pct, 0.0):.1f}% of the pot "
+                    f"over its alternative (target {thinking.target_pct:g}%)")  # fmt: skip
     return text
 
 

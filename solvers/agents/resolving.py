@@ -122,6 +122,42 @@ def next_check(iterations: int, growth: float = CHECK_GROWTH) -> int:
     return iterations + max(CHECK_EVERY, int(iterations * growth))
 
 
+CHECK_SHARE = 0.1
+"""Largest share of a gadget solve's time its gain checks may take (``GainCheck``)."""
+
+
+class GainCheck:
+    """Ends a gadget solve once no opponent hand's best response wins more than ``target``
+    (chips) over its alternative: the re-solver minimises the sum over the opponent's hands of
+    the larger of the two, no strategy brings it below the alternatives' sum, so the largest
+    gain bounds how far the solve is from the best it can do (and is the safety it promises, hand
+    by hand). Checks follow ``next_check``, further apart when one would take more than
+    ``CHECK_SHARE`` of the time between them; none starts after ``deadline`` (the closing best
+    response measures the end)."""
+
+    def __init__(self, sub: Subgame, opponent: int, values: np.ndarray, target: float,
+                 deadline: float, growth: float) -> None:  # fmt: skip
+        self.sub, self.opponent, self.values = sub, opponent, values
+        self.live = sub.game.hand_weights(opponent) > 0
+        self.target, self.deadline, self.growth = target, deadline, growth
+        self.at, self.cost, self.started = CHECK_EVERY, 0.0, time.perf_counter()
+        self.checking = 0.0  # seconds spent in checks so far
+        self.gain = math.nan
+
+    def __call__(self, iterations: int, average: Callable[[], Strategy]) -> bool:
+        now = time.perf_counter()
+        if iterations < self.at or now + self.cost > self.deadline:
+            return False
+        gains = opponent_values(self.sub, average(), self.opponent) - self.values
+        self.gain = float(gains[self.live].max())
+        self.cost = time.perf_counter() - now
+        self.checking += self.cost
+        per_iteration = (now - self.started - self.checking + self.cost) / iterations
+        spacing = math.ceil(self.cost / (CHECK_SHARE * per_iteration)) if per_iteration > 0 else 0
+        self.at = max(next_check(iterations, self.growth), iterations + spacing)
+        return self.gain <= self.target
+
+
 @dataclass(frozen=True)
 class Thinking:
     """Where a running re-solve stands, for a front end's progress bar (``progress`` hook)."""
@@ -135,6 +171,9 @@ class Thinking:
     exploitability_pct: float
     """At the last check, in percent of the street's starting pot (NaN before the first)."""
     target_pct: float
+    gain_pct: float = math.nan
+    """Safe solves, at the last check: the most an opponent hand's best response wins over its
+    alternative, in percent of the pot (NaN before the first and for range-only solves)."""
 
     @property
     def fraction(self) -> float:
@@ -407,13 +446,17 @@ class ResolvingAgent:
         left = max(budget - (time.perf_counter() - started) - closing, 0.0)
         street, cap = sub.root.street, self.max_iterations or SAFE_MAX_ITERATIONS
 
+        pot = float(sub.game.pot)
+        check = GainCheck(sub, opponent, values, self.target_pct / 100.0 * pot,
+                          time.perf_counter() + left, self.check_growth)  # fmt: skip
+
         def report(iterations: int, _: float) -> None:
             if self.progress is not None:
                 took = time.perf_counter() - started  # since the decision started
                 self.progress(Thinking(street, iterations, took, budget, cap, math.nan,
-                                       self.target_pct))  # fmt: skip
+                                       self.target_pct, 100.0 * check.gain / pot))  # fmt: skip
 
-        strategy, iterations = safe_resolve(sub, me, values, cap, left, report)
+        strategy, iterations = safe_resolve(sub, me, values, cap, left, report, settled=check)
         weights = sub.game.hand_weights(opponent)
         gain = float(weights @ (opponent_values(sub, strategy, opponent) - values))
         if gain > 0 and blueprint is not None:

@@ -149,13 +149,16 @@ def safe_resolve(
     seconds: float | None = None,
     progress: Callable[[int, float], None] | None = None,
     walk: str = "compiled",
+    settled: Callable[[int, Callable[[], Strategy]], bool] | None = None,
 ) -> tuple[Strategy, int]:
     """The re-solver's strategy (seat ``me``) from the gadget game with the opponent's
     alternatives ``values`` (per hand of the opponent's spot player), keyed by the spot's ids,
     and the iterations run: ``iterations``, or fewer when another would end after ``seconds``
     (one at least; the clock is read after every iteration). ``walk``: ``compiled``
     (``compiled_gadget.py``, the default) or ``numpy`` (``GadgetGame``, the reference).
-    ``progress(iterations, seconds)`` is called after every iteration but the last."""
+    ``progress(iterations, seconds)`` is called after every iteration but the last;
+    ``settled(iterations, average)`` after every iteration may end the solve early (``average()``
+    gives the strategy so far)."""
     opponent = 1 - [p for p, seat in enumerate(SEAT_OF_SPOT_PLAYER) if seat == me][0]
     if walk == "compiled":
         solver: Solver = CompiledGadgetCFR(sub.game, opponent, values)
@@ -163,9 +166,16 @@ def safe_resolve(
     else:
         gadget = GadgetGame.around(sub.game, opponent, values)
         solver, offset = make_solver(gadget, "dcfr", walk="numpy"), GADGET_OFFSET
+
+    def strategy() -> Strategy:
+        average = solver.average_strategy()
+        return {n.id: average[n.id + offset] for n in sub.game.nodes if n.is_decision}
+
     started = time.perf_counter()
     step = 0.0
     while solver.iterations < iterations:
+        if solver.iterations and settled is not None and settled(solver.iterations, strategy):
+            break
         took = time.perf_counter() - started
         if solver.iterations and seconds is not None and took + step >= seconds:
             break
@@ -173,6 +183,4 @@ def safe_resolve(
             progress(solver.iterations, took)
         solver.run(iterations=1)
         step = time.perf_counter() - started - took
-    average = solver.average_strategy()
-    strategy = {n.id: average[n.id + offset] for n in sub.game.nodes if n.is_decision}
-    return strategy, solver.iterations
+    return strategy(), solver.iterations
