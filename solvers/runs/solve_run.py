@@ -13,8 +13,9 @@ strategy file. Both are written atomically under unique temporary names, and a l
 output keeps two runs from writing the same files at once.
 
 A target is a promise: the file written is rounded, and if rounding to the usual 6 decimals
-pushes the measured exploitability above ``--target``, it is rounded finer until it meets it;
-the result says which precision was used and what rounding added.
+pushes the measured exploitability above ``--target``, it is rounded finer until it meets it (a
+binary file's probabilities from 8 bits to 16); the result says which precision was used and
+what rounding added.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ Emit = Callable[[dict[str, Any]], None]
 
 TARGET_PRECISIONS = (6, 8, 10, 12)
 """Decimals tried in turn until the written file meets ``--target``."""
+BINARY_BITS = (8, 16)
+"""Bits a probability in a binary file, tried in turn until it meets ``--target``."""
 SPARE_COPY_BYTES = 256 << 20
 """A compiled solve's strategy over this size is rounded in place (to 6 decimals only)."""
 
@@ -356,14 +359,15 @@ def _write_compiled(spec: RunRequest, game, solver, compact, info, unrounded: fl
 
 def _write_binary(spec: RunRequest, game, solver, compact, info, unrounded: float, target):
     """A binary strategy file (``strategy_file/binary.py``): probabilities quantised to 8 bits
-    at the decisions each hand can reach; the header's exploitability is the exact one of the
-    decoded profile (the float one is kept beside it)."""
+    (16 when 8 would miss ``--target``) at the decisions each hand can reach; the header's
+    exploitability is the exact one of the decoded profile (the float one is kept beside it)."""
     import numpy as np  # noqa: PLC0415
 
+    from solvers.algorithms.base import make_solver  # noqa: PLC0415
     from solvers.exact.compiled_walk import compiled_walk  # noqa: PLC0415
     from solvers.exact.executor import evaluation_dtype  # noqa: PLC0415
     from solvers.strategy_file import measured_from  # noqa: PLC0415
-    from solvers.strategy_file.binary import DEFAULT_BITS, write_binary  # noqa: PLC0415
+    from solvers.strategy_file.binary import write_binary  # noqa: PLC0415
     from solvers.strategy_file.binary_codec import canonical_plan  # noqa: PLC0415
     from solvers.strategy_file.binary_eval import encode_profile  # noqa: PLC0415
 
@@ -373,19 +377,32 @@ def _write_binary(spec: RunRequest, game, solver, compact, info, unrounded: floa
             "Try other options."
         )
     plan = canonical_plan(game)
-    if solver.compiled.plan is not plan:  # a walk without suit isomorphism: keep one twin
-        compact = [compact[p][~plan.expand[p][1]] if plan.isomorphic else compact[p]
-                   for p in (0, 1)]  # fmt: skip
+
+    def canonical(compact: list[np.ndarray], solver) -> list[np.ndarray]:
+        if solver.compiled.plan is plan:
+            return compact
+        # a walk without suit isomorphism: keep one twin
+        return [compact[p][~plan.expand[p][1]] if plan.isomorphic else compact[p] for p in (0, 1)]
+
+    compact = canonical(compact, solver)
     walk = compiled_walk(game, evaluation_dtype(game), isomorphic=True)
     if walk is not solver.compiled:
         solver.compiled.release()
-    sections, report = encode_profile(game, compact, DEFAULT_BITS, walk)
-    measured = measured_from(report)
+    for bits in BINARY_BITS:  # finer while the quantised file misses --target
+        sections, report = encode_profile(game, compact, bits, walk)
+        measured = measured_from(report)
+        if target is None or measured.exploitability <= target or bits == BINARY_BITS[-1]:
+            break
+        # encoding decoded the profile in place (the solver's arrays are gone): the solve's
+        # own profile again, from its checkpoint
+        solver = make_solver(game, spec.algo, **spec.options)
+        solver.load_checkpoint(spec.checkpoint_path)
+        compact = canonical(solver.compiled_output(release=True), solver)
     write_binary(
-        spec.out, game, sections, DEFAULT_BITS, solver=info, measured=measured,
+        spec.out, game, sections, bits, solver=info, measured=measured,
         float_exploitability=unrounded,
     )  # fmt: skip
-    return {**_written(measured, None, unrounded, target), "bits": DEFAULT_BITS}  # quantised
+    return {**_written(measured, None, unrounded, target), "bits": bits}  # quantised
 
 
 def _execute_lp(spec: RunRequest, game, emit: Emit, started: float):
