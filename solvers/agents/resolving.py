@@ -148,11 +148,11 @@ class GainCheck:
         now = time.perf_counter()
         if iterations < self.at or now + self.cost > self.deadline:
             return False
+        per_iteration = (now - self.started - self.checking) / iterations  # checks left out
         gains = opponent_values(self.sub, average(), self.opponent) - self.values
         self.gain = float(gains[self.live].max())
         self.cost = time.perf_counter() - now
         self.checking += self.cost
-        per_iteration = (now - self.started - self.checking + self.cost) / iterations
         spacing = math.ceil(self.cost / (CHECK_SHARE * per_iteration)) if per_iteration > 0 else 0
         self.at = max(next_check(iterations, self.growth), iterations + spacing)
         return self.gain <= self.target
