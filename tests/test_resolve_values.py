@@ -50,44 +50,55 @@ def rank(hand: int) -> int:  # phevaluator: lower is better
 def brute_force(solution: Solution, path: list[int], hole: int) -> list[float]:
     """Chips won from the node at the end of ``path`` (child indices from the spot's root) with
     each action, the human best-replying per node to the bot's solved rows, hand by hand."""
-    sub = solution.subgame
-    game = sub.game
-    human = game.nodes[0].player
+    game = solution.subgame.game
     node = game.nodes[0]
     for index in path:
         node = game.nodes[node.children[index]]
     human = node.player
-    bot = 1 - human
-    bot_seat = 1 if bot == 0 else 0
-    hands = [int(c) for c in game.hand_combos[bot]]
-    weights = np.array([sub.ranges[bot_seat, c] for c in hands])
-    weights *= [not set(COMBO_CARDS[c]) & set(COMBO_CARDS[hole]) for c in hands]
+    hands, weights = bot_weights(solution, 1 - human, hole)
     walker = game.nodes[0]
     for index in path:  # the bot's probability of its own actions along the line
-        if walker.player == bot:
+        if walker.player != human:
             weights = weights * solution.strategy[walker.id][:, index]
         walker = game.nodes[walker.children[index]]
-    own_rank = rank(hole)
-
-    def value(node, w):  # sum over the bot's hands of weight times the human's payoff
-        if node.is_terminal:
-            parent = game.nodes[node.parent]
-            token = parent.tokens[parent.children.index(node.id)]
-            if token == "f":
-                folder = parent.player
-                sign = -1.0 if folder == human else 1.0
-                return float(w.sum()) * sign * node.contributions[folder]
-            results = [np.sign(rank(c) - own_rank) for c in hands]  # +1: the human wins
-            return float(np.dot(w, results)) * node.contributions[bot]
-        children = [game.nodes[c] for c in node.children]
-        if node.player == human:
-            return max(value(child, w) for child in children)
-        rows = solution.strategy[node.id]
-        return sum(value(child, w * rows[:, k]) for k, child in enumerate(children))
-
     total = weights.sum()
     own = node.contributions[human]
-    return [value(game.nodes[c], weights) / total + own for c in node.children]
+    return [brute_value(solution, human, hole, hands, game.nodes[c], weights) / total + own
+            for c in node.children]  # fmt: skip
+
+
+def bot_weights(solution: Solution, bot: int, hole: int) -> tuple[list[int], np.ndarray]:
+    """The bot's hands in the spot and their weights at its root, without those that share a
+    card with the human's ``hole``."""
+    sub = solution.subgame
+    bot_seat = 1 if bot == 0 else 0
+    hands = [int(c) for c in sub.game.hand_combos[bot]]
+    weights = np.array([sub.ranges[bot_seat, c] for c in hands])
+    weights *= [not set(COMBO_CARDS[c]) & set(COMBO_CARDS[hole]) for c in hands]
+    return hands, weights
+
+
+def brute_value(solution: Solution, human: int, hole: int, hands: list[int], node, w) -> float:
+    """Sum over the bot's ``hands`` of weight ``w`` times the human's payoff from ``node``, the
+    human best-replying at each of its nodes (it knows only its own hand)."""
+    game = solution.subgame.game
+    bot = 1 - human
+    if node.is_terminal:
+        parent = game.nodes[node.parent]
+        token = parent.tokens[parent.children.index(node.id)]
+        if token == "f":
+            folder = parent.player
+            sign = -1.0 if folder == human else 1.0
+            return float(w.sum()) * sign * node.contributions[folder]
+        own_rank = rank(hole)
+        results = [np.sign(rank(c) - own_rank) for c in hands]  # +1: the human wins
+        return float(np.dot(w, results)) * node.contributions[bot]
+    children = [game.nodes[c] for c in node.children]
+    if node.player == human:
+        return max(brute_value(solution, human, hole, hands, child, w) for child in children)
+    rows = solution.strategy[node.id]
+    return sum(brute_value(solution, human, hole, hands, child, w * rows[:, k])
+               for k, child in enumerate(children))  # fmt: skip
 
 
 @pytest.mark.parametrize("hole", ["QcJc", "8h8c"])  # 8h8c: outside the model's range
@@ -134,3 +145,57 @@ def test_the_bots_solution_of_a_street_the_human_opens_is_the_one_it_plays():
     assert bot.solves == 1  # the bot plays the solve the panel used
     assert bot_solution(bot, replay("r250c/cr400c/cc/", CONFIG), RIVER) is solution
     assert bot_solution(bot, replay("r250c/cr400c/", CONFIG), RIVER[:4]) is None  # the turn
+
+
+def test_an_off_tree_bet_is_valued_against_the_bots_node_re_solve_facing_it():
+    """A bet of 130% of the pot, between the tree's half pot and all-in, is worth what a brute
+    force over the bot's node re-solve facing it gives (the bot's range at the node, its solved
+    rows, the human best-replying); the bot then answers the bet from that same re-solve."""
+    from solvers.agents.resolve_values import off_tree_values  # noqa: PLC0415
+
+    bot = ResolvingAgent(Fixed(3), streets=(3,), seconds={3: np.inf}, max_iterations=40,
+                         sizes={3: {"river": street("50%, a", "a", 1)}})  # fmt: skip
+    opening = replay("r250c/cr400c/cc/", CONFIG)  # the big blind (human) opens, pot 800
+    hole = tuple(parse_cards("QcJc"))
+    solution = bot_solution(bot, opening, RIVER)
+    found = resolved_values(solution, opening, hole)
+    bet = Action(RAISE, 400 + 1_040)
+    assert found.value_of(bet) is None and len(found.actions) == 3  # check, half pot, all-in
+    valued = off_tree_values(bot, found, opening, RIVER, hole, (Action(CALL), bet))
+    assert valued.actions == (*found.actions, bet) and valued.values[:3] == found.values
+    node = bot.solution(opening.apply(bet), RIVER)
+    assert node.subgame.start is not None and bot.solves == 2  # the node re-solve, kept
+    sub = node.subgame
+    human = 1 - sub.game.root.player
+    hands, weights = bot_weights(node, sub.game.root.player, combo("QcJc"))
+    expected = brute_value(node, human, combo("QcJc"), hands, sub.game.root, weights)
+    expected = expected / weights.sum() + 400  # chips won from the decision on
+    assert valued.value_of(bet) == pytest.approx(expected, rel=1e-6)  # float32 rows
+    assert not np.isclose(expected, found.values[0], atol=1.0)  # not the check's value
+    bot.policy(opening.apply(bet), RIVER)
+    assert bot.solves == 2  # the bot answers from the re-solve the panel valued
+
+
+def test_the_live_panel_values_every_river_size_with_the_bots_own_answer():
+    """At a river decision against the re-solving bot, every size key has an EV: the tree's
+    sizes from the street's solve, the others from the bot's node re-solve facing each; betting
+    one of those, the bot answers from the re-solve the panel valued (no new solve)."""
+    from pokertui.session.hunl_session import HunlSession  # noqa: PLC0415
+    from solvers.agents.registry import make_agent  # noqa: PLC0415
+
+    agent = make_agent("resolve(iterations=12):call", CONFIG)
+    session = HunlSession(CONFIG, agent, bot_name="resolve", human_seat=1, seed=3)
+    session.new_hand()
+    while session.state.street < 3:  # the bot checks and calls: check it down to the river
+        session.act(Action(CALL))
+    assert session.human_to_act and session.state.betting.endswith("/")  # the human opens
+    numbers = session.live()
+    raises = [e for e in numbers.evs if e.action.kind == RAISE]
+    assert len(raises) >= 5 and all(e.ev is not None for e in raises)  # min ... all-in
+    solution = bot_solution(agent, session.state, np.array(session.board))
+    in_tree = resolved_values(solution, session.state, session.hand.hole[1])
+    off = [e for e in raises if in_tree.value_of(e.action) is None]
+    assert off, "every size in the tree: nothing off it to value"
+    solves = agent.solves
+    session.act(off[0].action)
+    assert agent.solves == solves  # the bot played the node re-solve the panel valued

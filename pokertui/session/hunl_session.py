@@ -47,7 +47,12 @@ from pokertui.session.hunl_hand import (
     street_start,
 )
 from pokertui.session.scoring import Score
-from solvers.agents.resolve_values import bot_solution, resolved_values
+from solvers.agents.resolve_values import (
+    OFF_TREE_STREETS,
+    bot_solution,
+    off_tree_values,
+    resolved_values,
+)
 from solvers.agents.resolving import DEFAULT_SECONDS, ResolvingAgent
 from solvers.cards import evaluator
 from solvers.cards.deck import COMBO_INDEX, cards_str
@@ -410,6 +415,9 @@ class HunlSession(HandsInPlay[HunlHand]):
                     solution = bot_solution(agent, state, board)  # type: ignore[arg-type]
                     if solution is not None:
                         found = resolved_values(solution, state, hole)
+                    if found is not None and state.street in OFF_TREE_STREETS:
+                        found = off_tree_values(agent, found, state, board, hole,  # type: ignore[arg-type]
+                                                actions)  # fmt: skip
             reach = bayes_reach(steps)
             if found is None:  # no bot query on a re-solved street: it would solve again
                 answering = None if solved_street else agent

@@ -13,6 +13,12 @@ is worth 0).
 ``bot_solution`` finds the bot's solution of the human's street: the one it played from when it
 acted on this street, or, when the human acts first, the one the bot builds for its first
 decision (the state after a check), solved now if the bot has not (seconds on a turn).
+
+A bet or raise that solution's tree lacks is valued with the bot's own answer to it
+(``off_tree_values``): the node re-solve it would make facing that bet (``ResolvingAgent``
+keeps it, so making the bet costs no second solve), the human best-responding after. On the
+river a node re-solve takes a tenth to half a second; on the turn up to the turn's budget each,
+so the panel values off-tree sizes on ``OFF_TREE_STREETS`` only.
 """
 
 from __future__ import annotations
@@ -31,8 +37,13 @@ from solvers.agents.subgame import (
     street_root,
 )
 from solvers.cards.deck import COMBO_INDEX
-from solvers.exact.evaluation import action_values
-from solvers.games.hunl.rules import CALL, Action, HunlState
+from solvers.exact.evaluation import action_values, best_response
+from solvers.games.base import Strategy, TreeGame
+from solvers.games.hunl.rules import CALL, RAISE, Action, HunlState
+
+OFF_TREE_STREETS = (3,)
+"""Streets whose off-tree sizes the live panel values (a node re-solve each: fast on the
+river only)."""
 
 
 @dataclass(frozen=True)
@@ -80,18 +91,11 @@ def resolved_values(
     if node_id is None:
         return None
     player = SPOT_PLAYER_OF_SEAT[state.to_act]
-    combo = int(COMBO_INDEX[int(hole[0]), int(hole[1])])
-    game = sub.game
-    hands = np.flatnonzero(game.hand_combos[player] == combo)
-    if len(hands) == 0:  # the bot's model of the human gives this hand no weight
-        game = _with_hand(sub, player, combo).game
-        if len(game.nodes) != len(sub.game.nodes):
-            return None
-        hands = np.flatnonzero(game.hand_combos[player] == combo)
-    strategy = {
-        node: rows for node, rows in solution.strategy.items() if game.nodes[node].player != player
-    }
-    values = action_values(game, strategy, node_id, int(hands[0]), "best_response")
+    holding = _holding(solution, player, hole)
+    if holding is None:
+        return None
+    game, strategy, hand = holding
+    values = action_values(game, strategy, node_id, hand, "best_response")
     node = game.nodes[node_id]
     own = float(node.contributions[player])
     actions: list[Action] = []
@@ -108,6 +112,58 @@ def resolved_values(
         solution.iterations,
         float(solution.exploitability_pct),
     )
+
+
+def off_tree_values(
+    agent: ResolvingAgent,
+    found: ResolvedValues,
+    state: HunlState,
+    board: np.ndarray,
+    hole: tuple[int, int],
+    actions: tuple[Action, ...],
+) -> ResolvedValues:
+    """``found`` with the value of each bet or raise of ``actions`` that it lacks: against the
+    bot's node re-solve facing that bet (solved now if the bot has not), the human holding
+    ``hole`` best-responding after; chips won from now on, as ``resolved_values``'. A size the
+    bot answers otherwise (no node re-solve on this street) stays unvalued."""
+    board = np.asarray(board, dtype=np.int64)
+    player = SPOT_PLAYER_OF_SEAT[state.to_act]
+    extra: list[tuple[Action, float]] = []
+    for action in actions:
+        if action.kind != RAISE or found.value_of(action) is not None:
+            continue
+        solution = agent.solution(state.apply(action), board)
+        if solution.subgame.start is None:  # not a node re-solve: the street solved again
+            continue
+        holding = _holding(solution, player, hole)
+        if holding is None:
+            continue
+        game, strategy, hand = holding
+        value = best_response(game, strategy, player).per_hand[hand]
+        extra.append((action, float(value) + float(state.committed[state.to_act])))
+    return replace(found, actions=found.actions + tuple(a for a, _ in extra),
+                   values=found.values + tuple(v for _, v in extra))  # fmt: skip
+
+
+def _holding(
+    solution: Solution, player: int, hole: tuple[int, int]
+) -> tuple[TreeGame, Strategy, int] | None:
+    """The spot to value ``player``'s hand ``hole`` in (``solution``'s, or a copy with the hand
+    added when its range lacks it), the other player's rows, and the hand's index; None when
+    the copy's tree differs."""
+    sub = solution.subgame
+    combo = int(COMBO_INDEX[int(hole[0]), int(hole[1])])
+    game = sub.game
+    hands = np.flatnonzero(game.hand_combos[player] == combo)
+    if len(hands) == 0:  # the bot's model of the human gives this hand no weight
+        game = _with_hand(sub, player, combo).game
+        if len(game.nodes) != len(sub.game.nodes):
+            return None
+        hands = np.flatnonzero(game.hand_combos[player] == combo)
+    strategy = {
+        node: rows for node, rows in solution.strategy.items() if game.nodes[node].player != player
+    }
+    return game, strategy, int(hands[0])
 
 
 def _with_hand(sub: Subgame, player: int, combo: int) -> Subgame:
