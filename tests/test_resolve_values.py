@@ -163,6 +163,7 @@ def test_an_off_tree_bet_is_valued_against_the_bots_node_re_solve_facing_it():
     assert found.value_of(bet) is None and len(found.actions) == 3  # check, half pot, all-in
     valued = off_tree_values(bot, found, opening, RIVER, hole, (Action(CALL), bet))
     assert valued.actions == (*found.actions, bet) and valued.values[:3] == found.values
+    assert valued.answered == (bet,) and found.answered == ()
     node = bot.solution(opening.apply(bet), RIVER)
     assert node.subgame.start is not None and bot.solves == 2  # the node re-solve, kept
     sub = node.subgame
@@ -192,6 +193,7 @@ def test_the_live_panel_values_every_river_size_with_the_bots_own_answer():
     numbers = session.live()
     raises = [e for e in numbers.evs if e.action.kind == RAISE]
     assert len(raises) >= 5 and all(e.ev is not None for e in raises)  # min ... all-in
+    assert "sizes off its tree: its re-solve facing each" in numbers.ev_method
     solution = bot_solution(agent, session.state, np.array(session.board))
     in_tree = resolved_values(solution, session.state, session.hand.hole[1])
     off = [e for e in raises if in_tree.value_of(e.action) is None]

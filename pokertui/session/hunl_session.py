@@ -80,7 +80,8 @@ def resolve_note(found) -> str:
     street = STREET_NAMES[found.street]
     reached = found.exploitability_pct
     quality = "" if math.isnan(reached) else f", exploitable by {reached:.1f}% of the pot"
-    return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}); "
+    answered = "; sizes off its tree: its re-solve facing each" if found.answered else ""
+    return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}){answered}; "
             "your best play after")  # fmt: skip
 
 

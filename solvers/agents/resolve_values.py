@@ -57,6 +57,8 @@ class ResolvedValues:
     iterations: int
     exploitability_pct: float
     """The solve's exploitability in percent of the street's starting pot (NaN when unknown)."""
+    answered: tuple[Action, ...] = ()
+    """Sizes the solve's tree lacks, valued against the bot's node re-solve facing each."""
 
     def value_of(self, action: Action) -> float | None:
         return self.values[self.actions.index(action)] if action in self.actions else None
@@ -141,8 +143,10 @@ def off_tree_values(
         game, strategy, hand = holding
         value = best_response(game, strategy, player).per_hand[hand]
         extra.append((action, float(value) + float(state.committed[state.to_act])))
-    return replace(found, actions=found.actions + tuple(a for a, _ in extra),
-                   values=found.values + tuple(v for _, v in extra))  # fmt: skip
+    added = tuple(a for a, _ in extra)
+    return replace(found, actions=found.actions + added,
+                   values=found.values + tuple(v for _, v in extra),
+                   answered=found.answered + added)  # fmt: skip
 
 
 def _holding(
