@@ -10,11 +10,14 @@ from hypothesis import strategies as st
 from solvers.cards.deck import (
     CLASS_COMBOS,
     CLASS_LABELS,
+    COMBO_CARDS,
     COMBO_CLASS,
+    COMBO_INDEX,
     COMBO_LABELS,
     N_CLASSES,
     N_COMBOS,
     class_index,
+    combos_conflict,
     parse_cards,
     parse_combo,
 )
@@ -317,3 +320,22 @@ def test_arbitrary_floats_print_rounded(seed: int, density: float) -> None:
     parsed = parse_range(printed)
     np.testing.assert_allclose(parsed, weights, rtol=5e-6, atol=0)
     assert format_range(parsed) == printed
+
+
+def test_a_parsed_range_is_the_callers_own_copy():
+    """parse_range keeps its last readings: a caller changing its array changes no later one."""
+    text = "AhKh:0.25, KhAh:0.5, 2c2d"  # a combo's two spellings: the later wins
+    first = parse_range(text)
+    assert first[COMBO_INDEX[parse_cards("Ah")[0], parse_cards("Kh")[0]]] == 0.5
+    first[:] = 1.0
+    again = parse_range(text)
+    assert again.sum() == 1.5 and again is not first
+
+
+def test_combos_conflict_is_a_shared_card():
+    combos = np.arange(N_COMBOS)
+    found = combos_conflict(combos[:, None], combos[None, :])
+    cards = COMBO_CARDS
+    shared = (cards[:, None, :, None] == cards[None, :, None, :]).any(axis=(2, 3))
+    np.testing.assert_array_equal(found, shared)
+    assert found.sum() == N_COMBOS * (1 + 2 * 50)  # itself, and 50 others for each card

@@ -26,6 +26,7 @@ round at 6 significant digits (and otherwise rounds them there).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -194,6 +195,9 @@ def _parse_weight(text: str) -> float:
 def _parse_hands(text: str) -> np.ndarray:
     """Combo indices named by one item without its weight."""
     text = text.strip(_SEPARATORS_WS)
+    exact = _EXACT_COMBOS.get(text)
+    if exact is not None:  # a combo as ``range_text`` writes it: a re-solve's ranges are ~1,000
+        return exact
     if text.lower() in _EVERYTHING:
         return np.arange(N_COMBOS)
     combo = _COMBO_RE.fullmatch(text)
@@ -212,6 +216,13 @@ def _parse_hands(text: str) -> np.ndarray:
         return _classes_combos(_dash_classes(*hands))
     hand = _parse_hand(text)
     return _classes_combos(_shape_classes(hand.hi, hand.lo, hand.shape))
+
+
+_EXACT_COMBOS = {
+    text: np.array([index]) for index, label in enumerate(COMBO_LABELS)
+    for text in (label, label[2:] + label[:2])
+}
+"""Each combo's two spellings (``AhKh``, ``KhAh``) to its index, read without the regex."""
 
 
 def _parse_item(text: str) -> tuple[np.ndarray, float]:
@@ -236,6 +247,13 @@ def parse_range(text: str) -> np.ndarray:
     >>> float(parse_range("AA:0.5, AsAh")[1325])
     1.0
     """
+    return _parse_range(text).copy()
+
+
+@functools.lru_cache(maxsize=16)
+def _parse_range(text: str) -> np.ndarray:
+    """``parse_range``, kept for the last texts read: a spot's parameters are checked, then
+    built, each reading both ranges (a re-solve's run to a thousand combos)."""
     weights = np.zeros(N_COMBOS)
     if not text.strip(_SEPARATORS_WS):
         return weights

@@ -15,7 +15,7 @@ from math import comb
 
 import numpy as np
 
-from solvers.cards.deck import COMBO_CARDS, COMBO_LABELS, dead_mask
+from solvers.cards.deck import COMBO_LABELS, combos_conflict, dead_mask
 from solvers.games.base import GameParamError, Node, TreeGame
 from solvers.games.combo_terminals import ComboHands, ComboTerminals, terminal_tables
 from solvers.games.holdem.memory import SolveSize, check_memory
@@ -52,8 +52,7 @@ class HoldemGame(TreeGame):
         start with half the pot from each player."""
         hands = (live_hands(params, 0), live_hands(params, 1))
         combos = (hands[0][0], hands[1][0])
-        cards0, cards1 = COMBO_CARDS[combos[0]], COMBO_CARDS[combos[1]]
-        shares = (cards0[:, None, :, None] == cards1[None, :, None, :]).any(axis=(2, 3))
+        shares = combos_conflict(combos[0][:, None], combos[1][None, :])
         prior = hands[0][1][:, None] * hands[1][1][None, :] * ~shares
         total = prior.sum()
         if not total > 0:
