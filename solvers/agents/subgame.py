@@ -22,6 +22,7 @@ each seat's combos are weighted by the chance that seat's agent took every actio
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -42,6 +43,7 @@ from solvers.games.hunl.rules import (
     RAISE,
     STREET_NAMES,
     Action,
+    HunlConfig,
     HunlState,
     betting_tokens,
     parse_action,
@@ -55,14 +57,21 @@ SEAT_OF_SPOT_PLAYER = (1, 0)
 
 def line(state: HunlState) -> list[tuple[HunlState, Action]]:
     """Every action of the hand so far with the state it was taken in, in order."""
+    return list(_line(state.config, state.history))
+
+
+@functools.lru_cache(maxsize=4096)
+def _line(config: HunlConfig, history: tuple[str, ...]) -> tuple[tuple[HunlState, Action], ...]:
+    """``line``, kept per betting: LBR asks a re-solve's node of every size at every decision
+    (thousands of replays a hand)."""
     steps: list[tuple[HunlState, Action]] = []
-    real = HunlState.initial(state.config)
-    for text in state.history:
+    real = HunlState.initial(config)
+    for text in history:
         for token in betting_tokens(text):
             action = parse_action(token)
             steps.append((real, action))
             real = real.apply(action)
-    return steps
+    return tuple(steps)
 
 
 def street_line(state: HunlState) -> list[tuple[HunlState, Action]]:
