@@ -127,7 +127,7 @@ def test_a_safe_solve_stops_once_no_opponent_hand_gains_more_than_the_target():
     gains = opponent_values(sub, solution.strategy, 1) - alternatives
     live = sub.game.hand_weights(1) > 0
     assert gains[live].max() <= 0.01 * sub.game.pot
-    assert solution.iterations < 50
+    assert solution.iterations < 200  # stopped by the check, not the cap
     # the progress line shows the last check's largest gain (the first check: 10 iterations)
     assert all(np.isnan(t.gain_pct) == (t.iterations < 10) for t in seen)
     line = render_thinking(seen[-1], "The bot is thinking").plain
