@@ -5,6 +5,8 @@ registry builds it; its river solution is as unexploitable as it claims (exact b
 the subgame, from the spot engine's evaluation, a separate pass from the solver); the safe bot
 plays the gadget's solution and falls back to the base agent's play when a solve is worse."""
 
+import time
+
 import numpy as np
 import pytest
 
@@ -114,7 +116,7 @@ def test_the_safe_bot_plays_the_gadgets_river_solution():
         make_agent("resolve-safe:", CONFIG)
 
 
-def test_a_safe_solve_stops_once_no_opponent_hand_gains_more_than_the_target():
+def test_a_safe_solve_stops_once_no_opponent_hand_gains_more_than_the_target(monkeypatch):
     """The gadget's solve ends at the first check where no opponent hand's best response wins
     more than the target (1% of the pot) over its alternative, its value against the base
     agent's play; a target no strategy meets runs to the iteration cap."""
@@ -134,6 +136,17 @@ def test_a_safe_solve_stops_once_no_opponent_hand_gains_more_than_the_target():
     assert f"your best hand gains {max(seen[-1].gain_pct, 0):.1f}% of the pot" in line
     unmet = river_bot(safe=True, seconds={3: np.inf}, max_iterations=200, target_pct=-50.0)
     assert unmet.solution(state, RIVER).iterations == 200  # every hand 50% of the pot below
+    import solvers.agents.resolving as resolving  # noqa: PLC0415
+
+    measure = resolving.opponent_values
+
+    def slow(*args):  # checks far dearer than iterations: without a clock, the same schedule
+        time.sleep(0.02)
+        return measure(*args)
+
+    monkeypatch.setattr(resolving, "opponent_values", slow)
+    again = river_bot(safe=True, seconds={3: np.inf}, max_iterations=200)
+    assert again.solution(state, RIVER).iterations == solution.iterations
 
 
 class GiveUp:

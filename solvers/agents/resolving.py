@@ -131,9 +131,10 @@ class GainCheck:
     (chips) over its alternative: the re-solver minimises the sum over the opponent's hands of
     the larger of the two, no strategy brings it below the alternatives' sum, so the largest
     gain bounds how far the solve is from the best it can do (and is the safety it promises, hand
-    by hand). Checks follow ``next_check``, further apart when one would take more than
-    ``CHECK_SHARE`` of the time between them; none starts after ``deadline`` (the closing best
-    response measures the end)."""
+    by hand). Checks follow ``next_check``; on the clock (a finite ``deadline``) they are
+    further apart when one would take more than ``CHECK_SHARE`` of the time between them, and
+    none starts after ``deadline`` (the closing best response measures the end). Without a
+    clock the schedule is fixed, so a solve stops at the same iteration under any load."""
 
     def __init__(self, sub: Subgame, opponent: int, values: np.ndarray, target: float,
                  deadline: float, growth: float) -> None:  # fmt: skip
@@ -153,7 +154,8 @@ class GainCheck:
         self.gain = float(gains[self.live].max())
         self.cost = time.perf_counter() - now
         self.checking += self.cost
-        spacing = math.ceil(self.cost / (CHECK_SHARE * per_iteration)) if per_iteration > 0 else 0
+        timed = math.isfinite(self.deadline) and per_iteration > 0
+        spacing = math.ceil(self.cost / (CHECK_SHARE * per_iteration)) if timed else 0
         self.at = max(next_check(iterations, self.growth), iterations + spacing)
         return self.gain <= self.target
 
