@@ -144,20 +144,29 @@ class GainCheck:
         self.at, self.cost, self.started = CHECK_EVERY, 0.0, time.perf_counter()
         self.checking = 0.0  # seconds spent in checks so far
         self.gain = math.nan
+        self.last: tuple[int, np.ndarray] | None = None  # the last check's iterations, values
 
     def __call__(self, iterations: int, average: Callable[[], Strategy]) -> bool:
         now = time.perf_counter()
         if iterations < self.at or now + self.cost > self.deadline:
             return False
         per_iteration = (now - self.started - self.checking) / iterations  # checks left out
-        gains = opponent_values(self.sub, average(), self.opponent) - self.values
-        self.gain = float(gains[self.live].max())
+        response = opponent_values(self.sub, average(), self.opponent)
+        self.last = (iterations, response)
+        self.gain = float((response - self.values)[self.live].max())
         self.cost = time.perf_counter() - now
         self.checking += self.cost
         timed = math.isfinite(self.deadline) and per_iteration > 0
         spacing = math.ceil(self.cost / (CHECK_SHARE * per_iteration)) if timed else 0
         self.at = max(next_check(iterations, self.growth), iterations + spacing)
         return self.gain <= self.target
+
+    def response(self, iterations: int, strategy: Strategy) -> np.ndarray:
+        """The opponent's best-response values against the solve's final ``strategy`` (after
+        ``iterations``): the last check's when that check ended the solve."""
+        if self.last is not None and self.last[0] == iterations:
+            return self.last[1]
+        return opponent_values(self.sub, strategy, self.opponent)
 
 
 @dataclass(frozen=True)
@@ -460,7 +469,7 @@ class ResolvingAgent:
 
         strategy, iterations = safe_resolve(sub, me, values, cap, left, report, settled=check)
         weights = sub.game.hand_weights(opponent)
-        gain = float(weights @ (opponent_values(sub, strategy, opponent) - values))
+        gain = float(weights @ (check.response(iterations, strategy) - values))
         if gain > 0 and blueprint is not None:
             strategy, gain = blueprint, 0.0
             self.fallbacks += 1
