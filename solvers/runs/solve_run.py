@@ -38,8 +38,6 @@ Emit = Callable[[dict[str, Any]], None]
 
 TARGET_PRECISIONS = (6, 8, 10, 12)
 """Decimals tried in turn until the written file meets ``--target``."""
-BINARY_BITS = (8, 16)
-"""Bits a probability in a binary file, tried in turn until it meets ``--target``."""
 SPARE_COPY_BYTES = 256 << 20
 """A compiled solve's strategy over this size is rounded in place (to 6 decimals only)."""
 
@@ -367,7 +365,7 @@ def _write_binary(spec: RunRequest, game, solver, compact, info, unrounded: floa
     from solvers.exact.compiled_walk import compiled_walk  # noqa: PLC0415
     from solvers.exact.executor import evaluation_dtype  # noqa: PLC0415
     from solvers.strategy_file import measured_from  # noqa: PLC0415
-    from solvers.strategy_file.binary import write_binary  # noqa: PLC0415
+    from solvers.strategy_file.binary import TARGET_BITS, write_binary  # noqa: PLC0415
     from solvers.strategy_file.binary_codec import canonical_plan  # noqa: PLC0415
     from solvers.strategy_file.binary_eval import encode_profile  # noqa: PLC0415
 
@@ -388,10 +386,10 @@ def _write_binary(spec: RunRequest, game, solver, compact, info, unrounded: floa
     walk = compiled_walk(game, evaluation_dtype(game), isomorphic=True)
     if walk is not solver.compiled:
         solver.compiled.release()
-    for bits in BINARY_BITS:  # finer while the quantised file misses --target
+    for bits in TARGET_BITS:  # finer while the quantised file misses --target
         sections, report = encode_profile(game, compact, bits, walk)
         measured = measured_from(report)
-        if target is None or measured.exploitability <= target or bits == BINARY_BITS[-1]:
+        if target is None or measured.exploitability <= target or bits == TARGET_BITS[-1]:
             break
         # encoding decoded the profile in place (the solver's arrays are gone): the solve's
         # own profile again, from its checkpoint

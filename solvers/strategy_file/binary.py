@@ -43,6 +43,8 @@ from solvers.strategy_file.model import (
 DEFAULT_BITS = 8
 """Quantisation of solver output: on the benchmark flop the decoded profile's exploitability is
 within 0.01% of the pot of the float one (``docs/strategy_files.md``)."""
+TARGET_BITS = (DEFAULT_BITS, 16)
+"""Bits a probability tried in turn until a solve's file meets its ``--target``."""
 
 
 def write_binary(
