@@ -227,17 +227,21 @@ async def test_the_bot_thinks_in_a_worker_the_screen_answers_and_shows_the_resol
         await settle(pilot)
         assert text_of(screen, "#hunl-thinking").strip() == ""
         assert session.human_to_act and session.state.street == 2
-        assert session.agent.solves == 1
         panel = text_of(screen, "#hunl-live-text", 96)
         assert "against the bot's turn re-solve (12 iterations" in panel
+        assert "its re-solve facing each" in panel and "solving its answer" not in panel
         board = np.array(session.board)
         solution = bot_solution(session.agent, session.state, board)
         found = resolved_values(solution, session.state, session.hand.hole[0])
-        assert session.agent.solves == 1  # the panel used the bot's own solve
+        off_tree = [o.action for o in session.options()
+                    if o.action.kind == "r" and found.value_of(o.action) is None]  # fmt: skip
+        assert off_tree  # valued by the bot's node re-solve facing each, one solve each
+        assert session.agent.solves == 1 + len(off_tree)  # the street: the bot's own solve
         labels = {"f": "fold", "c": "call" if session.state.to_call() else "check"}
         for action, value in zip(found.actions, found.values, strict=True):
             label = labels.get(action.kind) or session.raise_text(action.to)
-            assert f"{label:<18} {value / 100:>+8.2f}bb" in panel
+            assert f"{label:<18} {round(value / 100, 2) + 0.0:>+8.2f}bb" in panel
+        assert "-0.00bb" not in panel  # the fold's zero (a float's -0.0) shows as +0.00
 
 
 async def test_quitting_while_the_bot_solves_keeps_the_autosave_whole(tmp_path):
@@ -265,3 +269,30 @@ async def test_quitting_while_the_bot_solves_keeps_the_autosave_whole(tmp_path):
     saved, warning = load_hunl_session(tmp_path / f"{screen.save_name}.json")
     assert warning is None and len(saved.hands) == 1 and saved.think is None
     assert saved.rng.bit_generator.state == dealt  # a resume deals hand 2 again
+
+
+async def test_the_turns_off_tree_sizes_fill_in_and_acting_stops_their_solves(tmp_path):
+    """The panel shows the turn's tree values first, the sizes off the tree marked as being
+    solved; the human acting stops those solves (nobody needs them any more): the bot answers
+    and keeps no half-done node re-solve."""
+    async with resolving_table(tmp_path) as (app, pilot, screen, session, gate):
+        hook = gate.hook  # block only the live panel's solves, never the bot's own
+        session.agent.progress = lambda t: (gate if session.human_to_act else hook)(t)
+        await pilot.press("c")  # limp; the bot checks, then checks the flop to us
+        await settle(pilot)
+        await pilot.press("c")  # check back the flop: the bot opens the turn
+        await wait_until(pilot, gate.reached.is_set)  # the panel solves an off-tree size
+        assert session.human_to_act and session.state.street == 2
+        await wait_until(pilot, lambda: "solving its answer…" in text_of(screen, "#hunl-live-text"))
+        panel = text_of(screen, "#hunl-live-text", 96)
+        assert "against the bot's turn re-solve (12 iterations" in panel
+        assert screen.valuing_key == session.decision_key()
+        await pilot.press("c")  # act mid-valuation
+        await pilot.pause()
+        assert screen.valuing_key is None
+        gate.opened.set()  # the cancelled solve stops at its next report
+        await wait_until(pilot, lambda: session.state.street == 3 or session.hand_over)
+        await settle(pilot)
+        kept = [k for line in session.agent._cache.values() for k in line]
+        turn_nodes = [k for k in kept if k.subgame.start and k.subgame.root.street == 2]
+        assert not turn_nodes  # the stopped valuation kept nothing half-done

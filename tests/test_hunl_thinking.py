@@ -166,7 +166,8 @@ def test_known_values_replace_the_closed_forms_without_asking_the_bot():
     offered = (Action(RAISE, 1500), Action(RAISE, 10_000))
     known = {Action(FOLD): 0.0, Action(CALL): 321.5, Action(RAISE, 10_000): -40.0}
     numbers = live_numbers(state, board, hole, reach, Refusing(), offered, 0, known, "the solve")
-    assert [(e.action, e.ev) for e in numbers.evs] == [*known.items(), (Action(RAISE, 1500), None)]
+    fold, call, shove = known.items()  # listed as the keys are: the raise by size, all-in last
+    assert [(e.action, e.ev) for e in numbers.evs] == [fold, call, (Action(RAISE, 1500), None), shove]
     assert numbers.ev_method == "the solve"
     plain = live_numbers(state, board, hole, reach, None, offered)
     assert plain.ev_method == "" and plain.evs[1].ev is not None  # a river call is closed form

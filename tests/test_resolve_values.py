@@ -201,3 +201,38 @@ def test_the_live_panel_values_every_river_size_with_the_bots_own_answer():
     solves = agent.solves
     session.act(off[0].action)
     assert agent.solves == solves  # the bot played the node re-solve the panel valued
+
+
+def test_the_live_panel_values_the_turns_off_tree_sizes_one_at_a_time():
+    """On the turn the off-tree sizes cost a node re-solve each (seconds with the real budget),
+    so the live job reports the numbers it has before each: the tree's values first, then one
+    size more each time, the rest ``pending``; the final numbers value every size, and betting
+    one of them, the bot answers from the re-solve the panel valued."""
+    from pokertui.session.hunl_session import HunlSession  # noqa: PLC0415
+    from solvers.agents.registry import make_agent  # noqa: PLC0415
+
+    agent = make_agent("resolve(iterations=12):call", CONFIG)
+    session = HunlSession(CONFIG, agent, bot_name="resolve", human_seat=1, seed=3)
+    session.new_hand()
+    while session.state.street < 2:
+        session.act(Action(CALL))
+    assert session.human_to_act and session.state.betting.endswith("/")  # the human opens
+    reports = []
+    numbers = session.live_job()(reports.append)
+    raises = [e for e in numbers.evs if e.action.kind == RAISE]
+    assert len(raises) >= 5 and all(e.ev is not None for e in raises)
+    assert numbers.pending == () and "its re-solve facing each" in numbers.ev_method
+    assert reports, "no size off the turn's tree: nothing valued one at a time"
+    pending = [r.pending for r in reports]
+    assert all(len(p) == len(pending[0]) - k for k, p in enumerate(pending))  # one at a time
+    assert pending[-1] and set(pending[0]) <= {e.action for e in raises}
+    for report, waiting in zip(reports, pending, strict=True):
+        unvalued = {e.action for e in report.evs if e.ev is None}
+        assert set(waiting) == unvalued  # every size still unvalued is being solved
+        assert report.equity == numbers.equity  # the closed forms are computed once
+    final = {e.action: e.ev for e in numbers.evs}
+    for report in reports:  # a value, once shown, stays
+        assert all(final[e.action] == e.ev for e in report.evs if e.ev is not None)
+    solves = agent.solves
+    session.act(pending[0][0])
+    assert agent.solves == solves  # the bot played the node re-solve the panel valued

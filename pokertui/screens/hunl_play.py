@@ -51,10 +51,12 @@ from solvers.errors import InputError
 
 
 class LiveReady(Message):
-    def __init__(self, numbers, key) -> None:
+    def __init__(self, numbers, key, final: bool = True) -> None:
         super().__init__()
         self.numbers = numbers
         self.key = key
+        self.final = final
+        """False while sizes off the re-solve's tree are still being valued."""
 
 
 class BotActed(Message):
@@ -142,6 +144,9 @@ class HunlPlayScreen(Screen[None]):
         """The decision the bot is thinking about (a worker runs), or None."""
         self.live_key: tuple[int, int] | None = None
         """The decision whose live numbers a worker computes (it may be solving), or None."""
+        self.valuing_key: tuple[int, int] | None = None
+        """The decision whose off-tree sizes a worker is valuing (node re-solves nobody else
+        needs: stopped as soon as the human acts), or None."""
         self.last_progress = 0.0
 
     def compose(self) -> ComposeResult:
@@ -183,6 +188,11 @@ class HunlPlayScreen(Screen[None]):
         log_view = self.query_one("#hunl-log", VerticalScroll)
         self.call_after_refresh(log_view.scroll_end, animate=False)  # after the new lines
         live = self.query_one("#hunl-live-text", Static)
+        if self.valuing_key is not None and not (
+            session.human_to_act and session.decision_key() == self.valuing_key
+        ):  # the human acted: the sizes it did not take are not worth the bot's wait
+            self.valuing_key = None
+            self.workers.cancel_group(self, "hunl-live")
         if session.human_to_act:
             live.update("computing…")
             key = session.decision_key()
@@ -268,8 +278,13 @@ class HunlPlayScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="hunl-live")
     def compute_live(self, job, key) -> None:
+        def report(numbers) -> None:
+            self.post_message(LiveReady(numbers, key, final=False))
+
         try:
-            numbers = job()
+            numbers = job(report)
+        except ThinkingStopped:
+            return
         except Exception as exc:  # noqa: BLE001 - shown in the panel; the game goes on
             self.post_message(LiveFailed(f"{type(exc).__name__}: {exc}", key))
             return
@@ -280,10 +295,15 @@ class HunlPlayScreen(Screen[None]):
 
     @on(LiveReady)
     def show_live(self, message: LiveReady) -> None:
-        if self.live_key == message.key:
+        if self.live_key == message.key and message.final:
             self.live_key = None
+        if self.valuing_key == message.key and message.final:
+            self.valuing_key = None
         if self.is_live_decision(message.key):
-            self.show_thinking("")
+            if message.final:
+                self.show_thinking("")
+            else:
+                self.valuing_key = message.key
             self.session.store_live(message.key, message.numbers)
             width = self.query_one("#hunl-live").size.width
             cell = 4 if width >= 56 else 3

@@ -49,7 +49,9 @@ from pokertui.session.hunl_hand import (
 from pokertui.session.scoring import Score
 from solvers.agents.resolve_values import (
     OFF_TREE_STREETS,
+    ResolvedValues,
     bot_solution,
+    off_tree_raises,
     off_tree_values,
     resolved_values,
 )
@@ -83,6 +85,10 @@ def resolve_note(found) -> str:
     answered = "; sizes off its tree: its re-solve facing each" if found.answered else ""
     return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}){answered}; "
             "your best play after")  # fmt: skip
+
+
+def _known(found: ResolvedValues) -> dict[Action, float]:
+    return dict(zip(found.actions, found.values, strict=True))
 
 
 class ThinkingStopped(Exception):  # noqa: N818 - a stop, not an error
@@ -391,12 +397,15 @@ class HunlSession(HandsInPlay[HunlHand]):
             found = self._live[key] = job()
         return found
 
-    def live_job(self, re_solve: bool = True) -> Callable[[], LiveNumbers]:
+    def live_job(self, re_solve: bool = True) -> Callable[..., LiveNumbers]:
         """The current decision's live numbers as a job that a worker thread may run while the
         session moves on: it holds copies of everything it reads. On a street the bot
         re-solves, the EVs are the re-solve's values (``agents/resolve_values.py``), solving
         the street first when the human opens it (unless ``re_solve`` is off: then only the
-        closed forms that need no bot answer)."""
+        closed forms that need no bot answer). Sizes off the re-solve's tree are valued one
+        at a time, each against the bot's node re-solve facing it (seconds each on the turn):
+        ``job(report)`` calls ``report`` with the numbers so far, those sizes ``pending``,
+        before each of them, and returns the numbers with every size valued."""
         if not self.human_to_act:
             raise InputError("the live numbers are for your decisions")
         state, agent, lock = self.state, self.agent, self.agent_lock
@@ -407,7 +416,7 @@ class HunlSession(HandsInPlay[HunlHand]):
         seed = self.hand.number
         solved_street = self.re_solving
 
-        def job() -> LiveNumbers:
+        def job(report: Callable[[LiveNumbers], None] | None = None) -> LiveNumbers:
             with lock:
                 steps = [(agent.policy(st, np.array(b, dtype=np.intp)), a)
                          for st, b, a in bot_steps]  # fmt: skip
@@ -416,16 +425,19 @@ class HunlSession(HandsInPlay[HunlHand]):
                     solution = bot_solution(agent, state, board)  # type: ignore[arg-type]
                     if solution is not None:
                         found = resolved_values(solution, state, hole)
-                    if found is not None and state.street in OFF_TREE_STREETS:
-                        found = off_tree_values(agent, found, state, board, hole,  # type: ignore[arg-type]
-                                                actions)  # fmt: skip
             reach = bayes_reach(steps)
             if found is None:  # no bot query on a re-solved street: it would solve again
                 answering = None if solved_street else agent
                 return live_numbers(state, board, hole, reach, answering, actions, seed=seed)
-            known = dict(zip(found.actions, found.values, strict=True))
-            return live_numbers(state, board, hole, reach, agent, actions, seed, known,
-                                resolve_note(found))  # fmt: skip
+            numbers = live_numbers(state, board, hole, reach, agent, actions, seed,
+                                   _known(found), resolve_note(found))  # fmt: skip
+            todo = off_tree_raises(found, actions) if state.street in OFF_TREE_STREETS else ()
+            for index, action in enumerate(todo):
+                if report is not None:
+                    report(numbers.with_known(_known(found), resolve_note(found), todo[index:]))
+                with lock:
+                    found = off_tree_values(agent, found, state, board, hole, (action,))  # type: ignore[arg-type]
+            return numbers.with_known(_known(found), resolve_note(found))
 
         return job
 

@@ -163,10 +163,11 @@ def render_live(session: HunlSession, numbers: LiveNumbers, cell: int = 3) -> Te
     for item in numbers.evs:
         label = _action_label(session, str(item.action))
         if item.ev is None:
-            text.append(f"  {label:<18} {unvalued}\n", style="dim")
+            note = "solving its answer…" if item.action in numbers.pending else unvalued
+            text.append(f"  {label:<18} {note}\n", style="dim")
             continue
         style = "bold green" if best is not None and item.ev == best else ""
-        text.append(f"  {label:<18} {item.ev / session.config.big_blind:>+8.2f}bb\n", style=style)
+        text.append(f"  {label:<18} {_bb_ev(session, item.ev):>10}\n", style=style)
     text.append("\nThe bot's range here (Bayes over its policy)\n", style="bold")
     text.append_text(heat_grid(numbers.bot_grid, cell))
     return text
@@ -205,7 +206,8 @@ def review_text(session: HunlSession, hand: HunlHand) -> Text:
 
 
 def _bb_ev(session: HunlSession, chips: float) -> str:
-    return f"{chips / session.config.big_blind:+.2f}bb"
+    """``+1.25bb``; a value that rounds to zero is ``+0.00bb``, never ``-0.00bb``."""
+    return f"{round(chips / session.config.big_blind, 2) + 0.0:+.2f}bb"
 
 
 def _token_text(session: HunlSession, hand: HunlHand, index: int, token: str) -> str:

@@ -17,8 +17,10 @@ decision (the state after a check), solved now if the bot has not (seconds on a 
 A bet or raise that solution's tree lacks is valued with the bot's own answer to it
 (``off_tree_values``): the node re-solve it would make facing that bet (``ResolvingAgent``
 keeps it, so making the bet costs no second solve), the human best-responding after. On the
-river a node re-solve takes a tenth to half a second; on the turn up to the turn's budget each,
-so the panel values off-tree sizes on ``OFF_TREE_STREETS`` only.
+river a node re-solve takes a tenth to half a second; on the turn up to the turn's budget each
+(its gain bound is seldom attainable for a raise, so most run the whole budget), so a front end
+values them one at a time (``off_tree_raises``) and shows each as it lands. The flop's off-tree
+answer is the whole street solved again, so ``OFF_TREE_STREETS`` leaves it out.
 """
 
 from __future__ import annotations
@@ -41,9 +43,9 @@ from solvers.exact.evaluation import action_values, best_response
 from solvers.games.base import Strategy, TreeGame
 from solvers.games.hunl.rules import CALL, RAISE, Action, HunlState
 
-OFF_TREE_STREETS = (3,)
-"""Streets whose off-tree sizes the live panel values (a node re-solve each: fast on the
-river only)."""
+OFF_TREE_STREETS = (2, 3)
+"""Streets whose off-tree sizes the live panel values: a node re-solve each (a tenth to half a
+second on the river, up to the turn's budget on the turn)."""
 
 
 @dataclass(frozen=True)
@@ -131,9 +133,7 @@ def off_tree_values(
     board = np.asarray(board, dtype=np.int64)
     player = SPOT_PLAYER_OF_SEAT[state.to_act]
     extra: list[tuple[Action, float]] = []
-    for action in actions:
-        if action.kind != RAISE or found.value_of(action) is not None:
-            continue
+    for action in off_tree_raises(found, actions):
         solution = agent.solution(state.apply(action), board)
         if solution.subgame.start is None:  # not a node re-solve: the street solved again
             continue
@@ -147,6 +147,11 @@ def off_tree_values(
     return replace(found, actions=found.actions + added,
                    values=found.values + tuple(v for _, v in extra),
                    answered=found.answered + added)  # fmt: skip
+
+
+def off_tree_raises(found: ResolvedValues, actions: tuple[Action, ...]) -> tuple[Action, ...]:
+    """The bets and raises of ``actions`` that ``found`` lacks: what ``off_tree_values`` values."""
+    return tuple(a for a in actions if a.kind == RAISE and found.value_of(a) is None)
 
 
 def _holding(

@@ -20,7 +20,7 @@ values replace the closed forms.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -128,6 +128,25 @@ class LiveNumbers:
     evs: tuple[ActionEV, ...]
     ev_method: str = ""
     """Where the EVs come from when not the closed forms: the re-solve's description."""
+    pending: tuple[Action, ...] = ()
+    """Unvalued actions whose value is being solved (the bot's re-solve facing each)."""
+
+    def with_known(
+        self, known: Mapping[Action, float], method: str, pending: tuple[Action, ...] = ()
+    ) -> LiveNumbers:
+        """These numbers with the EVs of ``known`` (a re-solve's) and the rest of the actions
+        unvalued; ``pending`` of those are being solved."""
+        return replace(self, evs=known_evs(known, [e.action for e in self.evs]),
+                       ev_method=method, pending=pending)  # fmt: skip
+
+
+def known_evs(known: Mapping[Action, float], actions: list[Action]) -> tuple[ActionEV, ...]:
+    """``known``'s values and ``actions`` they lack, unvalued: fold, check or call, then the
+    bets and raises by size, the all-in last (as the keys are listed)."""
+    evs = [ActionEV(a, float(v)) for a, v in known.items()]
+    evs += [ActionEV(a, None) for a in actions if a not in known]
+    order = {FOLD: 0, CALL: 1, RAISE: 2}
+    return tuple(sorted(evs, key=lambda e: (order[e.action.kind], e.action.to or 0)))
 
 
 def live_numbers(
@@ -144,8 +163,8 @@ def live_numbers(
     """The numbers for the player to act in ``state`` holding ``hole``; ``reach`` is the bot's
     Bayes reach (``bayes_reach``); ``agent`` answers the shove's fold odds; ``legal_actions``
     are the actions to value (fold, call and all-in are added when legal). ``known`` values
-    (a re-solve's, described by ``known_method``) come first, in their order, and stand for
-    every action they hold; the rest of the actions follow, unvalued."""
+    (a re-solve's, described by ``known_method``) stand for every action they hold, the rest
+    of the actions unvalued, all in the keys' order (``known_evs``)."""
     legal = state.legal()
     mask = live_mask(board, hole)
     weights = np.where(mask, reach, 0.0)
@@ -176,8 +195,7 @@ def live_numbers(
             value = _value(state, equity, action)
         evs.append(ActionEV(action, value))
     if known is not None:
-        evs = [ActionEV(a, float(v)) for a, v in known.items()]
-        evs += [ActionEV(a, None) for a in actions if a not in known]
+        evs = list(known_evs(known, actions))
     stacks = (state.stack_left(0), state.stack_left(1))
     return LiveNumbers(
         state.pot,
