@@ -4,8 +4,9 @@ answer now) against the street solved again from its start with the bet added (b
 Two lines, at 100 bb on ``Ks 7h 2d 9c (4s)``, earlier streets played by the blueprint:
 
 - ``bot bets``: the big blind (the bot) opens the turn or river with its re-solve's smallest
-  bet and the button raises to ``--raises`` times it, a size the tree lacks (the turn tree
-  raises all-in only; the river's 60% or all-in);
+  bet and the button raises to ``--raises`` times it, a size the tree may lack (the turn's
+  default tree raises pot or all-in, the one before it all-in only; the river's 60% or
+  all-in; a raise the tree holds is listed as such and not measured);
 - ``lead``: the big blind (the opponent) opens with ``--leads`` times the pot, which the tree
   lacks, before the button (the bot) has acted.
 
@@ -30,7 +31,12 @@ gain; both in % of the street's starting pot. A bound the gadget can meet is 0 f
 off-tree size can make it unattainable (a raise smaller than the tree's all-in lets bluffs risk
 less while value hands are called wider).
 
-Run: ``python benchmarks/bench_node_resolve.py [--streets 2,3] [--raises 2,3] [--leads 1.3]``.
+On the turn each line is measured with each of ``--trees`` (``TURN_TREES``: by default the
+tree before the pot raise and the default tree), which changes both the street's solve the bot
+bets from and the alternatives its node re-solve keeps.
+
+Run: ``python benchmarks/bench_node_resolve.py [--streets 2,3] [--raises 2,3] [--leads 1.3]
+[--trees small-river,pot-raise]``.
 """
 
 from __future__ import annotations
@@ -47,7 +53,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import print_rows  # noqa: E402
 
 from solvers.agents.registry import make_agent  # noqa: E402
-from solvers.agents.resolving import ResolvingAgent, Solution  # noqa: E402
+from solvers.agents.resolving import (  # noqa: E402
+    DEFAULT_SIZES,
+    TURN_TREES,
+    ResolvingAgent,
+    Solution,
+)
 from solvers.agents.safe_resolve import blueprint_strategy, opponent_values  # noqa: E402
 from solvers.agents.spot_lines import alternatives, positions  # noqa: E402
 from solvers.agents.subgame import SPOT_PLAYER_OF_SEAT  # noqa: E402
@@ -122,7 +133,8 @@ def answers(bot: ResolvingAgent, before, state, board: np.ndarray, probe, row: d
     started = time.perf_counter()
     node = bot.solution(state, board)
     seconds = {"node": time.perf_counter() - started}
-    assert node.subgame.start is not None, "the node re-solve did not run"
+    if node.subgame.start is None:  # the tree holds the size: the street's solve answers
+        return [{**row, "bot": "safe" if bot.safe else "range-only", "answer": "in the tree"}]
     known = bot.solution(probe, board)
     game = known.subgame.game
     entry = game.nodes[known.subgame.node_of(before)]
@@ -150,24 +162,37 @@ def main() -> None:
     parser.add_argument("--streets", default="2,3")
     parser.add_argument("--raises", default="2,3", help="raise to this many times the bet")
     parser.add_argument("--leads", default="1.3", help="the opponent leads this many pots")
+    parser.add_argument("--trees", default="small-river,pot-raise",
+                        help=f"turn trees to compare, of {', '.join(TURN_TREES)}")  # fmt: skip
     args = parser.parse_args()
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
     streets = {int(s) for s in args.streets.split(",")}
+    trees = [t for t in args.trees.split(",") if t]
+    unknown = [t for t in trees if t not in TURN_TREES]
+    if unknown:
+        parser.error(f"--trees: no tree {unknown[0]!r} (use {', '.join(TURN_TREES)})")
     rows = []
     for pot_type, betting, board_text in SPOTS:
         board = np.array(parse_cards(board_text))
         street = len(board) - 2
         if street not in streets:
             continue
-        for factor in [float(f) for f in args.raises.split(",") if f]:
-            for safe in (True, False):
-                bot = ResolvingAgent(blueprint, streets=(street,), safe=safe)
-                rows += compare(bot, replay(betting, config), board, factor, pot_type)
-        for factor in [float(f) for f in args.leads.split(",") if f]:
-            for safe in (True, False):
-                bot = ResolvingAgent(blueprint, streets=(street,), safe=safe)
-                rows += compare_lead(bot, replay(betting, config), board, factor, pot_type)
+        for tree in trees if street == 2 else ["default"]:
+            sizes = {**DEFAULT_SIZES, **({2: TURN_TREES[tree]} if street == 2 else {})}
+
+            def bot(safe: bool, street=street, sizes=sizes) -> ResolvingAgent:
+                return ResolvingAgent(blueprint, streets=(street,), safe=safe, sizes=sizes)
+
+            found = []
+            for factor in [float(f) for f in args.raises.split(",") if f]:
+                for safe in (True, False):
+                    found += compare(bot(safe), replay(betting, config), board, factor, pot_type)
+            for factor in [float(f) for f in args.leads.split(",") if f]:
+                for safe in (True, False):
+                    found += compare_lead(bot(safe), replay(betting, config), board, factor,
+                                          pot_type)  # fmt: skip
+            rows += [{"tree": tree, **r} for r in found]
     print_rows("facing an off-tree bet or raise (default budgets)", rows)
 
 

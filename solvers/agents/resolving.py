@@ -72,17 +72,24 @@ or all-in or check on every street to the end of the hand (the flop play is chec
 TURN_TREES = {
     "two-street": {"turn": _street("66%, a", "a", 1), "river": _street("66%, a", "a", 1)},
     "small-river": {"turn": _street("66%, a", "a", 1), "river": _street("66%", "", 0)},
+    "pot-raise": {"turn": _street("66%, a", "100%, a", 1), "river": _street("66%", "", 0)},
 }
 """The turn's trees: 66% and all-in with an all-in raise on both streets (3,045 nodes on the
-benchmark board), or the same turn over a river of one 66% bet and no raise (1,317 nodes, about
-a third of the time per iteration; the river is re-solved with its own tree when it comes)."""
+benchmark board); the same turn over a river of one 66% bet and no raise (1,317 nodes, about a
+third of the time per iteration; the river is re-solved with its own tree when it comes); and
+that tree with a pot-sized raise beside the all-in (2,187 nodes, the default). Without the pot
+raise the turn's bets were solved as if only an all-in could answer them, so a raise of two to
+four times the bet let the raiser's best hands win 30% to 100% of the pot more than anything in
+the tree, a gain no node re-solve could take back; with it the node re-solves hold every hand
+to within about 1% of the pot, in a tenth of the time (``bench_node_resolve.py --trees``)."""
 DEFAULT_SIZES = {
     1: FLOP_TREES["checkdown"],
-    2: TURN_TREES["small-river"],
+    2: TURN_TREES["pot-raise"],
     3: {"river": _street("33%, 75%, 150%, a", "60%, a", 2)},
 }
 """Re-solve trees per solved street: the river with three bets and a raise; the turn, which
-carries every river under it, over a small river; the flop, 66% or all-in, then checked down
+carries every river under it, with a pot and an all-in raise over a small river; the flop, 66%
+or all-in, then checked down
 (``bench_resolve.py`` compares them)."""
 DEFAULT_SECONDS = {1: 15.0, 2: 5.0, 3: 0.5}
 """Time budgets per street (flop, turn, river), the issue's."""
