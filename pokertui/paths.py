@@ -66,14 +66,17 @@ def default_hunl_bot(shipped_dir: Path, stack_bb: float) -> str:
 def resolve_hunl_bot(text: str | None, shipped_dir: Path, stack_bb: float) -> str:
     """The full game's bot for what the user typed: an existing path or a chump's name as it is,
     a shipped bot by its name without the ending (``hunl_100bb``: the blueprint alone), the same
-    after ``resolve:``; nothing typed means ``default_hunl_bot``."""
+    after ``resolve:``, and ``resolve(...):`` with no bot after it over the shipped blueprint of
+    this depth; nothing typed means ``default_hunl_bot``."""
     if text is None or not text.strip():
         return default_hunl_bot(shipped_dir, stack_bb)
     text = text.strip()
     prefixed = RESOLVE_PREFIX.match(text)
     if prefixed is not None:
         base = prefixed.group(2).strip()
-        return prefixed.group(1) + (resolve_hunl_bot(base, shipped_dir, stack_bb) if base else "")
+        if not base:
+            base = default_hunl_bot(shipped_dir, stack_bb).removeprefix("resolve:")
+        return prefixed.group(1) + resolve_hunl_bot(base, shipped_dir, stack_bb)
     if Path(text).exists():
         return text
     for path in shipped_hunl_bots(shipped_dir):

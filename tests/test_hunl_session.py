@@ -317,6 +317,8 @@ def test_shipped_bot_names_resolve_and_the_default_follows_the_depth(tmp_path):
         f"resolve(turn=2):{shipped}"
     )
     assert resolve_hunl_bot("resolve-safe:call", tmp_path, 100) == "resolve-safe:call"
+    assert resolve_hunl_bot("resolve(flop=15):", tmp_path, 100) == f"resolve(flop=15):{shipped}"
+    assert resolve_hunl_bot("resolve:", tmp_path, 200) == "resolve:call"  # none of this depth
     assert resolve_hunl_bot(None, tmp_path, 200) == "call"
     assert resolve_hunl_bot("nothing_here", tmp_path, 100) == "nothing_here"
 

@@ -188,3 +188,28 @@ def test_warm_up_of_the_re_solving_bot_warms_its_base_and_not_its_budgets():
     warm_up(bot, CONFIG)
     assert bot.solves == 0  # no solve of the dummy board on the bot's own clock
     assert seen[:4] == [0, 1, 2, 3] and set(seen[4:]) <= {0, 1, 2}  # then the probe's ranges
+
+
+async def test_the_new_game_dialog_offers_the_bot_that_re_solves_the_flop_too(tmp_path):
+    from textual.widgets import Select
+
+    from pokertui.screens.hunl_setup import FLOP_BOT
+
+    app = make_app(STRATEGIES, tmp_path, seed=3)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("u")
+        await pilot.pause()
+        dialog = app.screen
+        dialog.query_one("#hunl-bot-choice", Select).value = FLOP_BOT
+        await pilot.pause()
+        assert dialog.query_one("#hunl-bot", Input).value == FLOP_BOT
+        dialog.query_one("#hunl-think", Input).value = "2"
+        dialog.start()
+        await pilot.pause()
+        await pilot.pause()
+        session = app.screen.session
+        assert session.bot_name == f"resolve(flop=15):{STRATEGIES / 'hunl_100bb.npz'}"
+        assert isinstance(session.agent, ResolvingAgent) and session.agent.streets == (1, 2, 3)
+        assert session.agent.seconds[1] == pytest.approx(6.0)  # 15 s scaled as the turn's 5 to 2
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()
