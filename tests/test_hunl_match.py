@@ -61,6 +61,7 @@ def test_the_command_prints_bb_per_100_and_refuses_bad_bots(capsys):
                 ("--bot", "resolve(turn=-1):call", "--opponent", "call")):  # fmt: skip
         code, _, err = run_cli(capsys, "match", "hunl(100)", *bad, "--hands", "2")
         assert code == 2 and "Traceback" not in err and err.strip()
+        assert "deals" not in err  # refused before the progress bar starts
     code, _, err = run_cli(capsys, "match", "hunl(1e9)", "--bot", "call", "--opponent", "call")
     assert code == 2
 

@@ -264,6 +264,12 @@ def test_bad_input_exits_2_with_a_message(capsys, argv, message):
     assert out == ""
 
 
+def test_a_bad_bot_is_refused_before_the_progress_bar(capsys):
+    code, out, err = run_cli(capsys, "lbr", "hunl(200)", "--bot", "nobody", "--hands", 2)
+    assert code == 2 and "no bot 'nobody'" in err and "Traceback" not in err
+    assert "deals" not in err and out == ""  # no bar drawn for a run that cannot start
+
+
 @pytest.mark.parametrize("board", [(0, 17, 33), (5, 9, 13, 50), (4, 8, 12, 16, 20), (44, 45, 49)])
 def test_compiled_completion_strengths_match_the_evaluator(board):
     extra, strength = board_strengths(board)

@@ -186,6 +186,7 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
         result = evaluate(None, args.action_set, args.hands, args.seed, streets, args.workers,
                           backend=args.backend, address=args.address)  # fmt: skip
     else:
+        make_agent(args.bot, config)  # a bad bot is reported before the progress bar
         result = _with_progress(args, streets, evaluate)
     if args.record:
         from solvers.reports.lbr_hunl_run import record_hunl_lbr  # noqa: PLC0415

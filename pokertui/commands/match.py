@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(play())
         return 0
+    for bot in (args.bot, args.opponent):  # a bad bot is reported before the progress bar
+        make_agent(bot, config)
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
 
