@@ -8,8 +8,9 @@ street's starting pot against the target (``--flop-target``, ``--target``), the 
 known at a third and two thirds of the budget, and memory (the tree's estimate, the process's
 peak, the strategy a solution keeps). Compared: the flop's two trees (``FLOP_TREES``; on the
 clock, or to ``--flop-iterations`` with no clock, which compares them by CPU time under any
-load), the turn before (two-street tree, checks every 10 iterations) and after (spaced checks,
-then the small river too), and with ``--safe`` the resolve gadget on turn and river. For turn
+load), the turn before (two-street tree, checks every 10 iterations), then with spaced checks
+over the small river and an all-in raise only, and the default (the same with a pot raise too),
+and with ``--safe`` the resolve gadget on turn and river. For turn
 and river the opponent's exact best response against each solve is compared with its best
 response against the blueprint's play of the same subgame: its total gain and its best hand's
 gain, in % of the pot (the safe solve's bound is 0 for both; "fallbacks" counts safe solves
@@ -112,8 +113,10 @@ def variants(street: int, safe: bool, flop_iterations: int | None) -> list[tuple
                 for name, tree in FLOP_TREES.items()]  # fmt: skip
     if street == 2:
         two = {"sizes": {2: TURN_TREES["two-street"]}}
+        allin = {"sizes": {2: TURN_TREES["small-river"]}}
         found = [("before: two-street, checks every 10", {**two, "check_growth": 0.0}),
-                 ("two-street, spaced checks", two), ("default", {})]  # fmt: skip
+                 ("small river, all-in raise only", allin),
+                 ("default (small river, pot and all-in raises)", {})]  # fmt: skip
     else:
         found = [("default", {})]
     return found + ([("safe", {"safe": True})] if safe else [])

@@ -53,3 +53,43 @@ def test_the_re_solved_answer_to_a_1_3x_pot_bet_is_less_exploitable_than_transla
         measured[name] = 100 * float(weights @ values) / sub.game.pot
     # measured: 11.0 against 16.2, 4.3 against 12.0, 7.8 against 18.7 (docs/resolve.md)
     assert measured["re-solve"] < measured["blueprint"] - 3.0, measured
+
+
+@pytest.mark.parametrize(("tree", "worst_below", "worst_above"),
+                         [("pot-raise", 2.0, None), ("small-river", None, 20.0)])  # fmt: skip
+def test_a_turn_raise_of_twice_the_bots_bet_gains_little_once_the_tree_raises_pot(
+    blueprint, tree, worst_below, worst_above
+):
+    """The bot bets its turn size in a single-raised pot and is raised to twice that, off its
+    tree. Each opponent hand's best-response value after the raise, against the bot's node
+    re-solve, less its value in the street's tree (its best action there: the alternatives):
+    with the default tree (pot and all-in raises) no hand gains 2% of the pot; with the tree
+    that raised all-in only, the bot's bets were solved as if nothing smaller could answer
+    them, and some hand gains over 20% (measured here: 0.34% and 58%)."""
+    from solvers.agents.resolving import DEFAULT_SIZES, TURN_TREES  # noqa: PLC0415
+    from solvers.agents.safe_resolve import opponent_values  # noqa: PLC0415
+    from solvers.agents.spot_lines import alternatives  # noqa: PLC0415
+    from solvers.agents.subgame import SPOT_PLAYER_OF_SEAT  # noqa: PLC0415
+    from solvers.games.hunl.rules import RAISE, Action  # noqa: PLC0415
+
+    turn = np.array(parse_cards("Ks 7h 2d 9c"))
+    bot = ResolvingAgent(blueprint, streets=(2,), seconds={2: np.inf}, max_iterations=60,
+                         sizes={**DEFAULT_SIZES, 2: TURN_TREES[tree]})  # fmt: skip
+    root = replay("r250c/cr400c/", CONFIG)  # the big blind (the bot) opens the turn
+    bet = root.apply([a for a in bot.policy(root, turn).actions if a.kind == RAISE][0])
+    raised = bet.apply(Action(RAISE, 2 * bet.committed[1]))
+    node = bot.solution(raised, turn)
+    assert node.subgame.start is not None  # off the tree: re-solved from the node
+    street = bot.solution(root, turn)
+    game = street.subgame.game
+    entry = game.nodes[street.subgame.node_of(bet)]
+    values = alternatives(game, street.strategy, entry, SPOT_PLAYER_OF_SEAT[bet.to_act],
+                          node.subgame.game)  # fmt: skip
+    opponent = 1 - node.subgame.game.root.player
+    gain = opponent_values(node.subgame, node.strategy, opponent) - values
+    live = node.subgame.game.hand_weights(opponent) > 0
+    worst = 100 * float(gain[live].max()) / node.subgame.game.pot
+    if worst_below is not None:
+        assert worst < worst_below
+    if worst_above is not None:
+        assert worst > worst_above
