@@ -1,3 +1,4 @@
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,3 +25,18 @@ async def wait_until(pilot, condition, timeout: float = 120.0) -> None:
     while not condition():
         assert time.monotonic() < end, "timed out waiting for the app"
         await pilot.pause(0.05)
+
+
+@asynccontextmanager
+async def hunl_dialog(tmp_path, seed: int = 3):
+    """The app on its home screen, ``u`` pressed: ``(app, pilot, the full game's new-game
+    dialog)``."""
+    from pokertui.app import make_app
+    from pokertui.screens.hunl_setup import HunlSetupDialog
+
+    app = make_app(STRATEGIES, tmp_path, seed=seed)
+    async with app.run_test(size=(140, 45)) as pilot:
+        await pilot.press("u")
+        await pilot.pause()
+        assert isinstance(app.screen, HunlSetupDialog)
+        yield app, pilot, app.screen

@@ -13,7 +13,7 @@ from pokertui.screens.hunl_play import HunlPlayScreen
 from pokertui.screens.hunl_review import HunlReviewScreen
 from pokertui.screens.hunl_setup import HunlSetupDialog
 from pokertui.widgets.format import pct
-from tests.conftest import STRATEGIES, plain_text, wait_until
+from tests.conftest import STRATEGIES, hunl_dialog, plain_text, wait_until
 
 
 async def settle(pilot) -> None:
@@ -27,12 +27,7 @@ def text_of(screen, selector: str, width: int = 100) -> str:
 
 
 async def test_new_game_dialog_then_a_hand_with_keys(tmp_path):
-    app = make_app(STRATEGIES, tmp_path, seed=3)
-    async with app.run_test(size=(140, 45)) as pilot:
-        await pilot.press("u")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, HunlSetupDialog)
+    async with hunl_dialog(tmp_path) as (app, pilot, dialog):
         dialog.query_one("#hunl-depth", Input).value = "5"  # too shallow: stays open
         dialog.query_one("#hunl-bot", Input).value = "random"
         dialog.start()

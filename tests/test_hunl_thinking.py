@@ -7,9 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, Static
 
-from pokertui.app import make_app
 from pokertui.screens.hunl_play import HunlPlayScreen
-from pokertui.screens.hunl_setup import HunlSetupDialog
 from pokertui.session.hunl_saves import hunl_document, load_hunl_session, save_hunl_session
 from pokertui.session.hunl_session import HunlSession, check_think, set_think
 from solvers.agents.chumps import RandomAgent
@@ -17,7 +15,7 @@ from solvers.agents.registry import make_agent
 from solvers.agents.resolving import ResolvingAgent
 from solvers.errors import InputError
 from solvers.games.hunl.rules import HunlConfig
-from tests.conftest import STRATEGIES
+from tests.conftest import STRATEGIES, hunl_dialog
 from tests.test_hunl_session import run_cli
 
 CONFIG = HunlConfig(100)
@@ -120,12 +118,7 @@ def test_cli_default_bot_re_solves_and_think_reaches_a_headless_match(capsys, mo
 
 
 async def test_the_new_game_dialog_defaults_to_the_re_solving_bot_with_its_think_time(tmp_path):
-    app = make_app(STRATEGIES, tmp_path, seed=3)
-    async with app.run_test(size=(140, 45)) as pilot:
-        await pilot.press("u")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, HunlSetupDialog)
+    async with hunl_dialog(tmp_path) as (app, pilot, dialog):
         assert dialog.query_one("#hunl-bot", Input).value == ""  # blank: the default
         dialog.query_one("#hunl-think", Input).value = "slow"
         dialog.start()
@@ -167,7 +160,8 @@ def test_known_values_replace_the_closed_forms_without_asking_the_bot():
     known = {Action(FOLD): 0.0, Action(CALL): 321.5, Action(RAISE, 10_000): -40.0}
     numbers = live_numbers(state, board, hole, reach, Refusing(), offered, 0, known, "the solve")
     fold, call, shove = known.items()  # listed as the keys are: the raise by size, all-in last
-    assert [(e.action, e.ev) for e in numbers.evs] == [fold, call, (Action(RAISE, 1500), None), shove]
+    listed = [(e.action, e.ev) for e in numbers.evs]
+    assert listed == [fold, call, (Action(RAISE, 1500), None), shove]
     assert numbers.ev_method == "the solve"
     plain = live_numbers(state, board, hole, reach, None, offered)
     assert plain.ev_method == "" and plain.evs[1].ev is not None  # a river call is closed form
@@ -195,11 +189,7 @@ async def test_the_new_game_dialog_offers_the_bot_that_re_solves_the_flop_too(tm
 
     from pokertui.screens.hunl_setup import FLOP_BOT
 
-    app = make_app(STRATEGIES, tmp_path, seed=3)
-    async with app.run_test(size=(140, 45)) as pilot:
-        await pilot.press("u")
-        await pilot.pause()
-        dialog = app.screen
+    async with hunl_dialog(tmp_path) as (app, pilot, dialog):
         dialog.query_one("#hunl-bot-choice", Select).value = FLOP_BOT
         await pilot.pause()
         assert dialog.query_one("#hunl-bot", Input).value == FLOP_BOT
