@@ -30,7 +30,7 @@ SIZES = {3: {"river": street("75%", "60%, a")}}  # a bet of 600 into 800; raises
 def raised():
     """The big blind (the bot) bets 600 into 800 on the river; the button raises to 2,600."""
     bot = ResolvingAgent(Fixed(3), sizes=SIZES, streets=(3,), seconds={3: np.inf},
-                         max_iterations=400, target_pct=0.1)  # fmt: skip
+                         max_iterations=400, target_pct=0.1, range_floor=0.0)  # fmt: skip
     root = replay("r250c/cr400c/cc/", CONFIG)
     opening = bot.policy(root, RIVER)
     bet = root.apply(Action(RAISE, 1000))
@@ -127,7 +127,7 @@ def test_an_off_tree_lead_is_re_solved_from_the_node_off_the_streets_own_solve()
     asked), then the node facing the bet through the gadget; an on-tree lead is answered from
     the street's solve alone."""
     bot = ResolvingAgent(Fixed(3), sizes=SIZES, streets=(3,), seconds={3: np.inf},
-                         max_iterations=200, target_pct=0.1)  # fmt: skip
+                         max_iterations=200, target_pct=0.1, range_floor=0.0)  # fmt: skip
     root = replay("r250c/cr400c/cc/", CONFIG)
     on_tree = root.apply(Action(RAISE, 1000))  # the big blind leads 75%: the tree's size
     assert bot.solution(on_tree, RIVER).subgame.start is None and bot.solves == 1

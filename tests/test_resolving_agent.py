@@ -72,7 +72,8 @@ def test_a_street_is_solved_once_and_an_off_tree_bet_is_solved_with_that_bet():
 
 def test_the_rivers_ranges_follow_the_turns_re_solved_policy():
     sizes = {2: {"turn": street("a"), "river": street("a")}, 3: {"river": street("a")}}
-    bot = ResolvingAgent(Fixed(3), sizes=sizes, seconds={2: 1.0, 3: 1.0}, target_pct=5.0)
+    bot = ResolvingAgent(Fixed(3), sizes=sizes, seconds={2: 1.0, 3: 1.0}, target_pct=5.0,
+                         range_floor=0.0)  # the model's Bayes ranges as they are  # fmt: skip
     turn = replay("r250c/cr400c/", CONFIG)
     turn_policy = bot.policy(turn, TURN)
     check = turn_policy.actions.index(Action(CALL))
@@ -242,7 +243,8 @@ def reference_exploitability_pct(game, strategy) -> float:
 
 
 def test_the_flop_re_solve_claims_the_exploitability_of_an_independent_best_response():
-    bot = ResolvingAgent(Narrow(3), streets=(1,), max_iterations=25, seconds={1: np.inf})
+    bot = ResolvingAgent(Narrow(3), streets=(1,), max_iterations=25, seconds={1: np.inf},
+                         range_floor=0.0)  # narrow ranges: small enough for the reference walk
     state = replay("r250c/", CONFIG)
     flop = np.array(parse_cards("Ks 7h 2d"))
     policy = bot.policy(state, flop)
@@ -277,3 +279,30 @@ def test_exploitability_checks_grow_apart_as_the_solve_goes():
     # every 10 at first, then a quarter more iterations each time: 50 + 12, 62 + 15
     assert checked() == [10, 20, 30, 40, 50, 62, 77]
     assert checked(check_growth=0.0) == [10, 20, 30, 40, 50, 60, 70]
+
+
+def test_the_opponents_modelled_range_is_floored_and_the_bots_own_is_not():
+    """The bot's own range is Bayes over its own play, exactly; the opponent's is Bayes over its
+    model with every live combo raised to ``range_floor`` times the heaviest (the hands the
+    model rules out: 21 of 22 combos fold preflop for ``Narrow``); the board's combos stay out;
+    floor 0 leaves the model's range as it is. The option reads from the bot's name."""
+    state = replay("cc/cc/", CONFIG)  # the button limped; the turn, the big blind (seat 1) first
+    exact = bayes_ranges(state, TURN, (Narrow(3), Narrow(3)))
+    live = ~dead_mask([int(c) for c in TURN])
+    assert (exact[0][live] == 0).mean() > 0.9  # the model rules out most of the button's hands
+    plain = ResolvingAgent(Narrow(3), range_floor=0.0)._root_ranges(state, TURN, 1)
+    np.testing.assert_array_equal(plain, exact)
+    floored = ResolvingAgent(Narrow(3))._root_ranges(state, TURN, 1)  # the default, 5%
+    np.testing.assert_array_equal(floored[1], exact[1])  # the bot's own: untouched
+    top = exact[0].max()
+    expected = np.where(live, np.maximum(exact[0], 0.05 * top), 0.0)
+    np.testing.assert_allclose(floored[0], expected, rtol=1e-12)
+    assert floored[0][~live].sum() == 0 and (floored[0][live] >= 0.05 * top).all()
+    as_seat_0 = ResolvingAgent(Narrow(3))._root_ranges(state, TURN, 0)  # the bot on the button
+    np.testing.assert_array_equal(as_seat_0[0], exact[0])
+    assert (as_seat_0[1][live] > 0).all()
+    assert make_agent("resolve(floor=0.2):call", CONFIG).range_floor == 0.2
+    assert make_agent("resolve:call", CONFIG).range_floor == 0.05
+    for bad in ("floor=1.5", "floor=-0.1", "floor=x"):
+        with pytest.raises(InputError, match="floor"):
+            make_agent(f"resolve({bad}):call", CONFIG)

@@ -46,6 +46,8 @@ OPTIONS = {
     "target": "stop at this exploitability, % of the pot",
     "iterations": "stop after this many iterations (alone: no clock, reproducible)",
     "from": "the first re-solved street: flop, turn (default) or river",
+    "floor": "each hand of the opponent's modelled range weighs at least this share of the "
+    "heaviest, 0 to 1 (default 0.05)",
 }
 STREET_OF_OPTION = {"flop": 1, "turn": 2, "river": 3}
 MAX_SECONDS = 3600.0
@@ -80,6 +82,10 @@ def resolve_options(text: str) -> dict:
                 raise InputError(f"iterations={value} must be a whole number, 1 to "
                                  f"{MAX_ITERATIONS:,}")  # fmt: skip
             keywords["max_iterations"] = int(number)
+        elif key == "floor":
+            if not 0 <= number <= 1:
+                raise InputError(f"floor={value} must be 0 to 1 (a share of the heaviest hand)")
+            keywords["range_floor"] = number
         elif key == "target":
             if not 0 < number <= 100:
                 raise InputError(f"target={value} must be above 0 and at most 100 (% of the pot)")
