@@ -236,3 +236,19 @@ def test_the_live_panel_values_the_turns_off_tree_sizes_one_at_a_time():
     solves = agent.solves
     session.act(pending[0][0])
     assert agent.solves == solves  # the bot played the node re-solve the panel valued
+
+
+def test_the_heading_says_where_the_values_come_from():
+    """The live panel's heading names the re-solve, its quality, the off-tree sizes' source and,
+    on the flop, that its tree checks the turn and river down (a depth limit, not the game)."""
+    from pokertui.session.hunl_session import resolve_note  # noqa: PLC0415
+    from solvers.agents.resolve_values import ResolvedValues  # noqa: PLC0415
+
+    bet = Action(RAISE, 900)
+    river = ResolvedValues((Action(CALL), bet), (0.0, 1.0), 3, 40, 0.84, answered=(bet,))
+    assert resolve_note(river) == ("the bot's river re-solve (40 iterations, exploitable by 0.8% "
+                                   "of the pot); sizes off its tree: its re-solve facing each; "
+                                   "your best play after")  # fmt: skip
+    flop = ResolvedValues((Action(CALL),), (0.0,), 1, 12, float("nan"))
+    assert resolve_note(flop) == ("the bot's flop re-solve (12 iterations); its tree checks the "
+                                  "turn and river down; your best play after")  # fmt: skip

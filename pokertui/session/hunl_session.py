@@ -83,8 +83,9 @@ def resolve_note(found) -> str:
     reached = found.exploitability_pct
     quality = "" if math.isnan(reached) else f", exploitable by {reached:.1f}% of the pot"
     answered = "; sizes off its tree: its re-solve facing each" if found.answered else ""
-    return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}){answered}; "
-            "your best play after")  # fmt: skip
+    depth = "; its tree checks the turn and river down" if found.street == 1 else ""
+    return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}){answered}"
+            f"{depth}; your best play after")  # fmt: skip
 
 
 def _known(found: ResolvedValues) -> dict[Action, float]:
