@@ -297,3 +297,24 @@ def test_pool_workers_end_when_the_parent_is_killed():
     while _marked_processes(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _marked_processes(marker) == []
+
+
+def walk_threads() -> tuple[str | None, int]:
+    """In a pool worker: the threads numba was told to use, and the compiled walk's count."""
+    from solvers.exact import compiled_kernels  # noqa: PLC0415 - numba loads here, after setup
+
+    return os.environ.get("NUMBA_NUM_THREADS"), compiled_kernels.ALL_THREADS
+
+
+def test_pool_workers_share_the_cores_instead_of_each_taking_all_of_them():
+    """Two workers each running the compiled walk on every core made each parallel region wait
+    for a descheduled thread (a turn re-solve 15 times slower an iteration): a local worker runs
+    on its share of the cores, and the parent keeps its own threads."""
+    from solvers.parallel.backends import run_tasks
+
+    before = os.environ.get("NUMBA_NUM_THREADS")
+    share = max(1, (os.cpu_count() or 1) // 2)
+    found = [outcome for _, outcome in run_tasks(walk_threads, [(), ()], workers=2)]
+    assert all(o.ok for o in found), [o.error for o in found]
+    assert [o.value for o in found] == [(str(share), share)] * 2
+    assert os.environ.get("NUMBA_NUM_THREADS") == before  # set in the workers only

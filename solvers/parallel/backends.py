@@ -56,6 +56,22 @@ def _call(setup: Callable | None, setup_args: tuple, fn: Callable, args: tuple) 
 
 
 _PR_SET_PDEATHSIG = 1
+THREADS_VARIABLE = "NUMBA_NUM_THREADS"
+"""Read by numba when a worker first imports it: the compiled walk's threads per process."""
+
+
+def local_worker(parent: int, threads: int) -> None:
+    """A local worker's initialiser: end with the parent (``follow_parent``), and run the
+    compiled walk's parallel regions on ``threads`` threads, the worker's share of the cores.
+    A region waits for all its threads, so two workers each running two threads on two cores
+    make every region wait for a descheduled thread: a turn re-solve ran 15 times slower per
+    iteration that way than on one thread (``docs/resolve.md``)."""
+    follow_parent(parent)
+    os.environ[THREADS_VARIABLE] = str(threads)
+    if "numba" in sys.modules:  # imported before this initialiser (not by a spawned worker)
+        import numba  # noqa: PLC0415
+
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
 
 
 def follow_parent(parent: int) -> None:
@@ -113,11 +129,12 @@ def run_tasks(
 
 def _local(fn, items, workers, setup, setup_args) -> Iterator[tuple[int, Outcome]]:
     # spawn, not fork: a parent that already ran numba's OpenMP threads cannot fork safely
+    threads = max(1, (os.cpu_count() or 1) // workers)
     pool = ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context("spawn"),
-        initializer=follow_parent,
-        initargs=(os.getpid(),),
+        initializer=local_worker,
+        initargs=(os.getpid(), threads),
     )
     finished = False
     try:
