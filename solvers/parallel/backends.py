@@ -71,7 +71,7 @@ def local_worker(parent: int, threads: int) -> None:
     if "numba" in sys.modules:  # imported before this initialiser (not by a spawned worker)
         import numba  # noqa: PLC0415
 
-        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
 
 
 def follow_parent(parent: int) -> None:
