@@ -11,6 +11,7 @@ import pytest
 from solvers.batch.runner import run_batch
 from solvers.reports.lbr_run import evaluate
 from tests.batch_fixtures import stack_jobs
+from tests.test_batch import walk_threads
 from tests.conftest import STRATEGIES
 
 pytestmark = pytest.mark.ray
@@ -56,3 +57,14 @@ def test_lbr_on_ray_gives_the_local_figures(cluster):
     remote = evaluate(path, "fcpa", 1700, 11, workers=2, backend="ray")
     assert remote == local
     assert local["deals"] == 1700 and local["ci95"] > 0
+
+
+def test_ray_tasks_run_the_compiled_walk_on_the_one_core_they_ask_for(cluster):
+    """A task asks Ray for one core; numba would otherwise start a thread per core in every
+    worker, and the walk's parallel regions wait for threads other tasks hold."""
+    from solvers.parallel.backends import run_tasks
+
+    found = [outcome for _, outcome in run_tasks(walk_threads, [(), ()], backend="ray",
+                                                 workers=2)]  # fmt: skip
+    assert all(o.ok for o in found), [o.error for o in found]
+    assert [o.value for o in found] == [("1", 1)] * 2

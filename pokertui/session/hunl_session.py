@@ -77,7 +77,7 @@ from solvers.games.hunl.rules import (
 from solvers.reports.hunl_live import LiveNumbers, bayes_reach, live_numbers
 
 
-def resolve_note(found) -> str:
+def resolve_note(found: ResolvedValues) -> str:
     """How the re-solve's values were found, for the live panel's heading."""
     street = STREET_NAMES[found.street]
     reached = found.exploitability_pct
@@ -86,10 +86,6 @@ def resolve_note(found) -> str:
     depth = "; its tree checks the turn and river down" if found.street == 1 else ""
     return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}){answered}"
             f"{depth}; your best play after")  # fmt: skip
-
-
-def _known(found: ResolvedValues) -> dict[Action, float]:
-    return dict(zip(found.actions, found.values, strict=True))
 
 
 class ThinkingStopped(Exception):  # noqa: N818 - a stop, not an error
@@ -431,14 +427,14 @@ class HunlSession(HandsInPlay[HunlHand]):
                 answering = None if solved_street else agent
                 return live_numbers(state, board, hole, reach, answering, actions, seed=seed)
             numbers = live_numbers(state, board, hole, reach, agent, actions, seed,
-                                   _known(found), resolve_note(found))  # fmt: skip
+                                   found.known, resolve_note(found))  # fmt: skip
             todo = off_tree_raises(found, actions) if state.street in OFF_TREE_STREETS else ()
             for index, action in enumerate(todo):
                 if report is not None:
-                    report(numbers.with_known(_known(found), resolve_note(found), todo[index:]))
+                    report(numbers.with_known(found.known, resolve_note(found), todo[index:]))
                 with lock:
                     found = off_tree_values(agent, found, state, board, hole, (action,))  # type: ignore[arg-type]
-            return numbers.with_known(_known(found), resolve_note(found))
+            return numbers.with_known(found.known, resolve_note(found))
 
         return job
 

@@ -65,6 +65,11 @@ class ResolvedValues:
     def value_of(self, action: Action) -> float | None:
         return self.values[self.actions.index(action)] if action in self.actions else None
 
+    @property
+    def known(self) -> dict[Action, float]:
+        """Each valued action's chips, the mapping the live panel shows."""
+        return dict(zip(self.actions, self.values, strict=True))
+
 
 def bot_solution(agent: ResolvingAgent, state: HunlState, board: np.ndarray) -> Solution | None:
     """The bot's solution of the street where the human (``state.to_act``) decides, or None

@@ -178,7 +178,9 @@ def _ray(fn, items, workers, address, setup, setup_args) -> Iterator[tuple[int, 
         except (ConnectionError, ValueError, RuntimeError) as exc:
             raise InputError(f"cannot start or reach the Ray cluster: {exc}") from None
     try:
-        remote = ray.remote(num_cpus=1, max_retries=0)(_call)
+        # one core a task, so the compiled walk runs one thread (see local_worker)
+        one_thread = {"env_vars": {THREADS_VARIABLE: "1"}}
+        remote = ray.remote(num_cpus=1, max_retries=0, runtime_env=one_thread)(_call)
         refs = {remote.remote(setup, setup_args, fn, args): i for i, args in enumerate(items)}
         pending = list(refs)
         while pending:
