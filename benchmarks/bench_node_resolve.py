@@ -36,12 +36,16 @@ tree before the pot raise and the default tree), which changes both the street's
 bets from and the alternatives its node re-solve keeps.
 
 Run: ``python benchmarks/bench_node_resolve.py [--streets 2,3] [--raises 2,3] [--leads 1.3]
-[--trees small-river,pot-raise]``.
+[--trees small-river,pot-raise] [--gadgets resolve,maxmargin] [--iterations N]``.
+``--gadgets``: the node re-solve's gadget (``safe_resolve.GADGETS``); resolve minimises the
+raise's gains summed over the opponent's hands, maxmargin its worst hand. ``--iterations``:
+no clock, every solve stops at its target or after N iterations.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
 from pathlib import Path
@@ -59,7 +63,11 @@ from solvers.agents.resolving import (  # noqa: E402
     ResolvingAgent,
     Solution,
 )
-from solvers.agents.safe_resolve import blueprint_strategy, opponent_values  # noqa: E402
+from solvers.agents.safe_resolve import (  # noqa: E402
+    GADGETS,
+    blueprint_strategy,
+    opponent_values,
+)
 from solvers.agents.spot_lines import alternatives, positions  # noqa: E402
 from solvers.agents.subgame import SPOT_PLAYER_OF_SEAT  # noqa: E402
 from solvers.cards.deck import parse_cards  # noqa: E402
@@ -164,7 +172,14 @@ def main() -> None:
     parser.add_argument("--leads", default="1.3", help="the opponent leads this many pots")
     parser.add_argument("--trees", default="small-river,pot-raise",
                         help=f"turn trees to compare, of {', '.join(TURN_TREES)}")  # fmt: skip
+    parser.add_argument("--gadgets", default="resolve",
+                        help=f"the node re-solve's gadgets to compare, of {', '.join(GADGETS)}")
+    parser.add_argument("--iterations", type=int,
+                        help="solves stop at this many iterations or their target, no clock "
+                        "(the evaluation runs' bot: the same answers under any load)")
     args = parser.parse_args()
+    capped = ({"max_iterations": args.iterations, "seconds": {1: math.inf, 2: math.inf,
+               3: math.inf}} if args.iterations else {})  # fmt: skip
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
     streets = {int(s) for s in args.streets.split(",")}
@@ -172,6 +187,9 @@ def main() -> None:
     unknown = [t for t in trees if t not in TURN_TREES]
     if unknown:
         parser.error(f"--trees: no tree {unknown[0]!r} (use {', '.join(TURN_TREES)})")
+    gadgets = [g for g in args.gadgets.split(",") if g]
+    if not gadgets or any(g not in GADGETS for g in gadgets):
+        parser.error(f"--gadgets: choose from {', '.join(GADGETS)}")
     rows = []
     for pot_type, betting, board_text in SPOTS:
         board = np.array(parse_cards(board_text))
@@ -181,19 +199,24 @@ def main() -> None:
         for tree in trees if street == 2 else ["default"]:
             sizes = {**DEFAULT_SIZES, **({2: TURN_TREES[tree]} if street == 2 else {})}
 
-            def bot(safe: bool, street=street, sizes=sizes) -> ResolvingAgent:
-                return ResolvingAgent(blueprint, streets=(street,), safe=safe, sizes=sizes)
+            for gadget in gadgets:
 
-            found = []
-            for factor in [float(f) for f in args.raises.split(",") if f]:
-                for safe in (True, False):
-                    found += compare(bot(safe), replay(betting, config), board, factor, pot_type)
-            for factor in [float(f) for f in args.leads.split(",") if f]:
-                for safe in (True, False):
-                    found += compare_lead(bot(safe), replay(betting, config), board, factor,
-                                          pot_type)  # fmt: skip
-            rows += [{"tree": tree, **r} for r in found]
-    print_rows("facing an off-tree bet or raise (default budgets)", rows)
+                def bot(safe: bool, street=street, sizes=sizes, gadget=gadget) -> ResolvingAgent:
+                    return ResolvingAgent(blueprint, streets=(street,), safe=safe, sizes=sizes,
+                                          gadget=gadget, **capped)  # fmt: skip
+
+                found = []
+                for factor in [float(f) for f in args.raises.split(",") if f]:
+                    for safe in (True, False):
+                        found += compare(bot(safe), replay(betting, config), board, factor,
+                                         pot_type)  # fmt: skip
+                for factor in [float(f) for f in args.leads.split(",") if f]:
+                    for safe in (True, False):
+                        found += compare_lead(bot(safe), replay(betting, config), board, factor,
+                                              pot_type)  # fmt: skip
+                rows += [{"tree": tree, "gadget": gadget, **r} for r in found]
+    budgets = f"{args.iterations} iterations" if args.iterations else "default budgets"
+    print_rows(f"facing an off-tree bet or raise ({budgets})", rows)
 
 
 if __name__ == "__main__":

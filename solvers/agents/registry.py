@@ -15,6 +15,7 @@ from pathlib import Path
 from solvers.agents.blueprint import blueprint_file_loader
 from solvers.agents.chumps import AlwaysCall, CallRaiseHalf, RandomActionAgent, RandomAgent
 from solvers.agents.resolving import DEFAULT_SECONDS, ResolvingAgent
+from solvers.agents.safe_resolve import GADGETS
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import HunlConfig
@@ -46,6 +47,7 @@ OPTIONS = {
     "target": "stop at this exploitability, % of the pot",
     "iterations": "stop after this many iterations (alone: no clock, reproducible)",
     "from": "the first re-solved street: flop, turn (default) or river",
+    "gadget": "the safe solves' gadget: resolve (default) or maxmargin",
     "floor": "each hand of the opponent's modelled range weighs at least this share of the "
     "heaviest, 0 to 1 (default 0.05)",
 }
@@ -68,6 +70,11 @@ def resolve_options(text: str) -> dict:
         if key not in OPTIONS or not equals:
             raise InputError(f"re-solving option {item!r}: use key=value with a key among "
                              + ", ".join(f"{k} ({v})" for k, v in OPTIONS.items()))  # fmt: skip
+        if key == "gadget":
+            if value.lower() not in GADGETS:
+                raise InputError(f"gadget={value!r}: choose {' or '.join(GADGETS)}")
+            keywords["gadget"] = value.lower()
+            continue
         if key == "from":
             if value.lower() not in STREET_OF_OPTION:
                 raise InputError(f"from={value!r}: re-solve from the flop, turn or river")

@@ -32,7 +32,12 @@ from typing import ClassVar
 
 import numpy as np
 
-from solvers.agents.safe_resolve import blueprint_strategy, opponent_values, safe_resolve
+from solvers.agents.safe_resolve import (
+    GADGETS,
+    blueprint_strategy,
+    opponent_values,
+    safe_resolve,
+)
 from solvers.agents.spot_lines import alternatives, response_profile
 from solvers.agents.subgame import (
     SPOT_PLAYER_OF_SEAT,
@@ -283,6 +288,9 @@ class ResolvingAgent:
     safe: bool = False
     """Re-solve the turn and river through the resolve gadget (``safe_resolve.py``) instead of
     from ranges alone (the flop is always range-only)."""
+    gadget: str = "resolve"
+    """The safe solves' gadget (``safe_resolve.GADGETS``): the node re-solves of every bot, the
+    turn and river of the safe one."""
     name: str = ""
     cache_size: int = 8
     solves: int = 0
@@ -295,6 +303,8 @@ class ResolvingAgent:
 
     def __post_init__(self) -> None:
         self.name = self.name or f"resolve({getattr(self.base, 'name', 'base')})"
+        if self.gadget not in GADGETS:
+            raise ValueError(f"unknown gadget {self.gadget!r}")
 
     def policy(self, state: HunlState, board: np.ndarray) -> Policy:
         if state.street not in self.streets or state.is_over:
@@ -486,7 +496,8 @@ class ResolvingAgent:
                 self.progress(Thinking(street, iterations, took, budget, cap, math.nan,
                                        self.target_pct, 100.0 * check.gain / pot))  # fmt: skip
 
-        strategy, iterations = safe_resolve(sub, me, values, cap, left, report, settled=check)
+        strategy, iterations = safe_resolve(sub, me, values, cap, left, report, settled=check,
+                                            gadget=self.gadget)  # fmt: skip
         weights = sub.game.hand_weights(opponent)
         gain = float(weights @ (check.response(iterations, strategy) - values))
         if gain > 0 and blueprint is not None:

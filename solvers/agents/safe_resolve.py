@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from solvers.agents.compiled_gadget import CompiledGadgetCFR
+from solvers.agents.compiled_gadget import CompiledGadgetCFR, CompiledMaxmarginCFR
 from solvers.agents.subgame import SEAT_OF_SPOT_PLAYER, Subgame
 from solvers.algorithms.base import Solver, make_solver
 from solvers.exact.evaluation import best_response
@@ -31,6 +31,9 @@ from solvers.games.holdem.game import HoldemGame
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, HunlState
 
+GADGETS = {"resolve": CompiledGadgetCFR, "maxmargin": CompiledMaxmarginCFR}
+"""The safe re-solve's gadgets: each opponent hand may take its alternative instead (resolve),
+or the opponent picks the hand whose margin over its alternative is smallest (maxmargin)."""
 GADGET_OFFSET = 2
 """Node ids of the spot inside the gadget game: the gadget's root and its terminate leaf first."""
 
@@ -150,6 +153,7 @@ def safe_resolve(
     progress: Callable[[int, float], None] | None = None,
     walk: str = "compiled",
     settled: Callable[[int, Callable[[], Strategy]], bool] | None = None,
+    gadget: str = "resolve",
 ) -> tuple[Strategy, int]:
     """The re-solver's strategy (seat ``me``) from the gadget game with the opponent's
     alternatives ``values`` (per hand of the opponent's spot player), keyed by the spot's ids,
@@ -158,14 +162,17 @@ def safe_resolve(
     (``compiled_gadget.py``, the default) or ``numpy`` (``GadgetGame``, the reference).
     ``progress(iterations, seconds)`` is called after every iteration but the last;
     ``settled(iterations, average)`` after every iteration may end the solve early (``average()``
-    gives the strategy so far)."""
+    gives the strategy so far). ``gadget``: a key of ``GADGETS`` (maxmargin on the compiled
+    walk only)."""
     opponent = 1 - [p for p, seat in enumerate(SEAT_OF_SPOT_PLAYER) if seat == me][0]
+    if gadget not in GADGETS or (gadget != "resolve" and walk != "compiled"):
+        raise ValueError(f"no {gadget} gadget on the {walk} walk")
     if walk == "compiled":
-        solver: Solver = CompiledGadgetCFR(sub.game, opponent, values)
+        solver: Solver = GADGETS[gadget](sub.game, opponent, values)
         offset = 0
     else:
-        gadget = GadgetGame.around(sub.game, opponent, values)
-        solver, offset = make_solver(gadget, "dcfr", walk="numpy"), GADGET_OFFSET
+        reference = GadgetGame.around(sub.game, opponent, values)
+        solver, offset = make_solver(reference, "dcfr", walk="numpy"), GADGET_OFFSET
 
     def strategy() -> Strategy:
         average = solver.average_strategy()
