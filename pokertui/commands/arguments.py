@@ -70,3 +70,9 @@ def add_chunk_pool_arguments(parser: argparse.ArgumentParser, workers_type=int) 
         "--backend", default="local", help="local (process pool, default) or ray: same figures"
     )
     parser.add_argument("--address", help="Ray cluster to join, HOST:PORT (default: start one)")
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="full game: keep each finished chunk in FILE; the same command again resumes "
+        "there, and more --hands extend the run without playing its deals twice",
+    )

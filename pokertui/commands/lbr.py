@@ -116,8 +116,9 @@ def run(args: argparse.Namespace) -> int:
         return _run_full_game(args, streets)
     if args.bot is not None:
         raise InputError("--bot is for the full game ('hunl(...)'); a strategy file is the bot")
-    if args.chunk_deals is not None:
-        raise InputError("--chunk-deals is for the full game ('hunl(...)')")
+    if args.chunk_deals is not None or args.checkpoint is not None:
+        flag = "--chunk-deals" if args.chunk_deals is not None else "--checkpoint"
+        raise InputError(f"{flag} is for the full game ('hunl(...)')")
     if args.no_resolve and args.record:
         raise InputError("--record stores the bot as it plays, re-solving the river after an "
                          "off-tree bet: drop --no-resolve")  # fmt: skip
@@ -179,7 +180,7 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     def evaluate(_file, action_set, deals, seed, streets, workers, progress=None, **where):
         return evaluate_hunl(
             config, args.bot, make_agent, action_set, deals, seed, streets, workers, progress,
-            **where, chunk_deals=args.chunk_deals,
+            **where, chunk_deals=args.chunk_deals, checkpoint=args.checkpoint,
         )
 
     if args.json:

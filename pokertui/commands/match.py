@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     def play(progress=None) -> dict[str, Any]:
         return play_duplicate(config, args.bot, args.opponent, make_agent, args.hands, args.seed,
                               args.workers, progress, args.backend, args.address,
-                              args.chunk_deals)  # fmt: skip
+                              args.chunk_deals, args.checkpoint)  # fmt: skip
 
     if args.json:
         print_json(play())

@@ -20,6 +20,7 @@ from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import HunlConfig, HunlState
 from solvers.games.hunl.spec import hunl_spec_string
+from solvers.reports.checkpoint import ChunkCheckpoint, file_stamps
 from solvers.reports.lbr_hunl_cards import deal
 from solvers.reports.lbr_hunl_run import AgentFactory, duplicate_figures
 from solvers.reports.lbr_run import agent_chunk_deals, check_counts, run_chunks
@@ -94,17 +95,27 @@ def play_duplicate(
     backend: str = "local",
     address: str | None = None,
     chunk_deals: int | None = None,
+    checkpoint: str | None = None,
 ) -> dict:
     """``bot`` against ``opponent`` over ``deals`` duplicate deals (``2 * deals`` hands): the
     bot's bb/100 per seat and over both, with 95% intervals over the deals' pair averages.
-    Chunks hold ``chunk_deals`` deals (default: the fewer the slower bot asks for)."""
+    Chunks hold ``chunk_deals`` deals (default: the fewer the slower bot asks for).
+    ``checkpoint``: a file that keeps the finished chunks, to resume or extend the match."""
     check_counts(deals, workers)
     if not bot or not opponent:
         raise InputError("a match needs two bots: --bot and --opponent")
     job = MatchJob(config, str(bot), str(opponent), make_agent)
     engine = build(job)  # a bad bot fails here, before any worker starts
     chunk = chunk_deals or min(agent_chunk_deals(engine.bot), agent_chunk_deals(engine.opponent))
-    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk)
+    saved = None
+    if checkpoint is not None:
+        saved = ChunkCheckpoint(checkpoint, {
+            "command": "match", "game": hunl_spec_string(config), "bot": str(bot),
+            "opponent": str(opponent), "seed": int(seed), "chunk_deals": int(chunk),
+            "files": file_stamps([str(bot), str(opponent)]),
+        })  # fmt: skip
+    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk,
+                        saved)  # fmt: skip
     return {
         "bot": str(bot),
         "opponent": str(opponent),

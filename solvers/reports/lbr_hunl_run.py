@@ -16,6 +16,7 @@ import numpy as np
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import STREET_NAMES, HunlConfig
 from solvers.games.hunl.spec import hunl_spec_string
+from solvers.reports.checkpoint import ChunkCheckpoint, file_stamps
 from solvers.reports.lbr import summarise
 from solvers.reports.lbr_hunl import HunlLocalBestResponse
 from solvers.reports.lbr_run import agent_chunk_deals, check_counts, run_chunks
@@ -52,17 +53,27 @@ def evaluate_hunl(
     backend: str = "local",
     address: str | None = None,
     chunk_deals: int | None = None,
+    checkpoint: str | None = None,
 ) -> dict:
     """LBR against ``bot`` over ``deals`` duplicate deals (``2 * deals`` hands): mbb per hand
     per seat and both seats, with 95% intervals; ``progress`` gets the deals finished so far.
     The chunks run on ``backend`` (``local`` or ``ray``) with the same figures. Chunks hold
     ``chunk_deals`` deals (default: what the bot asks for); the same seed and chunk size deal
-    the same cards to any bot, so two bots can be compared deal by deal."""
+    the same cards to any bot, so two bots can be compared deal by deal. ``checkpoint``: a
+    file that keeps the finished chunks (``reports.checkpoint``), to resume or extend the run."""
     check_counts(deals, workers)
     job = HunlLbrJob(config, str(bot), action_set, streets, make_agent)
     engine = build(job)  # a bad bot or option fails here, before any worker starts
     chunk = chunk_deals or agent_chunk_deals(engine.agent)
-    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk)
+    saved = None
+    if checkpoint is not None:
+        saved = ChunkCheckpoint(checkpoint, {
+            "command": "lbr", "game": hunl_spec_string(config), "bot": str(bot),
+            "action_set": engine.action_set, "streets": list(engine.streets), "seed": int(seed),
+            "chunk_deals": int(chunk), "files": file_stamps([str(bot)]),
+        })  # fmt: skip
+    values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk,
+                        saved)  # fmt: skip
     return {
         "bot": str(bot),
         "agent": engine.agent.name,

@@ -20,6 +20,7 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.games.base import Strategy, TreeGame
 from solvers.parallel.backends import check_backend, run_tasks
+from solvers.reports.checkpoint import ChunkCheckpoint
 from solvers.reports.lbr import LocalBestResponse, RiverBot, summarise
 from solvers.strategy_file import load_strategy
 from solvers.strategy_file.binary import as_played
@@ -95,36 +96,47 @@ def run_chunks(
     backend: str = "local",
     address: str | None = None,
     chunk_deals: int = CHUNK_DEALS,
+    checkpoint: ChunkCheckpoint | None = None,
 ) -> np.ndarray:
     """``[deals, 2]`` LBR chips per deal and seat, chunk by chunk in chunk order: in this process
     with ``engine`` for one local worker, else on ``backend`` whose workers each run
     ``build_engine(job)`` once (both must be importable by name, for pickling). The figures
-    depend on ``chunk_deals`` (each chunk has its own stream), never on the workers."""
+    depend on ``chunk_deals`` (each chunk has its own stream), never on the workers. Chunks
+    in ``checkpoint`` are taken from it, and every chunk played is saved there."""
     check_backend(backend, workers, address)
     sizes = chunk_sizes(deals, chunk_deals)
-    workers = min(workers or os.cpu_count() or 1, len(sizes))
     results: list[np.ndarray | None] = [None] * len(sizes)
-    done = 0
+    if checkpoint is not None:
+        results = [checkpoint.known(i, n) for i, n in enumerate(sizes)]
+    todo = [i for i, chunk in enumerate(results) if chunk is None]
+    done = deals - sum(sizes[i] for i in todo)
+    if progress and done:
+        progress(done)
+
+    def finished(index: int, values: np.ndarray) -> None:
+        nonlocal done
+        results[index] = values
+        if checkpoint is not None:
+            checkpoint.save(index, values)
+        done += sizes[index]
+        if progress:
+            progress(done)
+
+    workers = min(workers or os.cpu_count() or 1, max(len(todo), 1))
     if workers == 1 and backend == "local":
-        for index, size in enumerate(sizes):
-            results[index] = engine.run_chunk(seed, index, size)
-            done += size
-            if progress:
-                progress(done)
-    else:
-        items = [(seed, i, n) for i, n in enumerate(sizes)]
-        for index, outcome in run_tasks(_run_chunk, items, backend=backend, workers=workers,
-                                        address=address, setup=_init_worker,
-                                        setup_args=(build_engine, job)):  # fmt: skip
+        for index in todo:
+            finished(index, engine.run_chunk(seed, index, sizes[index]))
+    elif todo:
+        items = [(seed, i, sizes[i]) for i in todo]
+        for position, outcome in run_tasks(_run_chunk, items, backend=backend, workers=workers,
+                                           address=address, setup=_init_worker,
+                                           setup_args=(build_engine, job)):  # fmt: skip
             if not outcome.ok:
-                raise RuntimeError(f"LBR chunk {index} failed: {outcome.error}")
-            results[index] = outcome.value[1]
-            done += sizes[index]
-            if progress:
-                progress(done)
-    finished = [chunk for chunk in results if chunk is not None]
-    assert len(finished) == len(results), "every chunk returns its values"
-    return np.concatenate(finished)
+                raise RuntimeError(f"LBR chunk {todo[position]} failed: {outcome.error}")
+            finished(*outcome.value)
+    chunks = [chunk for chunk in results if chunk is not None]
+    assert len(chunks) == len(results), "every chunk returns its values"
+    return np.concatenate(chunks)
 
 
 def evaluate(
