@@ -252,3 +252,40 @@ def test_the_heading_says_where_the_values_come_from():
     flop = ResolvedValues((Action(CALL),), (0.0,), 1, 12, float("nan"))
     assert resolve_note(flop) == ("the bot's flop re-solve (12 iterations); its tree checks the "
                                   "turn and river down; your best play after")  # fmt: skip
+
+
+def test_the_review_values_decisions_played_without_hints_against_the_bots_own_solves():
+    """Hints off, the review still has the re-solve's EVs of the turn and river decisions: the
+    same as the live panel showed in the same hand with hints on, from the solves the bot made
+    to answer them (the review solves nothing)."""
+    from pokertui.session.hunl_session import HunlSession  # noqa: PLC0415
+    from solvers.agents.registry import make_agent  # noqa: PLC0415
+
+    def play(hints: bool):
+        agent = make_agent("resolve(iterations=12):call", CONFIG)
+        session = HunlSession(CONFIG, agent, bot_name="resolve", human_seat=1, seed=3)
+        session.new_hand()
+        shown = []
+        while not session.hand_over:
+            if hints and session.state.street >= 2:
+                shown.append({e.action: e.ev for e in session.live_job()().evs})
+            total = session.state.committed[1 - session.state.to_act] + session.state.pot // 2
+            bet = session.state.street == 3 and session.state.legal().min_raise_to is not None
+            session.act(Action(RAISE, total) if bet else Action(CALL))
+        solves = agent.solves
+        session.fill_review(session.hand)
+        assert agent.solves == solves  # the review took the bot's solves, made none
+        return session.hand, shown
+
+    hand, _ = play(hints=False)
+    later = [s for s in hand.steps if s.seat == 1 and s.street >= 2]
+    assert len(later) >= 2 and all(s.evs for s in later)
+    _, shown = play(hints=True)
+    assert len(shown) == len(later)
+    for step, live in zip(later, shown, strict=True):
+        valued = dict(step.evs)
+        for action, ev in live.items():
+            if action.kind != RAISE or str(action) == step.action:  # sizes not taken may wait
+                assert valued[str(action)] is not None, (step.action, str(action))
+            if valued[str(action)] is not None:
+                assert valued[str(action)] == pytest.approx(ev, rel=1e-9, abs=1e-6)

@@ -311,8 +311,9 @@ class HunlSession(HandsInPlay[HunlHand]):
             live = self._live.get(self.decision_key())
             if live is not None:
                 fill_step(step, live)
-            else:  # not shown yet (hints off, or acted quickly): computed for the review
-                job = self.live_job(re_solve=False)  # no solve of a street the bot may skip
+            else:  # not shown yet (hints off, or acted quickly): computed for the review,
+                # against the solve the bot made of this street to answer the action
+                job = self.live_job(taken=action)
                 self._pending[(self.hand.number, len(self.hand.steps))] = job
         self.hand.steps.append(step)
 
@@ -394,15 +395,16 @@ class HunlSession(HandsInPlay[HunlHand]):
             found = self._live[key] = job()
         return found
 
-    def live_job(self, re_solve: bool = True) -> Callable[..., LiveNumbers]:
+    def live_job(self, taken: Action | None = None) -> Callable[..., LiveNumbers]:
         """The current decision's live numbers as a job that a worker thread may run while the
         session moves on: it holds copies of everything it reads. On a street the bot
         re-solves, the EVs are the re-solve's values (``agents/resolve_values.py``), solving
-        the street first when the human opens it (unless ``re_solve`` is off: then only the
-        closed forms that need no bot answer). Sizes off the re-solve's tree are valued one
+        the street first when the human opens it. Sizes off the re-solve's tree are valued one
         at a time, each against the bot's node re-solve facing it (seconds each on the turn):
         ``job(report)`` calls ``report`` with the numbers so far, those sizes ``pending``,
-        before each of them, and returns the numbers with every size valued."""
+        before each of them, and returns the numbers with every size valued. For the review of
+        an action ``taken`` already, the only size valued off the tree is that action's: the
+        bot's answer to it is kept (no new solve), the others would each cost one."""
         if not self.human_to_act:
             raise InputError("the live numbers are for your decisions")
         state, agent, lock = self.state, self.agent, self.agent_lock
@@ -418,7 +420,7 @@ class HunlSession(HandsInPlay[HunlHand]):
                 steps = [(agent.policy(st, np.array(b, dtype=np.intp)), a)
                          for st, b, a in bot_steps]  # fmt: skip
                 found = None
-                if solved_street and re_solve:
+                if solved_street:
                     solution = bot_solution(agent, state, board)  # type: ignore[arg-type]
                     if solution is not None:
                         found = resolved_values(solution, state, hole)
@@ -428,7 +430,8 @@ class HunlSession(HandsInPlay[HunlHand]):
                 return live_numbers(state, board, hole, reach, answering, actions, seed=seed)
             numbers = live_numbers(state, board, hole, reach, agent, actions, seed,
                                    found.known, resolve_note(found))  # fmt: skip
-            todo = off_tree_raises(found, actions) if state.street in OFF_TREE_STREETS else ()
+            sizes = actions if taken is None else (taken,)
+            todo = off_tree_raises(found, sizes) if state.street in OFF_TREE_STREETS else ()
             for index, action in enumerate(todo):
                 if report is not None:
                     report(numbers.with_known(found.known, resolve_note(found), todo[index:]))
