@@ -71,3 +71,21 @@ def test_absurd_hand_counts_exit_2(capsys, hands):
     argv = ["match", "hunl(100)", "--bot", "call", "--opponent", "call", "--hands", hands]
     assert main(argv) == 2
     assert "--hands" in capsys.readouterr().err
+
+
+def test_the_command_builds_each_bot_once_in_its_own_process(capsys, monkeypatch):
+    """A re-solving bot loads a 215 MB blueprint: the progress bar starts once the run has built
+    its bots, instead of building them first just to refuse a bad one."""
+    from solvers.agents import registry
+
+    built = []
+
+    def counting(name, config):
+        built.append(name)
+        return make_agent(name, config)
+
+    monkeypatch.setattr(registry, "make_agent", counting)
+    code, out, _ = run_cli(capsys, "match", "hunl(100)", "--bot", "call", "--opponent", "random",
+                           "--hands", "4", "--workers", "1")  # fmt: skip
+    assert code == 0 and "8 hands" in out
+    assert sorted(built) == ["call", "random"]

@@ -21,7 +21,7 @@ from functools import partial
 from typing import Any
 
 from pokertui.commands.arguments import add_chunk_pool_arguments
-from pokertui.commands.output import add_json_flag, print_json
+from pokertui.commands.output import add_json_flag, deal_progress, print_json
 from solvers.errors import InputError
 from solvers.reports.lbr_names import ACTION_SETS, STREETS
 
@@ -187,7 +187,6 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
         result = evaluate(None, args.action_set, args.hands, args.seed, streets, args.workers,
                           backend=args.backend, address=args.address)  # fmt: skip
     else:
-        make_agent(args.bot, config)  # a bad bot is reported before the progress bar
         result = _with_progress(args, streets, evaluate)
     if args.record:
         from solvers.reports.lbr_hunl_run import record_hunl_lbr  # noqa: PLC0415
@@ -203,19 +202,9 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
 
 
 def _with_progress(args: argparse.Namespace, streets, evaluate) -> dict[str, Any]:
-    from rich.console import Console  # noqa: PLC0415
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
-
     if args.hands <= 0:
         raise InputError(f"--hands must be a positive number of deals, not {args.hands}")
-    with Progress(
-        TextColumn("[bold]LBR {task.description}"),
-        BarColumn(),
-        TextColumn("{task.completed:,.0f}/{task.total:,.0f} deals"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-    ) as progress:
-        task = progress.add_task(args.action_set, total=args.hands)
+    with deal_progress(f"LBR {args.action_set}", args.hands) as progress:
         return evaluate(
             args.file,
             args.action_set,
@@ -223,7 +212,7 @@ def _with_progress(args: argparse.Namespace, streets, evaluate) -> dict[str, Any
             args.seed,
             streets,
             args.workers,
-            progress=lambda done: progress.update(task, completed=done),
+            progress=progress,
             backend=args.backend,
             address=args.address,
         )

@@ -13,7 +13,7 @@ import sys
 from typing import Any
 
 from pokertui.commands.arguments import add_chunk_pool_arguments, bounded_int, seed
-from pokertui.commands.output import add_json_flag, print_json
+from pokertui.commands.output import add_json_flag, deal_progress, print_json
 
 MAX_DEALS = 1_000_000
 
@@ -51,20 +51,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(play())
         return 0
-    for bot in (args.bot, args.opponent):  # a bad bot is reported before the progress bar
-        make_agent(bot, config)
-    from rich.console import Console  # noqa: PLC0415
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
-
-    with Progress(
-        TextColumn("[bold]match"),
-        BarColumn(),
-        TextColumn("{task.completed:,.0f}/{task.total:,.0f} deals"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True),
-    ) as bar:
-        task = bar.add_task("match", total=args.hands)
-        result = play(lambda done: bar.update(task, completed=done))
+    with deal_progress("match", args.hands) as progress:
+        result = play(progress)
     seats = ", ".join(
         f"seat {s + 1} {result['seat_values'][s]:+.1f} ± {result['seat_ci95'][s]:.1f}"
         for s in (0, 1)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 
@@ -43,3 +45,32 @@ def is_noise(value: float, scale: float = 1.0) -> bool:
 def gap_text(value: float, noise: bool, spec: str = ".3g") -> str:
     """An exploitability (or its percent, mbb) as text: 0 when it is rounding noise."""
     return "0" if noise else format(value, spec)
+
+
+@contextmanager
+def deal_progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr for a run of ``total`` duplicate deals, drawn from the run's
+    first report on: a run reports once its bots are built (``lbr_run.run_chunks``), so a bad
+    bot is refused with its message alone, and no bot is built twice to find out first."""
+    from rich.console import Console  # noqa: PLC0415
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
+
+    bar = Progress(
+        TextColumn(f"[bold]{label}"),
+        BarColumn(),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} deals"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+    )
+    task = bar.add_task(label, total=total)
+
+    def report(done: int) -> None:
+        if not bar.live.is_started:
+            bar.start()
+        bar.update(task, completed=done)
+
+    try:
+        yield report
+    finally:
+        if bar.live.is_started:
+            bar.stop()

@@ -110,7 +110,7 @@ def run_chunks(
         results = [checkpoint.known(i, n) for i, n in enumerate(sizes)]
     todo = [i for i, chunk in enumerate(results) if chunk is None]
     done = deals - sum(sizes[i] for i in todo)
-    if progress and done:
+    if progress:  # the engines are built: a caller may start its progress bar now
         progress(done)
 
     def finished(index: int, values: np.ndarray) -> None:
