@@ -47,7 +47,8 @@ OPTIONS = {
     "target": "stop at this exploitability, % of the pot",
     "iterations": "stop after this many iterations (alone: no clock, reproducible)",
     "from": "the first re-solved street: flop, turn (default) or river",
-    "gadget": "the safe solves' gadget: resolve (default) or maxmargin",
+    "gadget": "the gadget of the safe solves and of the node re-solves after an off-tree bet: "
+    "resolve (default) or maxmargin",
     "floor": "each hand of the opponent's modelled range weighs at least this share of the "
     "heaviest, 0 to 1 (default 0.05)",
 }
