@@ -10,7 +10,7 @@ peak, the strategy a solution keeps). Compared: the flop's two trees (``FLOP_TRE
 clock, or to ``--flop-iterations`` with no clock, which compares them by CPU time under any
 load), the turn before (two-street tree, checks every 10 iterations), then with spaced checks
 over the small river and an all-in raise only, and the default (the same with a pot raise too),
-and with ``--safe`` the resolve gadget on turn and river. For turn
+and with ``--safe`` the resolve and maxmargin gadgets on turn and river. For turn
 and river the opponent's exact best response against each solve is compared with its best
 response against the blueprint's play of the same subgame: its total gain and its best hand's
 gain, in % of the pot (the safe solve's bound is 0 for both; "fallbacks" counts safe solves
@@ -119,7 +119,8 @@ def variants(street: int, safe: bool, flop_iterations: int | None) -> list[tuple
                  ("default (small river, pot and all-in raises)", {})]  # fmt: skip
     else:
         found = [("default", {})]
-    return found + ([("safe", {"safe": True})] if safe else [])
+    gadgets = [("safe", {"safe": True}), ("safe, maxmargin", {"safe": True, "gadget": "maxmargin"})]
+    return found + (gadgets if safe else [])
 
 
 def against_blueprint(solution, blueprint, me: int) -> tuple[float | None, float | None]:
