@@ -11,8 +11,8 @@ import pytest
 from solvers.batch.runner import run_batch
 from solvers.reports.lbr_run import evaluate
 from tests.batch_fixtures import stack_jobs
-from tests.test_batch import walk_threads
 from tests.conftest import STRATEGIES
+from tests.test_batch import walk_threads
 
 pytestmark = pytest.mark.ray
 ray = pytest.importorskip("ray")
