@@ -139,16 +139,18 @@ def against_blueprint(solution, blueprint, me: int) -> tuple[float | None, float
 
 
 def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: bool,
-                repeats: int, flop_iterations: int | None = None) -> list[dict]:  # fmt: skip
+                repeats: int, flop_iterations: int | None = None,
+                board_text: str | None = None) -> list[dict]:  # fmt: skip
     """Each spot's bots solved ``repeats`` times, interleaved (repeat by repeat, every bot once)
     so that the machine's load falls on all of them alike; medians."""
     config = HunlConfig(100)
     rows = []
-    for pot_type, betting, board_text in FIXED_SPOTS:
+    for pot_type, betting, fixed in FIXED_SPOTS:
         if betting.count("/") not in streets:
             continue
         state = replay(betting, config)
-        board = np.array(parse_cards(board_text))
+        cards = fixed.split() if board_text is None else board_text.split()
+        board = np.array(parse_cards(" ".join(cards[: len(fixed.split())])))
         street = state.street
         bots = variants(street, safe, flop_iterations)
         took: dict[str, list[float]] = {label: [] for label, _ in bots}
@@ -215,12 +217,17 @@ def main() -> None:
     parser.add_argument("--safe", action="store_true", help="turn and river through the gadget")
     parser.add_argument("--flop", action="store_true", help="the played hands re-solve the flop")
     parser.add_argument("--repeats", type=int, default=3, help="solves per fixed spot")
+    parser.add_argument("--board", help="five cards for the fixed spots instead of "
+                        "Ks 7h 2d 9c 4s (the flop, turn and river spots take 3, 4 and 5)")
     args = parser.parse_args()
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
     targets = {1: args.flop_target, 2: args.target, 3: args.target}
     wanted = {int(s) for s in args.streets.split(",") if s}
-    spots = fixed_spots(blueprint, wanted, targets, args.safe, args.repeats, args.flop_iterations)
+    if args.board is not None and len(set(args.board.split())) != 5:
+        parser.error("--board takes five different cards, such as 'Ah 8d 5c 5s Jd'")
+    spots = fixed_spots(blueprint, wanted, targets, args.safe, args.repeats, args.flop_iterations,
+                        args.board)  # fmt: skip
     print_rows("fixed spots: one decision at the street's start, solved alone, medians", spots)
     streets = (1, 2, 3) if args.flop else (2, 3)
     bot = ResolvingAgent(blueprint, target_pct=args.target, safe=args.safe, streets=streets)

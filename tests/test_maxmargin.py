@@ -97,10 +97,10 @@ def test_maxmargin_holds_the_worst_hand_to_the_minimax_bound(spot):
     assert (best_responses(sub, resolve, rows) - values[rows]).max() > bound + 0.05 * game.pot
 
 
-def test_the_safe_bot_plays_through_maxmargin_when_its_name_asks():
-    """``resolve-safe(gadget=maxmargin):BOT``: the river re-solved behind the maxmargin gadget
-    keeps every opponent hand within the 1% target of its value against the base bot's play,
-    and is the gadget's own solve."""
+def test_the_safe_bot_plays_through_maxmargin_by_default():
+    """``resolve-safe:BOT`` (``gadget=maxmargin`` unless named otherwise): the river re-solved
+    behind the maxmargin gadget keeps every opponent hand within the 1% target of its value
+    against the base bot's play, and is the gadget's own solve."""
     config = HunlConfig(100)
     assert make_agent("resolve-safe(gadget=maxmargin):call", config).gadget == "maxmargin"
     options = resolve_options("gadget=maxmargin, iterations=300")
@@ -117,7 +117,9 @@ def test_the_safe_bot_plays_through_maxmargin_when_its_name_asks():
     for gadget, same in (("maxmargin", True), ("resolve", False)):
         direct, _ = safe_resolve(sub, ME, alternatives, solution.iterations, gadget=gadget)
         assert np.allclose(direct[root], solution.strategy[root], atol=1e-6) == same
-    assert make_agent("resolve-safe:call", config).gadget == "resolve"
+    assert make_agent("resolve-safe:call", config).gadget == "maxmargin"  # the safe default
+    assert make_agent("resolve-safe(gadget=resolve):call", config).gadget == "resolve"
+    assert make_agent("resolve:call", config).gadget == "resolve"
     for bad in ("gadget=minmax", "gadget=", "gadget=1"):
         with pytest.raises(InputError, match="gadget"):
             make_agent(f"resolve-safe({bad}):call", config)
