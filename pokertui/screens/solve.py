@@ -377,7 +377,8 @@ class SolveScreen(Screen[Path | None]):
         record = self.book.get(self.shown_run)
         name = record.game.split("(")[0]
         title = f"Run {record.run_id} {record.algo} {name}: exploitability, log-log"
-        self.query_one(ConvergencePlot).show(title, record.history)
+        for plot in self.query(ConvergencePlot):  # none once the screen is left mid-run
+            plot.show(title, record.history)
 
     def refresh_files(self) -> None:
         files = self.book.finished_files
