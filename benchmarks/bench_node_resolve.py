@@ -45,7 +45,6 @@ no clock, every solve stops at its target or after N iterations.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -56,7 +55,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _timing import print_rows  # noqa: E402
 
-from solvers.agents.registry import make_agent  # noqa: E402
+from solvers.agents.registry import make_agent, resolve_options  # noqa: E402
 from solvers.agents.resolving import (  # noqa: E402
     DEFAULT_SIZES,
     TURN_TREES,
@@ -178,8 +177,7 @@ def main() -> None:
                         help="solves stop at this many iterations or their target, no clock "
                         "(the evaluation runs' bot: the same answers under any load)")
     args = parser.parse_args()
-    capped = ({"max_iterations": args.iterations, "seconds": {1: math.inf, 2: math.inf,
-               3: math.inf}} if args.iterations else {})  # fmt: skip
+    capped = resolve_options(f"iterations={args.iterations}") if args.iterations else {}
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
     streets = {int(s) for s in args.streets.split(",")}

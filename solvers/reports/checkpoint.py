@@ -12,7 +12,6 @@ chunk, so a kill leaves the last complete state, never half a file.
 from __future__ import annotations
 
 import json
-import math
 import os
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,17 @@ def file_stamps(names: list[str]) -> dict[str, list[int]]:
             info = path.stat()
             stamps[str(path)] = [int(info.st_size), int(info.st_mtime_ns)]
     return stamps
+
+
+def run_checkpoint(path: str | None, command: str, game: str, bots: dict[str, str], seed: int,
+                   chunk: int, **options: Any) -> ChunkCheckpoint | None:  # fmt: skip
+    """The checkpoint of a full-game run (``match``, ``lbr``) at ``path``, None without one: the
+    run named by its command, game, bots (and their files' stamps), options, seed and chunk."""
+    if path is None:
+        return None
+    identity = {"command": command, "game": game, **bots, **options, "seed": int(seed),
+                "chunk_deals": int(chunk), "files": file_stamps(list(bots.values()))}  # fmt: skip
+    return ChunkCheckpoint(path, identity)
 
 
 class ChunkCheckpoint:
@@ -100,8 +110,7 @@ def _rows(values: Any) -> np.ndarray | None:
         return None
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for r in values for v in r):
         return None
-    rows = np.array(values, dtype=np.float64)
-    return rows if all(math.isfinite(v) for v in rows.flat) else None
+    return np.array(values, dtype=np.float64)  # finite: load_user_json refuses NaN and 1e999
 
 
 def _difference(saved: Any, wanted: dict[str, Any]) -> str:

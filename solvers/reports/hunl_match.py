@@ -20,7 +20,7 @@ from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import HunlConfig, HunlState
 from solvers.games.hunl.spec import hunl_spec_string
-from solvers.reports.checkpoint import ChunkCheckpoint, file_stamps
+from solvers.reports.checkpoint import run_checkpoint
 from solvers.reports.lbr_hunl_cards import deal
 from solvers.reports.lbr_hunl_run import AgentFactory, duplicate_figures
 from solvers.reports.lbr_run import agent_chunk_deals, check_counts, run_chunks
@@ -107,13 +107,8 @@ def play_duplicate(
     job = MatchJob(config, str(bot), str(opponent), make_agent)
     engine = build(job)  # a bad bot fails here, before any worker starts
     chunk = chunk_deals or min(agent_chunk_deals(engine.bot), agent_chunk_deals(engine.opponent))
-    saved = None
-    if checkpoint is not None:
-        saved = ChunkCheckpoint(checkpoint, {
-            "command": "match", "game": hunl_spec_string(config), "bot": str(bot),
-            "opponent": str(opponent), "seed": int(seed), "chunk_deals": int(chunk),
-            "files": file_stamps([str(bot), str(opponent)]),
-        })  # fmt: skip
+    saved = run_checkpoint(checkpoint, "match", hunl_spec_string(config),
+                           {"bot": str(bot), "opponent": str(opponent)}, seed, chunk)  # fmt: skip
     values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk,
                         saved)  # fmt: skip
     return {

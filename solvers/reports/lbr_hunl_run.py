@@ -16,7 +16,7 @@ import numpy as np
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import STREET_NAMES, HunlConfig
 from solvers.games.hunl.spec import hunl_spec_string
-from solvers.reports.checkpoint import ChunkCheckpoint, file_stamps
+from solvers.reports.checkpoint import run_checkpoint
 from solvers.reports.lbr import summarise
 from solvers.reports.lbr_hunl import HunlLocalBestResponse
 from solvers.reports.lbr_run import agent_chunk_deals, check_counts, run_chunks
@@ -65,13 +65,9 @@ def evaluate_hunl(
     job = HunlLbrJob(config, str(bot), action_set, streets, make_agent)
     engine = build(job)  # a bad bot or option fails here, before any worker starts
     chunk = chunk_deals or agent_chunk_deals(engine.agent)
-    saved = None
-    if checkpoint is not None:
-        saved = ChunkCheckpoint(checkpoint, {
-            "command": "lbr", "game": hunl_spec_string(config), "bot": str(bot),
-            "action_set": engine.action_set, "streets": list(engine.streets), "seed": int(seed),
-            "chunk_deals": int(chunk), "files": file_stamps([str(bot)]),
-        })  # fmt: skip
+    saved = run_checkpoint(checkpoint, "lbr", hunl_spec_string(config), {"bot": str(bot)}, seed,
+                           chunk, action_set=engine.action_set,
+                           streets=list(engine.streets))  # fmt: skip
     values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk,
                         saved)  # fmt: skip
     return {
