@@ -70,6 +70,7 @@ from solvers.agents.safe_resolve import (  # noqa: E402
 from solvers.agents.spot_lines import alternatives, positions  # noqa: E402
 from solvers.agents.subgame import SPOT_PLAYER_OF_SEAT  # noqa: E402
 from solvers.cards.deck import parse_cards  # noqa: E402
+from solvers.errors import InputError  # noqa: E402
 from solvers.games.base import Strategy  # noqa: E402
 from solvers.games.hunl.rules import CALL, RAISE, Action, HunlConfig, replay  # noqa: E402
 
@@ -177,7 +178,10 @@ def main() -> None:
                         help="solves stop at this many iterations or their target, no clock "
                         "(the evaluation runs' bot: the same answers under any load)")
     args = parser.parse_args()
-    capped = resolve_options(f"iterations={args.iterations}") if args.iterations else {}
+    try:
+        capped = resolve_options(f"iterations={args.iterations}") if args.iterations else {}
+    except InputError as error:
+        parser.error(str(error))
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
     streets = {int(s) for s in args.streets.split(",")}

@@ -119,7 +119,8 @@ def variants(street: int, safe: bool, flop_iterations: int | None) -> list[tuple
                  ("default (small river, pot and all-in raises)", {})]  # fmt: skip
     else:
         found = [("default", {})]
-    gadgets = [("safe", {"safe": True}), ("safe, maxmargin", {"safe": True, "gadget": "maxmargin"})]
+    gadgets = [("safe, resolve gadget", {"safe": True, "gadget": "resolve"}),
+               ("safe, maxmargin (resolve-safe:)", {"safe": True, "gadget": "maxmargin"})]
     return found + (gadgets if safe else [])
 
 
@@ -230,7 +231,9 @@ def main() -> None:
                         args.board)  # fmt: skip
     print_rows("fixed spots: one decision at the street's start, solved alone, medians", spots)
     streets = (1, 2, 3) if args.flop else (2, 3)
-    bot = ResolvingAgent(blueprint, target_pct=args.target, safe=args.safe, streets=streets)
+    gadget = {"gadget": "maxmargin"} if args.safe else {}  # the registry's resolve-safe: bot
+    bot = ResolvingAgent(blueprint, target_pct=args.target, safe=args.safe, streets=streets,
+                         **gadget)  # fmt: skip
     rows, solves = play(bot, blueprint, args.hands, args.seed)
     table = []
     for who in ("blueprint", "resolve"):

@@ -36,15 +36,14 @@ def terminate_values(game: HoldemGame, opponent: int, values: np.ndarray) -> np.
     return resolver * np.asarray(values, dtype=np.float64) * weights[opponent] / game.normaliser
 
 
-class CompiledGadgetCFR(FullWidthCFR):
-    """DCFR on ``game`` (a hold'em spot) behind the opponent's terminate-or-follow choice."""
+class CompiledRootCFR(FullWidthCFR):
+    """DCFR on ``game`` (a hold'em spot) behind a choice of the opponent's at the root: every
+    reach pass scales the opponent's reach by ``_reach_scale()``, and every pass of the
+    opponent's values up feeds its root values to ``_update_root``."""
 
-    def __init__(self, game: HoldemGame, opponent: int, values: np.ndarray) -> None:
+    def __init__(self, game: HoldemGame, opponent: int) -> None:
         super().__init__(game, "dcfr", walk="compiled", isomorphism=False)
         self.opponent = opponent
-        self.alternative = terminate_values(game, opponent, values)
-        self.gadget_regrets = np.zeros((2, game.n_hands[opponent]))  # terminate, follow
-        self.follow = np.full(game.n_hands[opponent], 0.5)
 
     def _compiled_update(self, player: int, iteration: int) -> None:
         walk = self._compiled
@@ -58,7 +57,24 @@ class CompiledGadgetCFR(FullWidthCFR):
             self._update_root(np.asarray(root, dtype=np.float64), iteration)
 
     def _reach_scale(self) -> np.ndarray:
-        """Per opponent hand, what the gadget's root does to its reach of the subgame."""
+        """Per opponent hand, what the root's choice does to its reach of the subgame."""
+        raise NotImplementedError
+
+    def _update_root(self, follow_values: np.ndarray, iteration: int) -> None:
+        """The root choice's update from the opponent's root values of one pass."""
+        raise NotImplementedError
+
+
+class CompiledGadgetCFR(CompiledRootCFR):
+    """The resolve gadget: each opponent hand terminates (its alternative) or follows."""
+
+    def __init__(self, game: HoldemGame, opponent: int, values: np.ndarray) -> None:
+        super().__init__(game, opponent)
+        self.alternative = terminate_values(game, opponent, values)
+        self.gadget_regrets = np.zeros((2, game.n_hands[opponent]))  # terminate, follow
+        self.follow = np.full(game.n_hands[opponent], 0.5)
+
+    def _reach_scale(self) -> np.ndarray:
         return np.maximum(self.follow, FOLLOW_FLOOR)
 
     def _update_root(self, follow_values: np.ndarray, iteration: int) -> None:
@@ -76,7 +92,7 @@ class CompiledGadgetCFR(FullWidthCFR):
         self.follow = np.where(total > 0, positive[1] / np.where(total > 0, total, 1.0), 0.5)
 
 
-class CompiledMaxmarginCFR(CompiledGadgetCFR):
+class CompiledMaxmarginCFR(CompiledRootCFR):
     """DCFR on ``game`` behind the maxmargin gadget (Moravcik et al. 2016; Brown and Sandholm
     2017 without the reach term): the opponent picks which of its hands plays, and a hand pays
     it what the hand wins over its alternative. An equilibrium maximises the smallest margin
@@ -92,7 +108,7 @@ class CompiledMaxmarginCFR(CompiledGadgetCFR):
     margins in chips; with no positive regret it is the prior."""
 
     def __init__(self, game: HoldemGame, opponent: int, values: np.ndarray) -> None:
-        super().__init__(game, opponent, values)
+        super().__init__(game, opponent)
         self.values = np.asarray(values, dtype=np.float64)
         self.scale = terminate_values(game, opponent, np.ones(game.n_hands[opponent]))
         """Counterfactual value of one chip per hand: a root value over it is the hand's chips."""

@@ -286,8 +286,8 @@ class ResolvingAgent:
     """Every live combo of the opponent's modelled range weighs at least this share of its
     heaviest combo (``DEFAULT_RANGE_FLOOR``)."""
     safe: bool = False
-    """Re-solve the turn and river through the resolve gadget (``safe_resolve.py``) instead of
-    from ranges alone (the flop is always range-only)."""
+    """Re-solve the turn and river through ``gadget`` (``safe_resolve.py``) instead of from
+    ranges alone (the flop is always range-only)."""
     gadget: str = "resolve"
     """The safe solves' gadget (``safe_resolve.GADGETS``): the node re-solves of every bot, the
     turn and river of the safe one."""
