@@ -13,6 +13,7 @@ chosen so that the answer lies strictly inside ``(0, 1)``: neither hand alone de
 import numpy as np
 import pytest
 
+from solvers.agents.compiled_gadget import CompiledMaxmarginCFR
 from solvers.agents.registry import make_agent, resolve_options
 from solvers.agents.resolving import ResolvingAgent
 from solvers.agents.safe_resolve import blueprint_strategy, opponent_values, safe_resolve
@@ -92,6 +93,12 @@ def test_maxmargin_holds_the_worst_hand_to_the_minimax_bound(spot):
     worst = (best_responses(sub, maxmargin, rows) - values[rows]).max()
     tolerance = 0.002 * game.pot  # 0.2% of the pot
     assert worst == pytest.approx(bound, abs=tolerance)
+    # the gadget's own upper bound on the smallest margin, which ends the bot's solves: never
+    # below the optimum (-bound), and near it once solved
+    solver = CompiledMaxmarginCFR(game, OPPONENT, values)
+    solver.run(iterations=ITERATIONS)
+    upper = solver.margin_bound()
+    assert -bound - tolerance <= upper <= -bound + 0.01 * game.pot
     resolve, _ = safe_resolve(sub, ME, values, ITERATIONS)
     # the resolve gadget minimises the gains' sum, not the worst: here it leaves more (13%)
     assert (best_responses(sub, resolve, rows) - values[rows]).max() > bound + 0.05 * game.pot

@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from solvers.algorithms.full_width import FullWidthCFR
-from solvers.exact.compiled_walk import MODE_CFR
+from solvers.exact.compiled_walk import MODE_CFR, MODE_RESPOND
 from solvers.games.holdem.game import HoldemGame
 
 FOLLOW_FLOOR = 1e-12
@@ -63,6 +63,12 @@ class CompiledRootCFR(FullWidthCFR):
     def _update_root(self, follow_values: np.ndarray, iteration: int) -> None:
         """The root choice's update from the opponent's root values of one pass."""
         raise NotImplementedError
+
+    def margin_bound(self) -> float | None:
+        """An upper bound, in chips, on the smallest margin any re-solver strategy can hold
+        the opponent's hands to, when the gadget's objective has one worth solving on for
+        (None: the solve has nothing left to gain once every hand is within its alternative)."""
+        return None
 
 
 class CompiledGadgetCFR(CompiledRootCFR):
@@ -118,6 +124,8 @@ class CompiledMaxmarginCFR(CompiledRootCFR):
         self.prior = np.where(self.live, self.scale, 0.0) / self.scale[self.live].sum()
         self.choice = self.prior.copy()
         self.choice_regrets = np.zeros(game.n_hands[opponent])
+        self.choice_sums = np.zeros(game.n_hands[opponent])
+        """The choices played, weighted as the strategy sums are: the average choice."""
 
     def _reach_scale(self) -> np.ndarray:
         ratio = np.divide(self.choice, self.prior, out=np.zeros_like(self.choice),
@@ -131,6 +139,7 @@ class CompiledMaxmarginCFR(CompiledRootCFR):
         return np.where(self.live, chips - self.values, 0.0)
 
     def _update_root(self, follow_values: np.ndarray, iteration: int) -> None:
+        self.choice_sums += self.rule.sum_weight(iteration) * self.choice  # the pass's choice
         gains = self.gains(follow_values)
         regrets = self.choice_regrets
         regrets += np.where(self.live, gains - float(self.choice @ gains), 0.0)
@@ -140,3 +149,25 @@ class CompiledMaxmarginCFR(CompiledRootCFR):
         positive = np.maximum(regrets, 0.0)
         total = positive.sum()
         self.choice = positive / total if total > 0 else self.prior.copy()
+
+    def margin_bound(self) -> float | None:
+        """``max over x of sum_h q(h) margin(h, x)`` for the opponent's average choice ``q``
+        and average play in the subgame: no re-solver strategy ``x`` holds every hand to a
+        larger margin than this mix of them, so it bounds the smallest margin from above (a
+        best response's smallest margin bounds it from below; the two meet at the optimum).
+        The re-solver's best response against that mix is one pass of the walk with the
+        opponent's reach scaled by ``q / prior``; its root values sum to ``S`` times the
+        re-solver's chips averaged over ``q`` (``S``: the sum of ``scale`` over live hands)."""
+        total = self.choice_sums.sum()
+        walk = self._compiled
+        if not total > 0 or walk is None:
+            return None
+        average = self.choice_sums / total
+        scale = np.divide(average, self.prior, out=np.zeros_like(average), where=self.live)
+        sources = [self._sums_source(0), self._sums_source(1)]
+        walk.reach_down(sources)
+        walk.reach[self.opponent] *= scale.astype(walk.dtype)[None, :]
+        resolver = 1 - self.opponent
+        root = walk.values_up(resolver, sources, MODE_RESPOND)
+        chips = float(np.asarray(root, dtype=np.float64).sum()) / float(self.scale[self.live].sum())
+        return float(average @ self.values) + chips

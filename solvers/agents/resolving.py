@@ -152,7 +152,11 @@ class GainCheck:
     (chips) over its alternative: the re-solver minimises the sum over the opponent's hands of
     the larger of the two, no strategy brings it below the alternatives' sum, so the largest
     gain bounds how far the solve is from the best it can do (and is the safety it promises, hand
-    by hand). Checks follow ``next_check``; on the clock (a finite ``deadline``) they are
+    by hand). The maxmargin gadget goes on past that point: it ends once its smallest margin
+    (minus the largest gain) is within ``target`` of the gadget's ``margin_bound``, an upper
+    bound on the best smallest margin; with alternatives that some strategy meets (the base
+    agent's play at a street's start) that bound is at least 0, so the gain is within target
+    too. Checks follow ``next_check``; on the clock (a finite ``deadline``) they are
     further apart when one would take more than ``CHECK_SHARE`` of the time between them, and
     none starts after ``deadline`` (the closing best response measures the end). Without a
     clock the schedule is fixed, so a solve stops at the same iteration under any load."""
@@ -165,9 +169,13 @@ class GainCheck:
         self.at, self.cost, self.started = CHECK_EVERY, 0.0, time.perf_counter()
         self.checking = 0.0  # seconds spent in checks so far
         self.gain = math.nan
+        self.gap = math.nan
+        """A gadget with a ``margin_bound``: how far the smallest margin may still be from
+        the best attainable (chips); the solve ends when that is within ``target``."""
         self.last: tuple[int, np.ndarray] | None = None  # the last check's iterations, values
 
-    def __call__(self, iterations: int, average: Callable[[], Strategy]) -> bool:
+    def __call__(self, iterations: int, average: Callable[[], Strategy],
+                 bound: Callable[[], float | None] | None = None) -> bool:  # fmt: skip
         now = time.perf_counter()
         if iterations < self.at or now + self.cost > self.deadline:
             return False
@@ -175,12 +183,14 @@ class GainCheck:
         response = opponent_values(self.sub, average(), self.opponent)
         self.last = (iterations, response)
         self.gain = float((response - self.values)[self.live].max())
+        upper = bound() if bound is not None else None
+        self.gap = math.nan if upper is None else upper + self.gain
         self.cost = time.perf_counter() - now
         self.checking += self.cost
         timed = math.isfinite(self.deadline) and per_iteration > 0
         spacing = math.ceil(self.cost / (CHECK_SHARE * per_iteration)) if timed else 0
         self.at = max(next_check(iterations, self.growth), iterations + spacing)
-        return self.gain <= self.target
+        return (self.gain if upper is None else self.gap) <= self.target
 
     def response(self, iterations: int, strategy: Strategy) -> np.ndarray:
         """The opponent's best-response values against the solve's final ``strategy`` (after

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from solvers.agents.compiled_gadget import CompiledGadgetCFR, CompiledMaxmarginCFR
+from solvers.agents.compiled_gadget import CompiledGadgetCFR, CompiledMaxmarginCFR, CompiledRootCFR
 from solvers.agents.subgame import SEAT_OF_SPOT_PLAYER, Subgame
 from solvers.algorithms.base import Solver, make_solver
 from solvers.exact.evaluation import best_response
@@ -30,6 +30,9 @@ from solvers.games.base import NodeKind, Strategy, TreeBuilder
 from solvers.games.holdem.game import HoldemGame
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, HunlState
+
+Settled = Callable[[int, Callable[[], Strategy], Callable[[], float | None] | None], bool]
+"""``settled(iterations, average, bound)``: whether a gadget solve may end now."""
 
 GADGETS = {"resolve": CompiledGadgetCFR, "maxmargin": CompiledMaxmarginCFR}
 """The safe re-solve's gadgets: each opponent hand may take its alternative instead (resolve),
@@ -152,7 +155,7 @@ def safe_resolve(
     seconds: float | None = None,
     progress: Callable[[int, float], None] | None = None,
     walk: str = "compiled",
-    settled: Callable[[int, Callable[[], Strategy]], bool] | None = None,
+    settled: Settled | None = None,
     gadget: str = "resolve",
 ) -> tuple[Strategy, int]:
     """The re-solver's strategy (seat ``me``) from the gadget game with the opponent's
@@ -161,9 +164,9 @@ def safe_resolve(
     (one at least; the clock is read after every iteration). ``walk``: ``compiled``
     (``compiled_gadget.py``, the default) or ``numpy`` (``GadgetGame``, the reference).
     ``progress(iterations, seconds)`` is called after every iteration but the last;
-    ``settled(iterations, average)`` after every iteration may end the solve early (``average()``
-    gives the strategy so far). ``gadget``: a key of ``GADGETS`` (maxmargin on the compiled
-    walk only)."""
+    ``settled(iterations, average, bound)`` after every iteration may end the solve early
+    (``average()`` gives the strategy so far, ``bound()`` the gadget's ``margin_bound``).
+    ``gadget``: a key of ``GADGETS`` (maxmargin on the compiled walk only)."""
     opponent = 1 - [p for p, seat in enumerate(SEAT_OF_SPOT_PLAYER) if seat == me][0]
     if gadget not in GADGETS or (gadget != "resolve" and walk != "compiled"):
         raise ValueError(f"no {gadget} gadget on the {walk} walk")
@@ -178,11 +181,13 @@ def safe_resolve(
         average = solver.average_strategy()
         return {n.id: average[n.id + offset] for n in sub.game.nodes if n.is_decision}
 
+    bound = solver.margin_bound if isinstance(solver, CompiledRootCFR) else None
     started = time.perf_counter()
     step = 0.0
     while solver.iterations < iterations:
-        if solver.iterations and settled is not None and settled(solver.iterations, strategy):
-            break
+        if solver.iterations and settled is not None:
+            if settled(solver.iterations, strategy, bound):
+                break
         took = time.perf_counter() - started
         if solver.iterations and seconds is not None and took + step >= seconds:
             break

@@ -1,0 +1,161 @@
+"""The full-game bot against an opponent its range model is wrong about: what an exact best
+response wins from any two cards (a calling station before the street, as LBR plays on the
+streets it does not bet) and from exactly the modelled range (an opponent who played as the
+model says), against each street re-solve and against the blueprint's own play.
+
+The model is Bayes over the blueprint's play; it rules out every combo the blueprint never
+plays that way. The bots compared:
+
+- ``floor F``: re-solved from ranges alone, the opponent's modelled range floored at ``F`` of
+  its heaviest combo (``resolve(floor=F)``; 0.05 is the default bot, 1 assumes any two cards);
+- ``safe, resolve gadget`` and ``safe, maxmargin``: the safe bot's street solve (the floored
+  range weighs the opponent's hands, the blueprint's best-response values bound each);
+- ``safe, maxmargin to the cap``: the same maxmargin solve without the safe bot's early stop
+  (it ends once no opponent hand gains more than the target over its alternative), run to the
+  iteration cap: what widening the margins further buys;
+- ``blueprint``: the blueprint's play in the same subgame (``safe_resolve.blueprint_strategy``,
+  raises moved to the nearest tree size), what the bot plays without re-solving.
+
+Each is measured in the street's subgame with the bot's real range (Bayes over its own play)
+against the opponent's range, all 1,326 combos, the bot's tree: the opponent's best response
+value, over its range, in % of the street's starting pot (lower is better for the bot). The
+solves run without a clock to an iteration cap, so the figures do not depend on the load.
+
+Board ``Ks 7h 2d 9c (4s)``, 100 bb, every earlier street played by the blueprint.
+
+Run: ``python benchmarks/bench_range_gap.py [--streets 2,3] [--iterations-turn 150]
+[--iterations-river 300] [--target 0.1]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import print_rows  # noqa: E402
+
+from solvers.agents.registry import make_agent  # noqa: E402
+from solvers.agents.resolving import ResolvingAgent  # noqa: E402
+from solvers.agents.safe_resolve import (  # noqa: E402
+    blueprint_strategy,
+    opponent_values,
+    safe_resolve,
+)
+from solvers.agents.subgame import (  # noqa: E402
+    SPOT_PLAYER_OF_SEAT,
+    bayes_ranges,
+    build_subgame,
+    street_root,
+)
+from solvers.cards.deck import dead_mask, parse_cards  # noqa: E402
+from solvers.games.base import Strategy  # noqa: E402
+from solvers.games.hunl.rules import HunlConfig, HunlState, replay  # noqa: E402
+
+BOARD = "Ks 7h 2d 9c 4s"
+SPOTS = (  # (label, betting to the bot's first decision of the street)
+    ("river, limp checked down (big blind)", "cc/cc/cc/"),
+    ("river, flop bet called, turn checked (button)", "r250c/cr400c/cc/c"),
+    ("river, raised pot checked down (button)", "r250c/cc/cc/c"),
+    ("turn, limp, flop checked (big blind)", "cc/cc/"),
+    ("turn, flop bet called (button)", "r250c/cr400c/c"),
+    ("turn, raised pot, flop checked (big blind)", "r250c/cc/"),
+)
+BOTS = (
+    ("floor 0", {"range_floor": 0.0}),
+    ("floor 0.05 (default)", {}),
+    ("floor 1", {"range_floor": 1.0}),
+    ("safe, resolve gadget", {"safe": True, "gadget": "resolve"}),
+    ("safe, maxmargin", {"safe": True, "gadget": "maxmargin"}),
+)
+
+
+def won_pct(state: HunlState, board: np.ndarray, solved_ranges: np.ndarray, sizes,
+            strategy: Strategy, held: np.ndarray) -> float:  # fmt: skip
+    """What the opponent's best response wins holding ``held`` against the bot's rows of
+    ``strategy``, % of the street's starting pot."""
+    seat = state.to_act
+    me = SPOT_PLAYER_OF_SEAT[seat]
+    ranges = np.array(solved_ranges)
+    ranges[1 - seat] = held  # ranges by seat, the spot's players by position
+    sub = build_subgame(street_root(state), board, ranges, sizes)
+    game = sub.game
+    rows = {n: r for n, r in strategy.items() if game.nodes[n].player == me}
+    values = opponent_values(sub, rows, 1 - me)
+    weights = game.hand_weights(1 - me)
+    return 100 * float(weights @ values) / float(weights.sum()) / game.pot
+
+
+def measure(blueprint, label: str, betting: str, caps: dict[int, int], target: float) -> list:
+    """One spot: the rows of every bot and the blueprint."""
+    config = blueprint.config
+    state = replay(betting, config)
+    board = np.array(parse_cards(BOARD)[: 3 + state.street - 1])
+    live = ~dead_mask([int(c) for c in board])
+    seat = state.to_act
+    model = bayes_ranges(street_root(state), board, (blueprint, blueprint))[1 - seat]
+    out = []
+    sizes = ranges = floored = None
+    for name, keywords in BOTS:
+        bot = ResolvingAgent(blueprint, streets=(state.street,), seconds={state.street: np.inf},
+                             max_iterations=caps[state.street], target_pct=target,
+                             **keywords)  # fmt: skip
+        started = time.perf_counter()
+        solution = bot.solution(state, board)
+        seconds = time.perf_counter() - started
+        sizes, ranges = bot.sizes[state.street], np.array(solution.subgame.ranges)
+        if not keywords:
+            floored = solution.subgame  # the default's: the safe bots' subgame too
+        ranges[1 - seat] = model  # the bot's own range is Bayes over its play in every solve
+        row = {"spot": label, "answer": name, "s": seconds, "iterations": solution.iterations}
+        for held_name, held in (("any two", live.astype(float)), ("model", model)):
+            row[held_name] = won_pct(state, board, ranges, sizes, solution.strategy, held)
+        out.append(row)
+    assert sizes is not None and ranges is not None and floored is not None
+    played = blueprint_strategy(floored, blueprint)
+    alternatives = opponent_values(floored, played, SPOT_PLAYER_OF_SEAT[1 - seat])
+    started = time.perf_counter()
+    unstopped, _ = safe_resolve(floored, seat, alternatives, caps[state.street], gadget="maxmargin")
+    seconds = time.perf_counter() - started
+    answers = (("safe, maxmargin to the cap", unstopped, seconds, caps[state.street]),
+               ("blueprint", played, 0.0, 0))  # fmt: skip
+    for name, strategy, seconds, iterations in answers:
+        row = {"spot": label, "answer": name, "s": seconds, "iterations": iterations}
+        for held_name, held in (("any two", live.astype(float)), ("model", model)):
+            row[held_name] = won_pct(state, board, ranges, sizes, strategy, held)
+        out.append(row)
+    ruled_out = float((model[live] == 0).mean())
+    for row in out:
+        row["ruled out"] = f"{100 * ruled_out:.0f}%"
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--bot", default="strategies/hunl_100bb.npz", help="the blueprint")
+    parser.add_argument("--streets", default="2,3", help="2 turn, 3 river")
+    parser.add_argument("--iterations-turn", type=int, default=150)
+    parser.add_argument("--iterations-river", type=int, default=300)
+    parser.add_argument("--target", type=float, default=0.1,
+                        help="a solve may stop once within this % of the pot")  # fmt: skip
+    args = parser.parse_args()
+    if min(args.iterations_turn, args.iterations_river) < 1 or not args.target > 0:
+        parser.error("iterations must be at least 1 and the target above 0")
+    streets = {int(s) for s in args.streets.split(",") if s.strip()}
+    blueprint = make_agent(args.bot, HunlConfig(100))
+    caps = {2: args.iterations_turn, 3: args.iterations_river}
+    rows = []
+    for label, betting in SPOTS:
+        if replay(betting, blueprint.config).street in streets:
+            rows += measure(blueprint, label, betting, caps, args.target)
+    print_rows("opponent's best response, % of the street's pot (lower is better for the bot)",
+               rows)  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
