@@ -150,6 +150,31 @@ def test_a_safe_solve_stops_once_no_opponent_hand_gains_more_than_the_target(mon
     assert again.solution(state, RIVER).iterations == solution.iterations
 
 
+def test_a_maxmargin_solve_goes_on_past_safety_to_its_margin_bound():
+    """Every hand within the target of its alternative does not end a maxmargin solve (its
+    objective, the smallest margin, is still growing): it ends once the smallest margin is
+    within the target of the gadget's bound on the widest, and the progress line shows how far
+    it still is."""
+    seen = []
+    bot = river_bot(safe=True, gadget="maxmargin", seconds={3: np.inf}, max_iterations=2_000,
+                    progress=seen.append)  # fmt: skip
+    state = replay("r250c/cr400c/cc/", CONFIG)
+    solution = bot.solution(state, RIVER)
+    checked = [t for t in seen if not np.isnan(t.gap_pct)]
+    assert checked and all(not np.isnan(t.gain_pct) for t in checked)
+    safe_at = min(t.iterations for t in checked if t.gain_pct <= 1.0)
+    # on past safety, ended by the bound (no clock, the cap not reached)
+    assert safe_at < checked[-1].iterations < solution.iterations < 2_000
+    assert checked[-1].gap_pct > 1.0  # the last check before the one that ended it
+    sub = solution.subgame
+    alternatives = opponent_values(sub, blueprint_strategy(sub, bot.base), 1)
+    live = sub.game.hand_weights(1) > 0
+    margins = (alternatives - opponent_values(sub, solution.strategy, 1))[live]
+    assert margins.min() >= -0.01 * sub.game.pot  # and safe: the bound is at least 0 here
+    line = render_thinking(checked[-1], "The bot is thinking").plain
+    assert f"{checked[-1].gap_pct:.1f}% from the best margin (target 1%)" in line
+
+
 class GiveUp:
     """Checks when it can and folds to any bet: the base whose play the bad solve is compared to."""
 

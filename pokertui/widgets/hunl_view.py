@@ -132,7 +132,10 @@ def render_thinking(thinking: Thinking, who: str) -> Text:
                     f"(target {thinking.target_pct:g}%)")  # fmt: skip
     if not math.isnan(thinking.gain_pct):  # a safe re-solve: the gadget's per-hand bound
         text.append(f" · your best hand gains {max(thinking.gain_pct, 0.0):.1f}% of the pot "
-                    f"over its alternative (target {thinking.target_pct:g}%)")  # fmt: skip
+                    "over its alternative")  # fmt: skip
+        if not math.isnan(thinking.gap_pct):  # maxmargin: solving on to the widest margin
+            text.append(f", {max(thinking.gap_pct, 0.0):.1f}% from the best margin")
+        text.append(f" (target {thinking.target_pct:g}%)")
     return text
 
 

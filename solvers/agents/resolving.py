@@ -216,6 +216,9 @@ class Thinking:
     gain_pct: float = math.nan
     """Safe solves, at the last check: the most an opponent hand's best response wins over its
     alternative, in percent of the pot (NaN before the first and for range-only solves)."""
+    gap_pct: float = math.nan
+    """Maxmargin solves, at the last check: how far the smallest margin may still be from the
+    widest attainable, in percent of the pot (``GainCheck.gap``; NaN otherwise)."""
 
     @property
     def fraction(self) -> float:
@@ -504,7 +507,8 @@ class ResolvingAgent:
             if self.progress is not None:
                 took = time.perf_counter() - started  # since the decision started
                 self.progress(Thinking(street, iterations, took, budget, cap, math.nan,
-                                       self.target_pct, 100.0 * check.gain / pot))  # fmt: skip
+                                       self.target_pct, 100.0 * check.gain / pot,
+                                       100.0 * check.gap / pot))  # fmt: skip
 
         strategy, iterations = safe_resolve(sub, me, values, cap, left, report, settled=check,
                                             gadget=self.gadget)  # fmt: skip
