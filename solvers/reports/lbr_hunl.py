@@ -30,6 +30,8 @@ unbiased estimate of LBR's winnings.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from solvers.cards.deck import N_COMBOS
@@ -159,6 +161,12 @@ class HunlLocalBestResponse:
     ) -> float:
         """LBR's chips in one hand from ``seat`` holding ``combo``, scored by imaginary
         observations over the bot's range (``board`` is the whole five-card runout)."""
+        return self.play_out(seat, combo, bot_combo, board, rng)[0]
+
+    def play_out(
+        self, seat: int, combo: int, bot_combo: int, board: np.ndarray, rng: np.random.Generator
+    ) -> tuple[float, HunlState]:
+        """``play``'s chips and the hand's last state (its line, who folded)."""
         state = HunlState.initial(self.config)
         weights = np.where(clash_matrix()[combo], 0.0, 1.0)
         shown = 0
@@ -181,7 +189,7 @@ class HunlLocalBestResponse:
                     raise HunlLbrError(f"the bot played {action} with no combo of its range")
                 weights /= top  # a long hand of unlikely actions must not underflow
             state = state.apply(action)
-        return self.value(state, seat, combo, board[: BOARD_CARDS[street]], weights)
+        return self.value(state, seat, combo, board[: BOARD_CARDS[street]], weights), state
 
     def value(
         self, state: HunlState, seat: int, combo: int, board: np.ndarray, weights: np.ndarray
@@ -200,10 +208,19 @@ class HunlLocalBestResponse:
     def run_chunk(self, seed: int, index: int, deals: int) -> np.ndarray:
         """``[deals, 2]``: LBR's chips from seat 0 and from seat 1 on each deal of chunk
         ``index``, whose random stream depends only on ``(seed, index)``."""
+        out = np.empty((deals, 2))
+        for i, seat, value, _ in self.chunk_hands(seed, index, deals):
+            out[i, seat] = value
+        return out
+
+    def chunk_hands(
+        self, seed: int, index: int, deals: int
+    ) -> Iterator[tuple[int, int, float, HunlState]]:
+        """Each hand of chunk ``index`` in play order: the deal, LBR's seat, its chips and the
+        hand's last state (``benchmarks/bench_lbr_lines.py`` sorts the hands by their line)."""
         rng = np.random.default_rng([seed, index])
         c0, c1, boards = deal(rng, deals)
-        out = np.empty((deals, 2))
         for i in range(deals):
-            out[i, 0] = self.play(0, int(c0[i]), int(c1[i]), boards[i], rng)
-            out[i, 1] = self.play(1, int(c1[i]), int(c0[i]), boards[i], rng)
-        return out
+            for seat, (own, other) in enumerate(((c0[i], c1[i]), (c1[i], c0[i]))):
+                value, state = self.play_out(seat, int(own), int(other), boards[i], rng)
+                yield i, seat, value, state
