@@ -142,7 +142,7 @@ def main() -> None:
     parser.add_argument("--iterations-turn", type=int, default=150)
     parser.add_argument("--iterations-river", type=int, default=300)
     parser.add_argument("--target", type=float, default=0.1,
-                        help="a solve may stop once within this % of the pot")  # fmt: skip
+                        help="a solve may stop once within this %% of the pot")  # fmt: skip
     args = parser.parse_args()
     if min(args.iterations_turn, args.iterations_river) < 1 or not args.target > 0:
         parser.error("iterations must be at least 1 and the target above 0")
