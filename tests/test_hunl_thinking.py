@@ -203,3 +203,25 @@ async def test_the_new_game_dialog_offers_the_bot_that_re_solves_the_flop_too(tm
         assert session.agent.seconds[1] == pytest.approx(6.0)  # 15 s scaled as the turn's 5 to 2
         await pilot.press("escape")
         await app.workers.wait_for_complete()
+
+
+async def test_the_new_game_dialog_offers_the_safe_bot(tmp_path):
+    """``resolve-safe:`` over the depth's shipped blueprint: turn and river through maxmargin."""
+    from textual.widgets import Select
+
+    from pokertui.screens.hunl_setup import SAFE_BOT
+
+    async with hunl_dialog(tmp_path) as (app, pilot, dialog):
+        dialog.query_one("#hunl-bot-choice", Select).value = SAFE_BOT
+        await pilot.pause()
+        assert dialog.query_one("#hunl-bot", Input).value == SAFE_BOT
+        dialog.start()
+        await pilot.pause()
+        await pilot.pause()
+        session = app.screen.session
+        assert session.bot_name == f"resolve-safe:{STRATEGIES / 'hunl_100bb.npz'}"
+        agent = session.agent
+        assert isinstance(agent, ResolvingAgent) and agent.safe and agent.gadget == "maxmargin"
+        assert agent.streets == (2, 3)
+        await pilot.press("escape")
+        await app.workers.wait_for_complete()

@@ -29,6 +29,9 @@ DEFAULT_BOT = ""
 FLOP_BOT = "resolve(flop=15):"
 """The re-solving bot that solves the flop too (up to 15 s a flop, scaled with the think
 time), over the shipped blueprint of the chosen depth."""
+SAFE_BOT = "resolve-safe:"
+"""The re-solving bot whose turn and river solves go through the maxmargin gadget: none of the
+human's hands does better than against the blueprint, over the shipped blueprint of the depth."""
 DEFAULT_THINK = "5"
 """``hunl_session.THINK_DEFAULT``, as the field's text (the dialog opens without the solvers)."""
 
@@ -54,7 +57,8 @@ def shipped_bots(strategies_dir: Path) -> list[tuple[str, str]]:
     """``(label, bot)``: the default, then per shipped full-game blueprint (``hunl_*`` files)
     the re-solving bot over it and the blueprint alone."""
     bots = [("re-solving bot over the shipped blueprint of this depth (default)", DEFAULT_BOT),
-            ("the same, re-solving the flop too (up to 3x the think time a flop)", FLOP_BOT)]
+            ("the same, re-solving the flop too (up to 3x the think time a flop)", FLOP_BOT),
+            ("the same, safe: no hand of yours does better than against the blueprint", SAFE_BOT)]
     for path in shipped_hunl_bots(strategies_dir):
         bots.append((f"re-solving over {path.name}", f"resolve:{path}"))
         bots.append((f"{path.name} blueprint alone (shipped)", str(path)))
