@@ -24,7 +24,7 @@ solves run without a clock to an iteration cap, so the figures do not depend on 
 Board ``Ks 7h 2d 9c (4s)``, 100 bb, every earlier street played by the blueprint.
 
 Run: ``python benchmarks/bench_range_gap.py [--streets 2,3] [--iterations-turn 150]
-[--iterations-river 300] [--target 0.1]``.
+[--iterations-river 300] [--target 0.1] [--floors 0,0.05,1]``.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _timing import print_rows  # noqa: E402
 
 from solvers.agents.registry import make_agent  # noqa: E402
-from solvers.agents.resolving import ResolvingAgent  # noqa: E402
+from solvers.agents.resolving import DEFAULT_RANGE_FLOOR, ResolvingAgent  # noqa: E402
 from solvers.agents.safe_resolve import (  # noqa: E402
     blueprint_strategy,
     opponent_values,
@@ -66,13 +66,18 @@ SPOTS = (  # (label, betting to the bot's first decision of the street)
     ("turn, flop bet called (button)", "r250c/cr400c/c"),
     ("turn, raised pot, flop checked (big blind)", "r250c/cc/"),
 )
-BOTS = (
-    ("floor 0", {"range_floor": 0.0}),
-    ("floor 0.05 (default)", {}),
-    ("floor 1", {"range_floor": 1.0}),
+SAFE_BOTS = (
     ("safe, resolve gadget", {"safe": True, "gadget": "resolve"}),
     ("safe, maxmargin", {"safe": True, "gadget": "maxmargin"}),
 )
+
+
+def bots(floors: list[float]) -> list[tuple[str, dict]]:
+    """The range-only bots at ``floors`` (the default's keywords empty: its subgame is the safe
+    bots'), then the safe ones."""
+    found = [(f"floor {f:g}", {"range_floor": f}) for f in floors if f != DEFAULT_RANGE_FLOOR]
+    found.append((f"floor {DEFAULT_RANGE_FLOOR:g} (default)", {}))
+    return sorted(found, key=lambda b: float(b[0].split()[1])) + list(SAFE_BOTS)
 
 
 def won_pct(state: HunlState, board: np.ndarray, solved_ranges: np.ndarray, sizes,
@@ -91,7 +96,8 @@ def won_pct(state: HunlState, board: np.ndarray, solved_ranges: np.ndarray, size
     return 100 * float(weights @ values) / float(weights.sum()) / game.pot
 
 
-def measure(blueprint, label: str, betting: str, caps: dict[int, int], target: float) -> list:
+def measure(blueprint, label: str, betting: str, caps: dict[int, int], target: float,
+            compared: list[tuple[str, dict]]) -> list:  # fmt: skip
     """One spot: the rows of every bot and the blueprint."""
     config = blueprint.config
     state = replay(betting, config)
@@ -101,7 +107,7 @@ def measure(blueprint, label: str, betting: str, caps: dict[int, int], target: f
     model = bayes_ranges(street_root(state), board, (blueprint, blueprint))[1 - seat]
     out = []
     sizes = ranges = floored = None
-    for name, keywords in BOTS:
+    for name, keywords in compared:
         bot = ResolvingAgent(blueprint, streets=(state.street,), seconds={state.street: np.inf},
                              max_iterations=caps[state.street], target_pct=target,
                              **keywords)  # fmt: skip
@@ -143,7 +149,15 @@ def main() -> None:
     parser.add_argument("--iterations-river", type=int, default=300)
     parser.add_argument("--target", type=float, default=0.1,
                         help="a solve may stop once within this %% of the pot")  # fmt: skip
+    parser.add_argument("--floors", default="0,0.05,1",
+                        help="the range-only bots' range floors (the default's is always in)")
     args = parser.parse_args()
+    try:
+        floors = [float(f) for f in args.floors.split(",") if f.strip()]
+    except ValueError:
+        parser.error("--floors takes numbers between 0 and 1, such as 0,0.05,1")
+    if not all(0.0 <= f <= 1.0 for f in floors):
+        parser.error("--floors takes numbers between 0 and 1, such as 0,0.05,1")
     if min(args.iterations_turn, args.iterations_river) < 1 or not args.target > 0:
         parser.error("iterations must be at least 1 and the target above 0")
     streets = {int(s) for s in args.streets.split(",") if s.strip()}
@@ -152,7 +166,7 @@ def main() -> None:
     rows = []
     for label, betting in SPOTS:
         if replay(betting, blueprint.config).street in streets:
-            rows += measure(blueprint, label, betting, caps, args.target)
+            rows += measure(blueprint, label, betting, caps, args.target, bots(floors))
     print_rows("opponent's best response, % of the street's pot (lower is better for the bot)",
                rows)  # fmt: skip
 
