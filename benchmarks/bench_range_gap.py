@@ -10,9 +10,6 @@ plays that way. The bots compared:
   its heaviest combo (``resolve(floor=F)``; 0.05 is the default bot, 1 assumes any two cards);
 - ``safe, resolve gadget`` and ``safe, maxmargin``: the safe bot's street solve (the floored
   range weighs the opponent's hands, the blueprint's best-response values bound each);
-- ``safe, maxmargin to the cap``: the same maxmargin solve without the safe bot's early stop
-  (it ends once no opponent hand gains more than the target over its alternative), run to the
-  iteration cap: what widening the margins further buys;
 - ``blueprint``: the blueprint's play in the same subgame (``safe_resolve.blueprint_strategy``,
   raises moved to the nearest tree size), what the bot plays without re-solving.
 
@@ -42,20 +39,17 @@ from _timing import print_rows  # noqa: E402
 
 from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.agents.resolving import DEFAULT_RANGE_FLOOR, ResolvingAgent  # noqa: E402
-from solvers.agents.safe_resolve import (  # noqa: E402
-    blueprint_strategy,
-    opponent_values,
-    safe_resolve,
-)
+from solvers.agents.safe_resolve import blueprint_strategy, opponent_values  # noqa: E402
 from solvers.agents.subgame import (  # noqa: E402
     SPOT_PLAYER_OF_SEAT,
+    Subgame,
     bayes_ranges,
     build_subgame,
     street_root,
 )
 from solvers.cards.deck import dead_mask, parse_cards  # noqa: E402
 from solvers.games.base import Strategy  # noqa: E402
-from solvers.games.hunl.rules import HunlConfig, HunlState, replay  # noqa: E402
+from solvers.games.hunl.rules import HunlConfig, replay  # noqa: E402
 
 BOARD = "Ks 7h 2d 9c 4s"
 SPOTS = (  # (label, betting to the bot's first decision of the street)
@@ -80,61 +74,50 @@ def bots(floors: list[float]) -> list[tuple[str, dict]]:
     return sorted(found, key=lambda b: float(b[0].split()[1])) + list(SAFE_BOTS)
 
 
-def won_pct(state: HunlState, board: np.ndarray, solved_ranges: np.ndarray, sizes,
-            strategy: Strategy, held: np.ndarray) -> float:  # fmt: skip
-    """What the opponent's best response wins holding ``held`` against the bot's rows of
-    ``strategy``, % of the street's starting pot."""
-    seat = state.to_act
-    me = SPOT_PLAYER_OF_SEAT[seat]
-    ranges = np.array(solved_ranges)
-    ranges[1 - seat] = held  # ranges by seat, the spot's players by position
-    sub = build_subgame(street_root(state), board, ranges, sizes)
-    game = sub.game
-    rows = {n: r for n, r in strategy.items() if game.nodes[n].player == me}
-    values = opponent_values(sub, rows, 1 - me)
-    weights = game.hand_weights(1 - me)
-    return 100 * float(weights @ values) / float(weights.sum()) / game.pot
+def won_pct(measured: dict[str, Subgame], me: int, strategy: Strategy) -> dict[str, float]:
+    """Per opponent range, what its best response wins against the bot's rows of ``strategy``
+    (spot player ``me``), % of the street's starting pot."""
+    won = {}
+    for held_name, sub in measured.items():
+        game = sub.game
+        rows = {n: r for n, r in strategy.items() if game.nodes[n].player == me}
+        values = opponent_values(sub, rows, 1 - me)
+        weights = game.hand_weights(1 - me)
+        won[held_name] = 100 * float(weights @ values) / float(weights.sum()) / game.pot
+    return won
 
 
 def measure(blueprint, label: str, betting: str, caps: dict[int, int], target: float,
             compared: list[tuple[str, dict]]) -> list:  # fmt: skip
     """One spot: the rows of every bot and the blueprint."""
-    config = blueprint.config
-    state = replay(betting, config)
-    board = np.array(parse_cards(BOARD)[: 3 + state.street - 1])
+    state = replay(betting, blueprint.config)
+    street, seat = state.street, state.to_act
+    me = SPOT_PLAYER_OF_SEAT[seat]
+    board = np.array(parse_cards(BOARD)[: 3 + street - 1])
     live = ~dead_mask([int(c) for c in board])
-    seat = state.to_act
-    model = bayes_ranges(street_root(state), board, (blueprint, blueprint))[1 - seat]
+    root = street_root(state)
+    reach = bayes_ranges(root, board, (blueprint, blueprint))  # the bot's own range in every solve
+    model = reach[1 - seat]
+    sizes = ResolvingAgent(blueprint).sizes[street]
+    measured = {}  # the opponent's two ranges against the bot's real one, the bot's tree
+    for held_name, held in (("any two", live.astype(float)), ("model", model)):
+        ranges = reach.copy()
+        ranges[1 - seat] = held  # ranges by seat, the spot's players by position
+        measured[held_name] = build_subgame(root, board, ranges, sizes)
     out = []
-    sizes = ranges = floored = None
     for name, keywords in compared:
-        bot = ResolvingAgent(blueprint, streets=(state.street,), seconds={state.street: np.inf},
-                             max_iterations=caps[state.street], target_pct=target,
+        bot = ResolvingAgent(blueprint, streets=(street,), seconds={street: np.inf},
+                             max_iterations=caps[street], target_pct=target,
                              **keywords)  # fmt: skip
         started = time.perf_counter()
         solution = bot.solution(state, board)
         seconds = time.perf_counter() - started
-        sizes, ranges = bot.sizes[state.street], np.array(solution.subgame.ranges)
-        if not keywords:
-            floored = solution.subgame  # the default's: the safe bots' subgame too
-        ranges[1 - seat] = model  # the bot's own range is Bayes over its play in every solve
-        row = {"spot": label, "answer": name, "s": seconds, "iterations": solution.iterations}
-        for held_name, held in (("any two", live.astype(float)), ("model", model)):
-            row[held_name] = won_pct(state, board, ranges, sizes, solution.strategy, held)
-        out.append(row)
-    assert sizes is not None and ranges is not None and floored is not None
-    played = blueprint_strategy(floored, blueprint)
-    alternatives = opponent_values(floored, played, SPOT_PLAYER_OF_SEAT[1 - seat])
-    started = time.perf_counter()
-    unstopped, _ = safe_resolve(floored, seat, alternatives, caps[state.street], gadget="maxmargin")
-    seconds = time.perf_counter() - started
-    answers = (("safe, maxmargin to the cap", unstopped, seconds, caps[state.street]),
-               ("blueprint", played, 0.0, 0))  # fmt: skip
-    for name, strategy, seconds, iterations in answers:
-        row = {"spot": label, "answer": name, "s": seconds, "iterations": iterations}
-        for held_name, held in (("any two", live.astype(float)), ("model", model)):
-            row[held_name] = won_pct(state, board, ranges, sizes, strategy, held)
-        out.append(row)
+        out.append({"spot": label, "answer": name, "s": seconds,
+                    "iterations": solution.iterations,
+                    **won_pct(measured, me, solution.strategy)})  # fmt: skip
+    played = blueprint_strategy(measured["model"], blueprint)
+    out.append({"spot": label, "answer": "blueprint", "s": 0.0, "iterations": 0,
+                **won_pct(measured, me, played)})  # fmt: skip
     ruled_out = float((model[live] == 0).mean())
     for row in out:
         row["ruled out"] = f"{100 * ruled_out:.0f}%"
