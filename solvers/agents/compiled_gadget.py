@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 from solvers.algorithms.full_width import FullWidthCFR
-from solvers.exact.compiled_walk import MODE_CFR, MODE_RESPOND
+from solvers.exact.compiled_walk import MODE_CFR, MODE_RESPOND, Source
 from solvers.games.holdem.game import HoldemGame
 
 FOLLOW_FLOOR = 1e-12
@@ -49,12 +49,18 @@ class CompiledRootCFR(FullWidthCFR):
         walk = self._compiled
         assert walk is not None
         sources = [self._source(0), self._source(1)]
-        walk.reach_down(sources)
-        walk.reach[self.opponent] *= self._reach_scale().astype(walk.dtype)[None, :]
+        self._reach_down(sources, self._reach_scale())
         update = self.rule.fused(iteration, self.strategy_sums[player])
         root = walk.values_up(player, sources, MODE_CFR, update=update)
         if player == self.opponent:
             self._update_root(np.asarray(root, dtype=np.float64), iteration)
+
+    def _reach_down(self, sources: list[Source], scale: np.ndarray) -> None:
+        """The reach pass of ``sources``, the opponent's reach scaled by ``scale`` per hand."""
+        walk = self._compiled
+        assert walk is not None
+        walk.reach_down(sources)
+        walk.reach[self.opponent] *= scale.astype(walk.dtype)[None, :]
 
     def _reach_scale(self) -> np.ndarray:
         """Per opponent hand, what the root's choice does to its reach of the subgame."""
@@ -127,10 +133,12 @@ class CompiledMaxmarginCFR(CompiledRootCFR):
         self.choice_sums = np.zeros(game.n_hands[opponent])
         """The choices played, weighted as the strategy sums are: the average choice."""
 
+    def _over_prior(self, choice: np.ndarray) -> np.ndarray:
+        """``choice / prior`` on the live hands, 0 elsewhere: the opponent's reach scale."""
+        return np.divide(choice, self.prior, out=np.zeros_like(choice), where=self.live)
+
     def _reach_scale(self) -> np.ndarray:
-        ratio = np.divide(self.choice, self.prior, out=np.zeros_like(self.choice),
-                          where=self.live)  # fmt: skip
-        return np.maximum(ratio, FOLLOW_FLOOR)
+        return np.maximum(self._over_prior(self.choice), FOLLOW_FLOOR)
 
     def gains(self, follow_values: np.ndarray) -> np.ndarray:
         """Chips each live opponent hand wins over its alternative (root values of a pass)."""
@@ -163,11 +171,8 @@ class CompiledMaxmarginCFR(CompiledRootCFR):
         if not total > 0 or walk is None:
             return None
         average = self.choice_sums / total
-        scale = np.divide(average, self.prior, out=np.zeros_like(average), where=self.live)
         sources = [self._sums_source(0), self._sums_source(1)]
-        walk.reach_down(sources)
-        walk.reach[self.opponent] *= scale.astype(walk.dtype)[None, :]
-        resolver = 1 - self.opponent
-        root = walk.values_up(resolver, sources, MODE_RESPOND)
+        self._reach_down(sources, self._over_prior(average))
+        root = walk.values_up(1 - self.opponent, sources, MODE_RESPOND)
         chips = float(np.asarray(root, dtype=np.float64).sum()) / float(self.scale[self.live].sum())
         return float(average @ self.values) + chips
