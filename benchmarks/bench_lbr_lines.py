@@ -29,6 +29,7 @@ from _timing import print_rows  # noqa: E402
 from pokertui.commands.lbr import parse_streets  # noqa: E402
 from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.agents.subgame import line  # noqa: E402
+from solvers.errors import InputError  # noqa: E402
 from solvers.games.hunl.rules import RAISE, STREET_NAMES, HunlConfig, HunlState  # noqa: E402
 from solvers.reports.lbr_hunl import HunlLocalBestResponse  # noqa: E402
 from solvers.reports.lbr_run import run_chunks  # noqa: E402
@@ -94,10 +95,14 @@ def main() -> None:
     parser.add_argument("--chunk-deals", type=int, default=5)
     parser.add_argument("--workers", type=int, default=1, help="processes of the chunk pool")
     args = parser.parse_args()
-    if not 1 <= args.chunk_deals <= args.deals or args.workers < 1:
-        parser.error("--chunk-deals must be between 1 and --deals, --workers at least 1")
-    job = LinesJob(args.bot, args.action_set, parse_streets(args.streets))
-    engine = LinesEngine(job)
+    if not 1 <= args.chunk_deals <= args.deals or args.workers < 1 or args.seed < 0:
+        parser.error("--chunk-deals must be between 1 and --deals, --workers at least 1, "
+                     "--seed at least 0")  # fmt: skip
+    try:
+        job = LinesJob(args.bot, args.action_set, parse_streets(args.streets))
+        engine = LinesEngine(job)
+    except InputError as error:
+        parser.error(str(error))
     started = time.perf_counter()
     played = run_chunks(engine, LinesEngine, job, args.deals, args.seed, args.workers,
                         chunk_deals=args.chunk_deals)  # fmt: skip

@@ -48,6 +48,7 @@ from solvers.agents.subgame import (  # noqa: E402
     street_root,
 )
 from solvers.cards.deck import dead_mask, parse_cards  # noqa: E402
+from solvers.errors import InputError  # noqa: E402
 from solvers.games.base import Strategy  # noqa: E402
 from solvers.games.hunl.rules import HunlConfig, replay  # noqa: E402
 
@@ -144,7 +145,10 @@ def main() -> None:
     if min(args.iterations_turn, args.iterations_river) < 1 or not args.target > 0:
         parser.error("iterations must be at least 1 and the target above 0")
     streets = {int(s) for s in args.streets.split(",") if s.strip()}
-    blueprint = make_agent(args.bot, HunlConfig(100))
+    try:
+        blueprint = make_agent(args.bot, HunlConfig(100))
+    except InputError as error:
+        parser.error(str(error))
     caps = {2: args.iterations_turn, 3: args.iterations_river}
     rows = []
     for label, betting in SPOTS:
