@@ -1,5 +1,11 @@
+import os
 from contextlib import asynccontextmanager
 from pathlib import Path
+
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    # each of the suite's worker processes has one core of its own: a parallel region on two
+    # threads would wait for a thread the other worker has descheduled (docs/resolve.md)
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATEGIES = ROOT / "strategies"

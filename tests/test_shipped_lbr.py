@@ -65,6 +65,13 @@ def test_spots_hold_every_action_set_to_one_percent(filename):
     assert max(f.value for f in figures) <= LBR_BOUND
 
 
+_EXACT = {"rel": 1e-9, "abs": 1e-9}
+_RESOLVED = {"rel": 0.0, "abs": 0.01}
+"""Percent of the pot. A figure whose bot re-solves rivers recomputes only to float rounding
+of those solves, which differs between processors: 3bet_turn's ``56`` came back 0.0003 off on
+an AMD machine. 0.01% of the pot is a hundredth of ``LBR_BOUND``; a uniform bot is tens off."""
+
+
 def _recompute(filename):
     loaded = load_strategy(STRATEGIES / filename)
     for figure in loaded.lbr:
@@ -72,8 +79,9 @@ def _recompute(filename):
         if figure.river_resolve:
             river = partial(RiverResolver, turn_iterations=figure.turn_resolve or 0)
         again = evaluate_exact(STRATEGIES / filename, figure.action_set, river=river)
-        assert again["value"] == pytest.approx(figure.value, rel=1e-9, abs=1e-9)
-        assert again["seat_values"] == pytest.approx(list(figure.seat_values), rel=1e-9, abs=1e-9)
+        close = _RESOLVED if river else _EXACT
+        assert again["value"] == pytest.approx(figure.value, **close)
+        assert again["seat_values"] == pytest.approx(list(figure.seat_values), **close)
     return {f.action_set: f.value for f in loaded.lbr}
 
 
