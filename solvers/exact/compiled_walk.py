@@ -153,15 +153,22 @@ class CompiledWalk:
         again."""
         with self.lock:
             self.reach = [np.zeros((0, n), dtype=self.dtype) for n in self.plan.n_hands]
-            self.values = np.zeros((0, max(self.plan.n_hands)), dtype=self.dtype)
+            self.values = np.zeros(0, dtype=self.dtype)
             self.top_reach = [np.zeros((0, n), dtype=self.dtype) for n in self.plan.n_hands]
-            self.top_values = np.zeros((0, max(self.plan.n_hands)), dtype=self.dtype)
+            self.top_values = np.zeros(0, dtype=self.dtype)
 
     def _ensure_buffers(self) -> None:
         plan = self.plan
-        if len(self.values) != plan.n_inner:
+        if len(self.values) != plan.n_inner * max(plan.n_hands):
             self.reach = [np.zeros((plan.n_inner, n), dtype=self.dtype) for n in plan.n_hands]
-            self.values = np.zeros((plan.n_inner, max(plan.n_hands)), dtype=self.dtype)
+            self.values = np.zeros(plan.n_inner * max(plan.n_hands), dtype=self.dtype)
+
+    def player_values(self, player: int) -> np.ndarray:
+        """``player``'s values at every inner row, ``[inner rows, n_hands[player]]``, after
+        ``values_up``: a C-contiguous view of the one buffer both players share. A column
+        slice of a ``[rows, most hands]`` buffer would be contiguous for one player only, and
+        numba compiles every kernel again for the other layout."""
+        return _rows_of(self.values, self.plan.n_inner, self.plan.n_hands[player])
 
     def root_values(
         self,
@@ -181,13 +188,13 @@ class CompiledWalk:
         with self.lock:
             _check_update(mode, update)
             plan = self.plan
-            if len(self.top_values) != plan.n_top:
+            if len(self.top_values) != plan.n_top * max(plan.n_hands):
                 self.top_reach = [np.zeros((plan.n_top, n), dtype=self.dtype) for n in plan.n_hands]
-                self.top_values = np.zeros((plan.n_top, max(plan.n_hands)), dtype=self.dtype)
+                self.top_values = np.zeros(plan.n_top * max(plan.n_hands), dtype=self.dtype)
             root = self.schedule.top_index[0]
             for p in (0, 1):
                 self.top_reach[p][root] = 1.0
-            values = self.top_values[:, : plan.n_hands[player]]
+            values = _rows_of(self.top_values, plan.n_top, plan.n_hands[player])
             self._k.set_threads(self._threads)
             self._k.walk_pass(
                 player,
@@ -245,7 +252,7 @@ class CompiledWalk:
             _check_update(mode, update)
             self._ensure_buffers()
             self._k.set_threads(self._threads)
-            values = self.values[:, : self.plan.n_hands[player]]
+            values = self.player_values(player)
             self._k.values_up(
                 player,
                 mode,
@@ -298,3 +305,9 @@ def compiled_walk(game: TreeGame, dtype=np.float64, isomorphic: bool = False) ->
     return game.derived.get(
         "compiled_walk", (dtype.str, isomorphic), lambda: CompiledWalk(game, dtype, isomorphic)
     )
+
+
+def _rows_of(buffer: np.ndarray, rows: int, width: int) -> np.ndarray:
+    """The first ``rows * width`` entries of a flat buffer as a C-contiguous ``[rows, width]``
+    view (see ``CompiledWalk.player_values``)."""
+    return buffer[: rows * width].reshape(rows, width)

@@ -145,7 +145,7 @@ class CompiledProfile:
         children = children[plan.inner_index[children] >= 0]
         position = np.full(len(plan.kind), -1, dtype=np.int64)
         position[children] = np.arange(len(children))
-        kept = walk.values[plan.inner_index[children], : plan.n_hands[player]]  # a copy
+        kept = walk.player_values(player)[plan.inner_index[children]]  # a copy
         return DecisionValues(self, player, root, position, kept)
 
     def game_value(self) -> float:
