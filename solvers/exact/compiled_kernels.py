@@ -337,6 +337,8 @@ def walk_pass(
     sub_start = schedule.sub_start
     n_levels = top_levels.shape[0]
     n_subtrees = sub_start.shape[0] - 1
+    sigma_rows = _max_children(plan) + 1
+    most = _longest_subtree(sub_start)
     n_steps = 2 * n_levels  # levels but the last going down, the subtrees, every level up
     # np.int64(chunk) below: the loop index is unsigned in the compiled loop, and int64 plus
     # uint64 is float64 to numba, which would compile _walk_chunk a second time
@@ -359,19 +361,29 @@ def walk_pass(
             n_chunks = min(hi - lo, 64)
         for chunk in prange(n_chunks):
             _walk_chunk(
-                phase, lo, np.int64(chunk), hi, n_chunks, player, mode, plan, schedule,
-                own_source, opp_source, top_reach0, top_reach1, top_values, tables, own_hands,
-                opp_hands, update, best, own_swap,
+                phase, lo, np.int64(chunk), hi, n_chunks, sigma_rows, most, player, mode, plan,
+                schedule, own_source, opp_source, top_reach0, top_reach1, top_values, tables,
+                own_hands, opp_hands, update, best, own_swap,
             )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
+def _longest_subtree(sub_start):
+    most = 1
+    for s in range(sub_start.shape[0] - 1):
+        most = max(most, sub_start[s + 1] - sub_start[s])
+    return most
+
+
+@njit(cache=True, nogil=True)
 def _walk_chunk(
-    phase, lo, chunk, hi, stride, player, mode, plan, schedule, own_source, opp_source,
-    top_reach0, top_reach1, top_values, tables, own_hands, opp_hands, update, best, own_swap,
+    phase, lo, chunk, hi, stride, sigma_rows, most, player, mode, plan, schedule, own_source,
+    opp_source, top_reach0, top_reach1, top_values, tables, own_hands, opp_hands, update, best,
+    own_swap,
 ):  # fmt: skip
     """One chunk of a ``walk_pass`` step: rows (or subtrees) ``lo + chunk``, then every
-    ``stride``-th below ``hi``, with the chunk's own scratch."""
+    ``stride``-th below ``hi``, with the chunk's own scratch (``sigma_rows`` rows of strategy,
+    reach and values for ``most`` rows of a subtree)."""
     first = lo + chunk
     top_index = schedule.top_index
     top_rows = schedule.top_rows
@@ -379,8 +391,9 @@ def _walk_chunk(
     n_opp = top_reach1.shape[1] if player == 0 else top_reach0.shape[1]
     # the update reads the player's own reach; values and best responses the opponent's only
     players = 3 if mode == _CFR else (2 if player == 0 else 1)
-    sigma = np.empty((_max_children(plan) + 1, max(top_reach0.shape[1], top_reach1.shape[1])))
     source0, source1 = (own_source, opp_source) if player == 0 else (opp_source, own_source)
+    if phase != _PHASE_UP:
+        sigma = np.empty((sigma_rows, max(top_reach0.shape[1], top_reach1.shape[1])))
     if phase == _PHASE_DOWN:
         for i in range(first, hi, stride):
             _reach_row(
@@ -401,9 +414,6 @@ def _walk_chunk(
     local_index = schedule.local_index
     sub_rows = schedule.sub_rows
     sub_start = schedule.sub_start
-    most = 1
-    for s in range(sub_start.shape[0] - 1):
-        most = max(most, sub_start[s + 1] - sub_start[s])
     reach0 = np.empty((most, top_reach0.shape[1]), top_reach0.dtype)
     reach1 = np.empty((most, top_reach1.shape[1]), top_reach1.dtype)
     values = np.empty((most, n_own), top_values.dtype)
