@@ -45,6 +45,9 @@ DEFAULT_BITS = 8
 within 0.01% of the pot of the float one (``docs/strategy_files.md``)."""
 TARGET_BITS = (DEFAULT_BITS, 16)
 """Bits a probability tried in turn until a solve's file meets its ``--target``."""
+MEMO_BYTES = 64 << 20
+"""Decoded rows a strategy keeps (``BinaryStrategy.__getitem__``): a turn file's whole
+profile (3bet_turn's is 6 MB); a flop's first reads only."""
 
 
 def write_binary(
@@ -147,6 +150,8 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
         written before the writer symmetrised)."""
         self._symmetric_view: BinaryStrategy | None = None
         self._image: list[np.ndarray | None] = [None, None]
+        self._memo: dict[int, np.ndarray] = {}
+        self._memo_bytes = 0
 
     def symmetrised(self) -> BinaryStrategy:
         """The file's profile made exactly suit-symmetric: at a decision that is its own suit
@@ -160,6 +165,7 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
         if self._symmetric_view is None:
             view = copy.copy(self)
             view.symmetric = view.averaging = True
+            view._memo, view._memo_bytes = {}, 0
             self._symmetric_view = view
         return self._symmetric_view
 
@@ -171,6 +177,19 @@ class BinaryStrategy(Mapping[int, np.ndarray]):
         return self._image[player]  # type: ignore[return-value]
 
     def __getitem__(self, node_id: int) -> np.ndarray:
+        """A copy of the node's rows. Decoded once while they fit ``MEMO_BYTES``: a decode is
+        about 70 us however small the node, and LBR reads a turn file's few thousand decisions
+        once a deal (400,000 reads in its exact pass)."""
+        kept = self._memo.get(node_id)
+        if kept is not None:
+            return kept.copy()
+        rows = self._decode(node_id)
+        if self._memo_bytes + rows.nbytes <= MEMO_BYTES:
+            self._memo[node_id] = rows.copy()
+            self._memo_bytes += rows.nbytes
+        return rows
+
+    def _decode(self, node_id: int) -> np.ndarray:
         node = self.game.nodes[node_id]
         if not node.is_decision:
             raise KeyError(node_id)
