@@ -400,3 +400,30 @@ def test_a_binary_solve_says_it_quantised_not_rounded(tmp_path, capfd):
     assert "decimals" not in said
     assert main([*argv[:-1], str(tmp_path / "river.json")]) == 0
     assert "quantised" not in "".join(capfd.readouterr())
+
+
+def test_rows_are_decoded_once_and_each_read_is_a_copy(solved, monkeypatch):
+    """A node's rows are decoded on its first read and kept (``MEMO_BYTES``); every read
+    returns a copy, so a caller that scales its rows in place does not change the file's."""
+    from solvers.strategy_file import binary as binary_module
+
+    decoded = []
+    real = binary_module.decode_slots
+    monkeypatch.setattr(
+        binary_module, "decode_slots", lambda *a, **k: decoded.append(a[3]) or real(*a, **k)
+    )
+    played = load_strategy(solved[".ptsb"]).strategy.symmetrised()
+    nodes = [n.id for n in played.game.decision_nodes()][:50]
+    first = {node: played[node] for node in nodes}
+    assert len(decoded) == len(nodes)
+    for node in nodes:
+        want = first[node].copy()
+        first[node] *= 0.0
+        np.testing.assert_array_equal(played[node], want)
+    assert len(decoded) == len(nodes)  # read again from the memo
+    monkeypatch.setattr(binary_module, "MEMO_BYTES", 0)
+    unkept = load_strategy(solved[".ptsb"]).strategy.symmetrised()
+    for node in nodes[:5]:
+        np.testing.assert_array_equal(unkept[node], played[node])
+        np.testing.assert_array_equal(unkept[node], played[node])
+    assert len(decoded) == len(nodes) + 10  # nothing kept: each read decodes
