@@ -98,12 +98,11 @@ def test_the_isomorphic_walk_matches_the_numpy_walk(solved, pure):
     view, changes = played, (None, None)
     if pure:
         view, changes = NodeChange(played, purify_rows), (purify_per_edge, purify_per_edge)
-    as_dict = reference(game, view)  # the same rows, read once: the view decodes per read
-    compiled = compiled_profile(game, (played, played), as_dict, changes)
+    compiled = compiled_profile(game, (played, played), view, changes)
     assert compiled is not None and compiled.walk.isomorphic
     plan = compiled.walk.plan
     assert (plan.inner_index < 0).sum() > (plan.terminal_index >= 0).sum()  # twins left out
-    check_profile(game, compiled, as_dict)
+    check_profile(game, compiled, reference(game, view))
     off_path = [
         n for n in game.decision_nodes()
         if ((compiled.reach_at(n.id, n.player) == 0) & game.hand_possible(n, n.player)).any()

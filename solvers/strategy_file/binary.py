@@ -47,7 +47,7 @@ TARGET_BITS = (DEFAULT_BITS, 16)
 """Bits a probability tried in turn until a solve's file meets its ``--target``."""
 MEMO_BYTES = 64 << 20
 """Decoded rows a strategy keeps (``BinaryStrategy.__getitem__``): a turn file's whole
-profile (3bet_turn's is 6 MB); a flop's first reads only."""
+profile (3bet_turn's is 7 MB); a flop's first reads only."""
 
 
 def write_binary(
