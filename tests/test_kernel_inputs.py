@@ -26,6 +26,7 @@ SOLVERS = ROOT / "solvers"
 KERNELS = (
     SOLVERS / "exact" / "compiled_kernels.py",
     SOLVERS / "games" / "holdem" / "terminal_kernels.py",
+    SOLVERS / "agents" / "gadget_kernels.py",
 )
 RIVER = str(ROOT / "spots" / "river.toml")
 

@@ -12,6 +12,7 @@ the node-by-node reference recursion's (``tests/reference_walk.py``), not the en
 import numpy as np
 import pytest
 
+from solvers.agents.compiled_gadget import CompiledGadgetCFR
 from solvers.agents.resolving import TURN_TREES
 from solvers.agents.safe_resolve import (
     GADGET_OFFSET,
@@ -138,3 +139,29 @@ def test_the_compiled_gadget_runs_the_numpy_gadgets_iterates(river, iterations):
         np.testing.assert_allclose(compiled[node_id], rows, atol=2e-5)
     if iterations > 1:  # the first iterate is uniform; later ones are not
         assert any(np.ptp(rows, axis=0).max() > 0.1 for rows in reference.values())
+
+
+def test_the_gadgets_compiled_loop_runs_its_python_steps_iterates_to_the_bit(river):
+    # run() hands chunks of iterations to one compiled loop (gadget_kernels.py); _step() is
+    # one iteration from Python. 60 iterations: two full chunks of 25 and a part, DCFR's
+    # discounts changing every iteration. The alternatives are a fifth of the pot under the
+    # blueprint's best responses, so that some hands follow and others terminate.
+    sub, _, values = river
+    game = sub.game
+    values = values - 0.2 * game.pot
+    stepped = CompiledGadgetCFR(game, OPPONENT, values)
+    looped = CompiledGadgetCFR(game, OPPONENT, values)
+    for _ in range(60):
+        stepped._step()
+    looped.run(iterations=60)
+    assert looped.iterations == stepped.iterations == 60
+    pairs = [
+        *zip(stepped.regrets, looped.regrets, strict=True),
+        *zip(stepped.strategy_sums, looped.strategy_sums, strict=True),
+        (stepped.gadget_regrets, looped.gadget_regrets),
+        (stepped.follow, looped.follow),
+    ]
+    for a, b in pairs:
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+    assert 0.1 < (stepped.follow > 0.5).mean() < 0.9
+    assert np.abs(stepped.gadget_regrets).max() > 0

@@ -50,7 +50,7 @@ class CompiledRootCFR(FullWidthCFR):
         assert walk is not None
         sources = [self._source(0), self._source(1)]
         self._reach_down(sources, self._reach_scale())
-        update = self.rule.fused(iteration, self.strategy_sums[player])
+        update = self._fused(player, iteration)
         root = walk.values_up(player, sources, MODE_CFR, update=update)
         if player == self.opponent:
             self._update_root(np.asarray(root, dtype=np.float64), iteration)
@@ -88,6 +88,44 @@ class CompiledGadgetCFR(CompiledRootCFR):
 
     def _reach_scale(self) -> np.ndarray:
         return np.maximum(self.follow, FOLLOW_FLOOR)
+
+    def _steps(self, count: int) -> None:
+        """``count`` iterations in one compiled call (``gadget_kernels.py``): the same
+        iterates as ``_step``, to the bit."""
+        walk = self._compiled
+        assert walk is not None
+        from solvers.agents import gadget_kernels  # noqa: PLC0415 - numba loads only here
+
+        first = self.iterations + 1
+        sources = [self._source(p).kernel_input(walk.dtype) for p in (0, 1)]
+        with walk.lock:
+            walk.ready_two_passes()
+            gadget_kernels.gadget_iterations(
+                first,
+                self.rule.numbers(first, count),
+                self.rule.discounts(first) is not None,
+                self.opponent,
+                FOLLOW_FLOOR,
+                walk.arrays,
+                sources[0],
+                sources[1],
+                self._fused(0, first),
+                self._fused(1, first),
+                walk.reach[0],
+                walk.reach[1],
+                walk.player_values(0),
+                walk.player_values(1),
+                walk.tables[0],
+                walk.tables[1],
+                walk.hands[0],
+                walk.hands[1],
+                walk.plan.hand_swap[0],
+                walk.plan.hand_swap[1],
+                self.alternative,
+                self.gadget_regrets,
+                self.follow,
+            )
+        self.iterations += count
 
     def _update_root(self, follow_values: np.ndarray, iteration: int) -> None:
         """DCFR's update of the root choice (the same discounts as every other node)."""

@@ -17,6 +17,8 @@ import numpy as np
 
 from solvers.exact.kernel_inputs import FusedUpdate
 
+_NO_SUMS = np.zeros((0, 0))
+
 
 @dataclass(frozen=True)
 class UpdateRule:
@@ -60,6 +62,15 @@ class UpdateRule:
             positive=1.0 if discounts is None else float(discounts[0]),
             negative=1.0 if discounts is None else float(discounts[1]),
         )
+
+    def numbers(self, first: int, count: int) -> np.ndarray:
+        """``[count, 3]``: sum weight, positive and negative discount of iterations ``first``
+        on, as ``fused`` sets them (read by ``gadget_kernels.py``)."""
+        rows = []
+        for iteration in range(first, first + count):
+            update = self.fused(iteration, _NO_SUMS)
+            rows.append((update.sum_weight, update.positive, update.negative))
+        return np.array(rows, dtype=np.float64).reshape(count, 3)
 
     def apply(
         self,

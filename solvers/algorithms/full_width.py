@@ -63,6 +63,7 @@ from solvers.exact.compiled_walk import (
 )
 from solvers.exact.evaluation import Exploitability, exploitability_of_sources
 from solvers.exact.executor import WALKS, uses_compiled
+from solvers.exact.kernel_inputs import FusedUpdate
 from solvers.exact.walk import (
     build_plan,
     reach_pass,
@@ -275,8 +276,7 @@ class FullWidthCFR(Solver):
         """``_update`` and ``_set_current`` of ``player`` in one compiled pass."""
         assert self._compiled is not None
         sources = [self._source(0), self._source(1)]
-        sum_scales = self.sum_scales[player] if self.quantised else None
-        update = self.rule.fused(iteration, self.strategy_sums[player], sum_scales)
+        update = self._fused(player, iteration)
         self._compiled.root_values(player, sources, MODE_CFR, update=update)
 
     def _source(self, player: int) -> Source:
@@ -289,6 +289,11 @@ class FullWidthCFR(Solver):
         """The average strategy of ``player`` as the compiled loops read it: normalised sums."""
         scales = self.sum_scales[player] if self.quantised else None
         return Source(self.strategy_sums[player], scales=scales)
+
+    def _fused(self, player: int, iteration: int) -> FusedUpdate:
+        """The update of ``player``'s regrets and sums at ``iteration``."""
+        sum_scales = self.sum_scales[player] if self.quantised else None
+        return self.rule.fused(iteration, self.strategy_sums[player], sum_scales)
 
     def _step(self) -> None:
         iteration = self.iterations + 1

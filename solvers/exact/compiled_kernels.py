@@ -16,6 +16,7 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from solvers.exact.kernel_inputs import FusedUpdate
 from solvers.exact.quantised_rows import store_block
 from solvers.games.holdem.terminal_kernels import N_CARDS, terminal_value
 
@@ -365,6 +366,22 @@ def walk_pass(
                 schedule, own_source, opp_source, top_reach0, top_reach1, top_values, tables,
                 own_hands, opp_hands, update, best, own_swap,
             )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def iteration_update(update, iteration, sum_weight, positive, negative):
+    """``update`` (a ``FusedUpdate``) with the numbers of another iteration: the same arrays
+    and flags, the dither seed ``iteration``."""
+    return FusedUpdate(
+        strategy_sums=update.strategy_sums,
+        sum_scales=update.sum_scales,
+        dither_seed=iteration,
+        sum_weight=sum_weight,
+        floor=update.floor,
+        discount=update.discount,
+        positive=positive,
+        negative=negative,
+    )
 
 
 @njit(cache=True, nogil=True)

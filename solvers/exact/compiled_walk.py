@@ -188,9 +188,7 @@ class CompiledWalk:
         with self.lock:
             _check_update(mode, update)
             plan = self.plan
-            if len(self.top_values) != plan.n_top * max(plan.n_hands):
-                self.top_reach = [np.zeros((plan.n_top, n), dtype=self.dtype) for n in plan.n_hands]
-                self.top_values = np.zeros(plan.n_top * max(plan.n_hands), dtype=self.dtype)
+            self._ensure_top_buffers()
             root = self.schedule.top_index[0]
             for p in (0, 1):
                 self.top_reach[p][root] = 1.0
@@ -215,6 +213,18 @@ class CompiledWalk:
                 SCRATCHES_PER_THREAD * self._threads,
             )
             return values[root].copy()  # the buffer is another thread's once unlocked
+
+    def _ensure_top_buffers(self) -> None:
+        plan = self.plan
+        if len(self.top_values) != plan.n_top * max(plan.n_hands):
+            self.top_reach = [np.zeros((plan.n_top, n), dtype=self.dtype) for n in plan.n_hands]
+            self.top_values = np.zeros(plan.n_top * max(plan.n_hands), dtype=self.dtype)
+
+    def ready_two_passes(self) -> None:
+        """``reach``, ``values`` and the thread count as ``reach_down`` and ``values_up`` set
+        them, for a caller's own compiled loop over those kernels (hold ``lock`` around both)."""
+        self._ensure_buffers()
+        self._k.set_threads(self._threads)
 
     def reach_down(self, sources: list[Source], players: tuple[int, ...] = (0, 1)) -> None:
         """The ``players``' own reach at every inner row (``reach``: ``[inner rows, hands]``

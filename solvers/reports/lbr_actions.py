@@ -125,15 +125,31 @@ class BetSizer:
         return min(max(_amount(own, opp, _fraction(t_own, t_opp, tree_to)), least), self.cap)
 
 
+MAX_MAPPINGS = 200_000
+"""Translations kept per game (a few hundred bytes each) before the memo starts again."""
+
+
 def tree_mapping(
     game: TreeGame, node: Node, actor: int, real: RealState, to: float
 ) -> tuple[list[tuple[int, float]], float]:
     """The tree actions (indices at ``node``) the bot takes LBR's bet to the new total ``to`` in
     the real pot for, with their probabilities, by the house translation; and the share of its
-    folds it turns into calls (a bet below the tree's smallest size, ``off_tree.py``)."""
+    folds it turns into calls (a bet below the tree's smallest size, ``off_tree.py``).
+
+    Kept per game: exact LBR asks the same node the same sizes once per hand it holds (56
+    sizes at every decision), and the translation is the same each time."""
     put = (float(real.put[0]), float(real.put[1]))
-    bet = translate_bet(game, node, to - put[actor], put)
-    return [(m.action, m.probability) for m in bet.mapped], bet.fold_to_call
+    known: dict[tuple, tuple[list[tuple[int, float]], float]] = game.derived.get(
+        "lbr_tree_mapping", None, dict
+    )
+    key = (node.id, actor, put, float(to))
+    if key not in known:
+        if len(known) >= MAX_MAPPINGS:
+            known.clear()
+        bet = translate_bet(game, node, to - put[actor], put)
+        known[key] = ([(m.action, m.probability) for m in bet.mapped], bet.fold_to_call)
+    mapping, fold_to_call = known[key]
+    return list(mapping), fold_to_call
 
 
 def fold_matrix(strategy_rows: list[np.ndarray], fold_index: list[int | None]) -> np.ndarray:
