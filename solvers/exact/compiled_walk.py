@@ -134,7 +134,7 @@ class CompiledWalk:
             terminal_tables(tables, 0),
             terminal_tables(tables, 1),
         )
-        self._no_update = no_update(self.dtype)
+        self._no_update = (no_update(self.dtype), no_update(self.dtype, quantised=True))
         self._no_best = np.zeros((0, 0), dtype=np.int8)
         self.schedule = self.plan.schedule
         self.lock = threading.RLock()
@@ -147,6 +147,10 @@ class CompiledWalk:
         """Load the compiled kernels (from numba's cache, or compile them) before timed work:
         one lean pass of ``sources``."""
         self.root_values(0, sources)
+
+    def _idle(self, source: Source) -> FusedUpdate:
+        """The no-update record typed like a CFR update of ``source``'s walk."""
+        return self._no_update[source.scales is not None]
 
     def release(self) -> None:
         """Free the reach and value buffers (a finished solve); the next pass allocates them
@@ -207,7 +211,7 @@ class CompiledWalk:
                 self.tables[player],
                 self.hands[player],
                 self.hands[1 - player],
-                self._no_update if update is None else update,
+                self._idle(sources[player]) if update is None else update,
                 self._no_best if best is None else best,
                 plan.hand_swap[player],
                 SCRATCHES_PER_THREAD * self._threads,
@@ -275,7 +279,7 @@ class CompiledWalk:
                 self.tables[player],
                 self.hands[player],
                 self.hands[1 - player],
-                self._no_update if update is None else update,
+                self._idle(sources[player]) if update is None else update,
                 self._no_best if best is None else best,
                 self.plan.hand_swap[player],
             )

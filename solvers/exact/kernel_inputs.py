@@ -107,10 +107,14 @@ class FusedUpdate(NamedTuple):
     negative: float
 
 
-def no_update(dtype: np.dtype) -> FusedUpdate:
-    """The record passed when the value pass updates nothing (same types as a real update)."""
+def no_update(dtype: np.dtype, quantised: bool = False) -> FusedUpdate:
+    """The record passed when the value pass updates nothing, with the types of a real update
+    of the same walk: float sums in ``dtype``, or, for 16-bit sources (``quantised``), the
+    uint16 codes a 16-bit CFR pass updates. numba compiles a pass once per record type, so an
+    idle record typed like the update shares the CFR pass's compile (a 16-bit solve's warm-up
+    value pass took a whole compile of its own, about 35 s cold)."""
     return FusedUpdate(
-        strategy_sums=np.zeros((0, 0), dtype=dtype),
+        strategy_sums=np.zeros((0, 0), dtype=np.uint16 if quantised else dtype),
         sum_scales=np.zeros(0, dtype=np.float32),
         dither_seed=0,
         sum_weight=0.0,
