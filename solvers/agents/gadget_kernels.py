@@ -1,11 +1,12 @@
 """numba loop of the resolve gadget's iterations (``compiled_gadget.CompiledGadgetCFR``).
 
-A river re-solve is 300 iterations of a 99-row tree: each pass of the compiled walk takes a
-fraction of a millisecond, and calling it from Python (the records, the thread setting, the
-root's numpy update) cost as much again. This loop runs a chunk of iterations in one call, with
-the walk's own kernels and the root's update in the same arithmetic as the Python step, so the
-iterates are the same to the bit (``tests/test_compiled_gadget.py``). Imported only by
-``compiled_gadget.py``, when a gadget solve runs, so numba loads only then.
+A river re-solve is 300 iterations of a tree of tens to hundreds of rows: each pass of the
+compiled walk takes a fraction of a millisecond, and calling it from Python (the records, the
+thread setting, the root's numpy update) cost as much again. This loop runs a chunk of
+iterations in one call, with the walk's own kernels and the root's update in the same
+arithmetic as the Python step, so the iterates are the same to the bit
+(``tests/test_safe_resolve.py``; ``benchmarks/bench_gadget_loop.py`` times both). Imported only
+by ``compiled_gadget.py``, when a gadget solve runs, so numba loads only then.
 """
 
 from __future__ import annotations
