@@ -1,11 +1,13 @@
-"""The resolve gadget's iterations from Python against its compiled loop (``gadget_kernels.py``),
-side by side, on the rivers that LBR's ``56`` makes the spot bot re-solve.
+"""The resolve gadget's iterations from Python against its compiled loop
+(``compiled_kernels.gadget_iterations``), side by side, on a river of the kind LBR makes a turn
+spot's bot re-solve (about a thousand of them for one exact ``56`` figure).
 
 The line is ``bench_river_resolve.py``'s (OOP bets 70% of the pot on the turn, IP calls, the
-first river card); the river has the dense river sizes and the safe gadget's alternatives, as
-in the recorded ``56`` figures. Each row solves the same gadget for 300 iterations (the river
-re-solve's count) once one ``_step`` at a time and once through ``run``, which hands chunks to
-the compiled loop, and checks that both end with the same strategy sums, to the bit.
+first river card), solved as its ``safe`` row: the file's river sizes, and as alternatives what
+the LBR side's best response wins against the safe turn re-solve the 70% bet leads to. Each row
+solves the same gadget for 300 iterations (the river re-solve's count) once one ``_step`` at a
+time and once through ``run``, which hands chunks to the compiled loop, and checks that both
+end with the same strategy sums, to the bit.
 
 Run: ``python benchmarks/bench_gadget_loop.py [--repeats 5] [--files 3bet_turn,...]``.
 """

@@ -26,7 +26,6 @@ SOLVERS = ROOT / "solvers"
 KERNELS = (
     SOLVERS / "exact" / "compiled_kernels.py",
     SOLVERS / "games" / "holdem" / "terminal_kernels.py",
-    SOLVERS / "agents" / "gadget_kernels.py",
 )
 RIVER = str(ROOT / "spots" / "river.toml")
 

@@ -142,10 +142,11 @@ def test_the_compiled_gadget_runs_the_numpy_gadgets_iterates(river, iterations):
 
 
 def test_the_gadgets_compiled_loop_runs_its_python_steps_iterates_to_the_bit(river):
-    # run() hands chunks of iterations to one compiled loop (gadget_kernels.py); _step() is
-    # one iteration from Python. 60 iterations: two full chunks of 25 and a part, DCFR's
-    # discounts changing every iteration. The alternatives are a fifth of the pot under the
-    # blueprint's best responses, so that some hands follow and others terminate.
+    # run() hands chunks of iterations to one compiled loop (compiled_kernels'
+    # gadget_iterations); _step() is one iteration from Python. 60 iterations: two full
+    # chunks of 25 and a part, DCFR's discounts changing every iteration. The alternatives are
+    # a fifth of the pot under the blueprint's best responses, so that some hands follow and
+    # others terminate.
     sub, _, values = river
     game = sub.game
     values = values - 0.2 * game.pot

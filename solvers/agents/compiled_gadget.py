@@ -90,17 +90,15 @@ class CompiledGadgetCFR(CompiledRootCFR):
         return np.maximum(self.follow, FOLLOW_FLOOR)
 
     def _steps(self, count: int) -> None:
-        """``count`` iterations in one compiled call (``gadget_kernels.py``): the same
-        iterates as ``_step``, to the bit."""
+        """``count`` iterations in one compiled call (``compiled_kernels.gadget_iterations``):
+        the same iterates as ``_step``, to the bit."""
         walk = self._compiled
         assert walk is not None
-        from solvers.agents import gadget_kernels  # noqa: PLC0415 - numba loads only here
-
         first = self.iterations + 1
         sources = [self._source(p).kernel_input(walk.dtype) for p in (0, 1)]
         with walk.lock:
             walk.ready_two_passes()
-            gadget_kernels.gadget_iterations(
+            walk.kernels.gadget_iterations(
                 first,
                 self.rule.numbers(first, count),
                 self.rule.discounts(first) is not None,

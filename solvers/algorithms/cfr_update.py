@@ -65,7 +65,7 @@ class UpdateRule:
 
     def numbers(self, first: int, count: int) -> np.ndarray:
         """``[count, 3]``: sum weight, positive and negative discount of iterations ``first``
-        on, as ``fused`` sets them (read by ``gadget_kernels.py``)."""
+        on, as ``fused`` sets them (read by ``compiled_kernels.gadget_iterations``)."""
         rows = []
         for iteration in range(first, first + count):
             update = self.fused(iteration, _NO_SUMS)

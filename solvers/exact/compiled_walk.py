@@ -224,6 +224,11 @@ class CompiledWalk:
             self.top_reach = [np.zeros((plan.n_top, n), dtype=self.dtype) for n in plan.n_hands]
             self.top_values = np.zeros(plan.n_top * max(plan.n_hands), dtype=self.dtype)
 
+    @property
+    def kernels(self):
+        """The compiled kernels' module (``compiled_kernels.py``), loaded with this walk."""
+        return self._k
+
     def ready_two_passes(self) -> None:
         """``reach``, ``values`` and the thread count as ``reach_down`` and ``values_up`` set
         them, for a caller's own compiled loop over those kernels (hold ``lock`` around both)."""
