@@ -101,7 +101,6 @@ class CompiledGadgetCFR(CompiledRootCFR):
             walk.kernels.gadget_iterations(
                 first,
                 self.rule.numbers(first, count),
-                self.rule.discounts(first) is not None,
                 self.opponent,
                 FOLLOW_FLOOR,
                 walk.arrays,

@@ -553,7 +553,7 @@ def strategies(slot_first, slot_actions, source, out):
 
 @njit(cache=True, nogil=True)
 def gadget_iterations(
-    first, numbers, discount, opponent, follow_floor, plan, source0, source1, update0, update1,
+    first, numbers, opponent, follow_floor, plan, source0, source1, update0, update1,
     reach0, reach1, values0, values1, tables0, tables1, hands0, hands1, swap0, swap1,
     alternative, regrets, follow,
 ):  # fmt: skip
@@ -562,7 +562,8 @@ def gadget_iterations(
     down; the ``opponent``'s scaled per hand by ``max(follow, follow_floor)`` (rounded to the walk's
     dtype); the player's CFR values up with its update; after the opponent's pass, regret
     matching at the root over terminate (``alternative``) and follow (its root values), with
-    the same discounts, into ``regrets`` (``[2, hands]``) and ``follow``."""
+    the same discounts (when ``update0.discount``), into ``regrets`` (``[2, hands]``) and
+    ``follow``."""
     no_best = np.zeros((0, 0), dtype=np.int8)
     opp_reach = reach0 if opponent == 0 else reach1
     scale = np.empty(opp_reach.shape[1], opp_reach.dtype)
@@ -591,7 +592,7 @@ def gadget_iterations(
             )  # fmt: skip
             root = values[0]
             if player == opponent:
-                _root_update(root, alternative, regrets, follow, discount, numbers[k])
+                _root_update(root, alternative, regrets, follow, update0.discount, numbers[k])
 
 
 @njit(cache=True, nogil=True)

@@ -192,7 +192,9 @@ class CompiledWalk:
         with self.lock:
             _check_update(mode, update)
             plan = self.plan
-            self._ensure_top_buffers()
+            if len(self.top_values) != plan.n_top * max(plan.n_hands):
+                self.top_reach = [np.zeros((plan.n_top, n), dtype=self.dtype) for n in plan.n_hands]
+                self.top_values = np.zeros(plan.n_top * max(plan.n_hands), dtype=self.dtype)
             root = self.schedule.top_index[0]
             for p in (0, 1):
                 self.top_reach[p][root] = 1.0
@@ -217,12 +219,6 @@ class CompiledWalk:
                 SCRATCHES_PER_THREAD * self._threads,
             )
             return values[root].copy()  # the buffer is another thread's once unlocked
-
-    def _ensure_top_buffers(self) -> None:
-        plan = self.plan
-        if len(self.top_values) != plan.n_top * max(plan.n_hands):
-            self.top_reach = [np.zeros((plan.n_top, n), dtype=self.dtype) for n in plan.n_hands]
-            self.top_values = np.zeros(plan.n_top * max(plan.n_hands), dtype=self.dtype)
 
     @property
     def kernels(self):
