@@ -3,11 +3,13 @@ chunks it saved and ends with the figures of a run never stopped; more deals ext
 run; a file of another run or a broken one is refused with exit 2, and nothing is mixed in."""
 
 import json
+import os
 import signal
 import subprocess
 import sys
 import time
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,7 +18,7 @@ from pokertui.cli import main
 from solvers.agents.registry import make_agent
 from solvers.errors import InputError
 from solvers.games.hunl.rules import HunlConfig
-from solvers.reports.checkpoint import ChunkCheckpoint
+from solvers.reports.checkpoint import ChunkCheckpoint, run_checkpoint
 from solvers.reports.hunl_match import play_duplicate
 from solvers.reports.lbr_hunl_run import evaluate_hunl
 
@@ -153,3 +155,47 @@ def test_a_match_killed_mid_run_leaves_a_whole_checkpoint_and_resumes(tmp_path):
     saved = ChunkCheckpoint(path, json.loads(path.read_text())["run"]).chunks
     assert 0 < len(saved) < 500
     assert match(2000, path) == match(2000)
+
+
+def test_a_bot_files_bytes_name_the_run_not_its_path_stamp(tmp_path):
+    """A copy or a touch of the same bot file resumes (a clone or a checkout gives every file a
+    new time); other bytes are another run; a file named by size and time, as checkpoints were
+    before the digests, resumes while its bot file is untouched and is renamed by its next save."""
+    bot = tmp_path / "bot.npz"
+    bot.write_bytes(b"blueprint bytes")
+    path = tmp_path / "run.json"
+
+    def checkpoint():
+        return run_checkpoint(str(path), "match", "hunl(100)", {"bot": str(bot)}, 3, 4)
+
+    checkpoint().save(0, np.array([[1.0, -1.0]] * 4))
+    for _ in range(2):
+        bot.unlink()
+        bot.write_bytes(b"blueprint bytes")  # a new file, a new modification time
+        os.utime(bot, ns=(1, 1))
+        assert checkpoint().known(0, 4) is not None
+    saved = path.read_text()
+    bot.write_bytes(b"blueprint bytez")
+    with pytest.raises(InputError, match="another run.*sha256"):
+        checkpoint()
+    assert path.read_text() == saved
+    # the older naming: size and modification time
+    bot.write_bytes(b"blueprint bytes")
+    old = json.loads(saved)
+    old["run"]["files"] = {str(bot): [bot.stat().st_size, bot.stat().st_mtime_ns]}
+    path.write_text(json.dumps(old))
+    resumed = checkpoint()
+    assert resumed.known(0, 4) is not None
+    resumed.save(1, np.array([[2.0, -2.0]] * 4))
+    assert json.loads(path.read_text())["run"] == json.loads(saved)["run"]
+    path.write_text(json.dumps(old))
+    os.utime(bot, ns=(1, 1))
+    with pytest.raises(InputError, match="another run"):
+        checkpoint()
+
+
+def test_a_bot_file_that_cannot_be_read_is_a_clear_error(tmp_path):
+    """/proc/self/mem is a regular file whose first bytes fail to read (EIO)."""
+    with pytest.raises(InputError, match="cannot read the bot file /proc/self/mem"):
+        run_checkpoint(str(tmp_path / "run.json"), "lbr", "hunl(100)",
+                       {"bot": "resolve:/proc/self/mem"}, 1, 2)  # fmt: skip

@@ -246,6 +246,7 @@ def test_people_get_a_table_in_bb_per_hand(capsys):
         (("hunl(stack_bb=5)", "--bot", "call"), "stack"),
         (("hunl(200)",), "--bot"),
         (("hunl(200)", "--bot", "nobody"), "no bot"),
+        (("hunl(200)", "--bot", "resolve:/proc/self/mem"), "cannot read the bot file"),
         (("hunl(200)", "--bot", "call", "--action-set", "tree"), "fc, fcpa or 56"),
         (("hunl(200)", "--bot", "call", "--streets", "3-5"), "--streets"),
         (("hunl(200)", "--bot", "call", "--exact"), "--exact"),

@@ -147,7 +147,10 @@ def make_agent(name_or_path: str, config: HunlConfig) -> Agent:
             f"no bot {text!r}: not a file, and the built-in bots are {', '.join(agent_names())}"
         )
     for loader in FILE_LOADERS:
-        agent = loader(str(path), config)
+        try:
+            agent = loader(str(path), config)
+        except OSError as exc:  # a regular file that fails to read (a disk error, /proc)
+            raise InputError(f"cannot read the bot file {text}: {exc.strerror}") from exc
         if agent is not None:
             return agent
     raise InputError(f"{text} is not a bot file for heads-up no-limit hold'em")

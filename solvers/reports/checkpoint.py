@@ -4,13 +4,16 @@ against a bot that re-solves while it plays: an hour per 2,000 deals) survives a
 Chunk ``i`` of a run is fixed by the run's seed and chunk size (``lbr_run``), so a chunk read
 back is the chunk the run would compute again: the same command resumes where it stopped, and
 more ``--hands`` extend a finished run without playing its deals twice. The file names the run
-(command, game, bots, options, seed, chunk size, and each bot file's size and modification
-time); a file of another run is refused, never mixed in. It is rewritten atomically after every
-chunk, so a kill leaves the last complete state, never half a file.
+(command, game, bots, options, seed, chunk size, and each bot file's SHA-256, so that a copy or
+a checkout of the same file resumes and an edited one does not); a file of another run is
+refused, never mixed in. Files written before the digests (each bot file's size and
+modification time) still resume while the file they name is untouched. It is rewritten
+atomically after every chunk, so a kill leaves the last complete state, never half a file.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -28,35 +31,61 @@ MAX_BYTES = 256 << 20
 """About 7 million deals of two seats: far beyond any run this machine makes."""
 
 
+def file_digests(names: list[str]) -> dict[str, str]:
+    """SHA-256 of each bot name's file (``resolve(...):FILE`` too): a bot file whose bytes
+    changed between two runs makes their chunks different runs; a copy, a checkout or a touch
+    of the same bytes does not."""
+    digests = {}
+    for path in _bot_files(names):
+        digest = hashlib.sha256()
+        try:
+            with path.open("rb") as handle:
+                for block in iter(lambda: handle.read(1 << 20), b""):
+                    digest.update(block)
+        except OSError as exc:
+            raise InputError(f"cannot read the bot file {path}: {exc.strerror}") from exc
+        digests[str(path)] = f"sha256:{digest.hexdigest()}"
+    return digests
+
+
 def file_stamps(names: list[str]) -> dict[str, list[int]]:
-    """Size and modification time of each bot name's file (``resolve(...):FILE`` too), so that
-    a bot file changed between two runs makes their chunks different runs."""
+    """Size and modification time of each bot name's file: how checkpoints written before
+    ``file_digests`` named them, still read while the file is untouched."""
     stamps = {}
-    for name in names:
-        path = Path(str(name).rsplit(":", 1)[-1].strip())
-        if path.is_file():
-            info = path.stat()
-            stamps[str(path)] = [int(info.st_size), int(info.st_mtime_ns)]
+    for path in _bot_files(names):
+        info = path.stat()
+        stamps[str(path)] = [int(info.st_size), int(info.st_mtime_ns)]
     return stamps
+
+
+def _bot_files(names: list[str]) -> list[Path]:
+    paths = (Path(str(name).rsplit(":", 1)[-1].strip()) for name in names)
+    return [path for path in paths if path.is_file()]
 
 
 def run_checkpoint(path: str | None, command: str, game: str, bots: dict[str, str], seed: int,
                    chunk: int, **options: Any) -> ChunkCheckpoint | None:  # fmt: skip
     """The checkpoint of a full-game run (``match``, ``lbr``) at ``path``, None without one: the
-    run named by its command, game, bots (and their files' stamps), options, seed and chunk."""
+    run named by its command, game, bots (and their files' digests), options, seed and chunk."""
     if path is None:
         return None
     identity = {"command": command, "game": game, **bots, **options, "seed": int(seed),
-                "chunk_deals": int(chunk), "files": file_stamps(list(bots.values()))}  # fmt: skip
-    return ChunkCheckpoint(path, identity)
+                "chunk_deals": int(chunk)}  # fmt: skip
+    files = list(bots.values())
+    earlier = {**identity, "files": file_stamps(files)}
+    return ChunkCheckpoint(path, {**identity, "files": file_digests(files)}, earlier=(earlier,))
 
 
 class ChunkCheckpoint:
-    """The chunks of one run (``identity``: JSON values) saved in ``path``."""
+    """The chunks of one run (``identity``: JSON values) saved in ``path``. ``earlier`` are the
+    same run as older versions named it: their chunks are read, and the next save names the run
+    by ``identity``."""
 
-    def __init__(self, path: str | os.PathLike, identity: dict[str, Any]) -> None:
+    def __init__(self, path: str | os.PathLike, identity: dict[str, Any],
+                 earlier: tuple[dict[str, Any], ...] = ()) -> None:  # fmt: skip
         self.path = Path(path)
         self.identity = json.loads(json.dumps(identity))
+        self.earlier = [json.loads(json.dumps(other)) for other in earlier]
         check_output_path(self.path, "checkpoint")
         self.chunks: dict[int, np.ndarray] = self._read() if self.path.exists() else {}
 
@@ -68,7 +97,7 @@ class ChunkCheckpoint:
         if data.get("version") != VERSION:
             raise InputError(f"{where} is version {data.get('version')!r}; this pokertui "
                              f"writes version {VERSION}")  # fmt: skip
-        if data.get("run") != self.identity:
+        if data.get("run") != self.identity and data.get("run") not in self.earlier:
             other = _difference(data.get("run"), self.identity)
             raise InputError(f"{where} holds another run ({other}); run the same command as "
                              "before, or name a new file")  # fmt: skip
