@@ -49,6 +49,7 @@ def river_file(tmp_path_factory):
         ((PUSH_FOLD_10, "--streets", "river"), "preflop"),
         ((PUSH_FOLD_10, "--streets", "moon"), "--streets"),
         ((PUSH_FOLD_10, "--workers", "0", "--json"), "--workers"),
+        ((PUSH_FOLD_10, "--workers", "-1", "--exact"), "--workers"),
         (("no/such/file.json",), "cannot read"),
         ((PUSH_FOLD_10, "--no-resolve", "--record", "--exact"), "--no-resolve"),
         (("hunl(100)", "--bot", "call", "--no-resolve"), "--no-resolve"),

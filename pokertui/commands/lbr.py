@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
     if river is not None and args.no_turn_resolve:
         river = partial(RiverResolver, turn_iterations=0)
     if args.exact:
-        result = evaluate_exact(args.file, args.action_set, streets, river)
+        result = evaluate_exact(args.file, args.action_set, streets, river, args.workers)
     elif args.json:
         result = evaluate(args.file, args.action_set, args.hands, args.seed, streets, args.workers,
                           backend=args.backend, address=args.address, river=river)  # fmt: skip

@@ -176,10 +176,27 @@ def evaluate_exact(
     action_set: str = "fcpa",
     streets: tuple[str, ...] | None = None,
     river: RiverFactory | None = None,
+    workers: int | None = 1,
 ) -> dict:
-    """LBR's exact value over every deal (each hand, the bot's actions and cards to come)."""
-    engine = build(LbrJob(str(path), action_set, streets, river))
-    seat_chips = [engine.expected_seat(seat) for seat in (0, 1)]
+    """LBR's exact value over every deal (each hand, the bot's actions and cards to come). With
+    ``workers`` above 1 the two seats run in two processes: a seat's re-solves are its own
+    (``RiverResolver`` keys them by seat), so nothing is solved twice, and the figure is the
+    same. None: one per core for a bot that re-solves (minutes a seat), else this process (a
+    pool's start costs more than such a file's whole pass)."""
+    if workers is not None and workers <= 0:
+        raise InputError(f"--workers must be positive, not {workers}")
+    job = LbrJob(str(Path(path).resolve()), action_set, streets, river)
+    engine = build(job)  # validates the file and the options before any worker starts
+    if workers is None:
+        workers = (os.cpu_count() or 1) if engine.river is not None else 1
+    if min(workers, 2) == 1:
+        seat_chips = [engine.expected_seat(seat) for seat in (0, 1)]
+    else:
+        seat_chips = [0.0, 0.0]
+        for seat, outcome in run_tasks(_exact_seat, [(job, 0), (job, 1)], workers=2):
+            if not outcome.ok:
+                raise RuntimeError(f"exact LBR, seat {seat + 1}, failed: {outcome.error}")
+            seat_chips[seat] = outcome.value
     unit, scale = engine.unit
     return {
         **_identity(path, engine),
@@ -191,6 +208,11 @@ def evaluate_exact(
         "seat_ci95": [0.0, 0.0],
         "chips": float(np.mean(seat_chips)),
     }
+
+
+def _exact_seat(job: LbrJob, seat: int) -> float:
+    """One seat's exact value in a pool worker, on an engine of its own."""
+    return build(job).expected_seat(seat)
 
 
 def _identity(path: str | Path, engine: LocalBestResponse) -> dict:

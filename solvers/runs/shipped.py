@@ -153,12 +153,12 @@ def is_lbr_target(filename: str) -> bool:
 
 def record_lbr_figures(path: Path) -> dict[str, float]:
     """LBR's exact value (over every deal) for each action set against the file played as a
-    bot (a turn spot re-solves the river after an off-tree bet, ``river_resolve.py``), stored
-    in the file's header; returns ``{action set: value}`` in the file's unit (mbb/hand or % of
-    the pot)."""
+    bot (a turn spot re-solves the river after an off-tree bet, ``river_resolve.py``; its two
+    seats then run in two processes), stored in the file's header; returns ``{action set:
+    value}`` in the file's unit (mbb/hand or % of the pot)."""
     values = {}
     for action_set in LBR_ACTION_SETS:
-        result = evaluate_exact(path, action_set, river=RiverResolver)
+        result = evaluate_exact(path, action_set, river=RiverResolver, workers=None)
         record_lbr(path, result)
         values[action_set] = result["value"]
     return values
