@@ -40,6 +40,12 @@ def _fail(what: str, path, reason: str) -> UserFileError:
     return UserFileError(f"{what} {_show(path)}: {reason}", reason=reason)
 
 
+def unreadable_bot_file(path: str | os.PathLike, exc: OSError) -> UserFileError:
+    """The error for a bot file that exists but fails to read (a disk error, ``/proc``): the
+    registry's loaders and a checkpoint's digest both read bot files."""
+    return UserFileError(f"cannot read the bot file {path}: {exc.strerror}", reason=exc.strerror)
+
+
 def _kind_problem(mode: int) -> str | None:
     if stat.S_ISDIR(mode):
         return "is a folder, not a file"

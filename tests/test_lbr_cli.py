@@ -50,6 +50,8 @@ def river_file(tmp_path_factory):
         ((PUSH_FOLD_10, "--streets", "moon"), "--streets"),
         ((PUSH_FOLD_10, "--workers", "0", "--json"), "--workers"),
         ((PUSH_FOLD_10, "--workers", "-1", "--exact"), "--workers"),
+        ((PUSH_FOLD_10, "--workers", "5000", "--exact"), "from 1 to 1024"),
+        ((PUSH_FOLD_10, "--workers", "5000", "--hands", "4"), "from 1 to 1024"),
         (("no/such/file.json",), "cannot read"),
         ((PUSH_FOLD_10, "--no-resolve", "--record", "--exact"), "--no-resolve"),
         (("hunl(100)", "--bot", "call", "--no-resolve"), "--no-resolve"),

@@ -56,10 +56,14 @@ seed = bounded_int(0, MAX_SEED)
 """A random seed: what ``numpy.random.default_rng`` accepts, as one non-negative 64-bit int."""
 
 
-def add_chunk_pool_arguments(parser: argparse.ArgumentParser, workers_type=int) -> None:
+def add_chunk_pool_arguments(
+    parser: argparse.ArgumentParser,
+    workers_type=int,
+    workers_help: str = "processes (default: one per core)",
+) -> None:
     """``--workers``, ``--chunk-deals``, ``--backend`` and ``--address`` of the commands that
     play seeded chunks of duplicate deals (full-game ``lbr``, ``match``)."""
-    parser.add_argument("--workers", type=workers_type, help="processes (default: one per core)")
+    parser.add_argument("--workers", type=workers_type, help=workers_help)
     parser.add_argument(
         "--chunk-deals",
         type=bounded_int(1, 100_000),

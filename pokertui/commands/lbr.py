@@ -55,7 +55,11 @@ def register(subparsers: Any) -> None:
         "commas, or numbers as in the paper (1-4, 3-4, 4); it checks or calls elsewhere "
         "(default: every street)",
     )
-    add_chunk_pool_arguments(parser)
+    add_chunk_pool_arguments(
+        parser,
+        workers_help="processes (default: one per core; with --exact, one per core for a turn "
+        "spot whose bot re-solves, else this process)",
+    )
     parser.add_argument(
         "--exact", action="store_true", help="exact value over every deal instead of sampling"
     )

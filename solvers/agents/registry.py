@@ -19,6 +19,7 @@ from solvers.agents.safe_resolve import GADGETS
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import HunlConfig
+from solvers.user_files import unreadable_bot_file
 
 CHUMPS: dict[str, Callable[[], Agent]] = {
     "call": AlwaysCall,
@@ -150,7 +151,7 @@ def make_agent(name_or_path: str, config: HunlConfig) -> Agent:
         try:
             agent = loader(str(path), config)
         except OSError as exc:  # a regular file that fails to read (a disk error, /proc)
-            raise InputError(f"cannot read the bot file {text}: {exc.strerror}") from exc
+            raise unreadable_bot_file(text, exc) from exc
         if agent is not None:
             return agent
     raise InputError(f"{text} is not a bot file for heads-up no-limit hold'em")

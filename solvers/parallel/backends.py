@@ -88,12 +88,17 @@ def follow_parent(parent: int) -> None:
         os._exit(1)
 
 
+def check_workers(workers: int | None) -> None:
+    """``InputError`` for a worker count outside 1 to ``MAX_WORKERS`` (None: the default)."""
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise InputError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
+
+
 def check_backend(backend: str, workers: int | None = None, address: str | None = None) -> None:
     """``InputError`` for an unknown backend, a bad worker count or an address without Ray."""
     if backend not in BACKENDS:
         raise InputError(f"unknown backend {backend!r}; choose one of: {', '.join(BACKENDS)}")
-    if workers is not None and not 1 <= workers <= MAX_WORKERS:
-        raise InputError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
+    check_workers(workers)
     if address is not None and backend != "ray":
         raise InputError("--address names a Ray cluster: use it with --backend ray")
     if backend == "ray":

@@ -23,7 +23,7 @@ import numpy as np
 
 from solvers.atomic import atomic_write_text, check_output_path
 from solvers.errors import InputError
-from solvers.user_files import load_user_json
+from solvers.user_files import load_user_json, unreadable_bot_file
 
 FORMAT = "pokertui-chunks"
 VERSION = 1
@@ -43,7 +43,7 @@ def file_digests(names: list[str]) -> dict[str, str]:
                 for block in iter(lambda: handle.read(1 << 20), b""):
                     digest.update(block)
         except OSError as exc:
-            raise InputError(f"cannot read the bot file {path}: {exc.strerror}") from exc
+            raise unreadable_bot_file(path, exc) from exc
         digests[str(path)] = f"sha256:{digest.hexdigest()}"
     return digests
 

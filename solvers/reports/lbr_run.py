@@ -19,7 +19,7 @@ import numpy as np
 
 from solvers.errors import InputError
 from solvers.games.base import Strategy, TreeGame
-from solvers.parallel.backends import check_backend, run_tasks
+from solvers.parallel.backends import check_backend, check_workers, run_tasks
 from solvers.reports.checkpoint import ChunkCheckpoint
 from solvers.reports.lbr import LocalBestResponse, RiverBot, summarise
 from solvers.strategy_file import load_strategy
@@ -81,8 +81,7 @@ def agent_chunk_deals(agent: object) -> int:
 def check_counts(deals: int, workers: int | None) -> None:
     if deals <= 0:
         raise InputError(f"--hands must be a positive number of deals, not {deals}")
-    if workers is not None and workers <= 0:
-        raise InputError(f"--workers must be positive, not {workers}")
+    check_workers(workers)
 
 
 def run_chunks(
@@ -183,8 +182,7 @@ def evaluate_exact(
     (``RiverResolver`` keys them by seat), so nothing is solved twice, and the figure is the
     same. None: one per core for a bot that re-solves (minutes a seat), else this process (a
     pool's start costs more than such a file's whole pass)."""
-    if workers is not None and workers <= 0:
-        raise InputError(f"--workers must be positive, not {workers}")
+    check_workers(workers)
     job = LbrJob(str(Path(path).resolve()), action_set, streets, river)
     engine = build(job)  # validates the file and the options before any worker starts
     if workers is None:
