@@ -79,9 +79,9 @@ class LinesEngine:
     def run_chunk(self, seed: int, index: int, deals: int) -> np.ndarray:
         """``[deals, 4]``: LBR's chips from seat 0 and 1, then the index of each hand's line."""
         out = np.empty((deals, 4))
-        for i, seat, value, state in self.lbr.chunk_hands(seed, index, deals):
-            out[i, seat] = value
-            out[i, 2 + seat] = classify(state, seat, self.greedy)
+        for i, seat, hand in self.lbr.chunk_hands(seed, index, deals):
+            out[i, seat] = hand.value
+            out[i, 2 + seat] = classify(hand.state, seat, self.greedy)
         return out
 
 

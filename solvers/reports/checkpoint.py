@@ -64,16 +64,19 @@ def _bot_files(names: list[str]) -> list[Path]:
 
 
 def run_checkpoint(path: str | None, command: str, game: str, bots: dict[str, str], seed: int,
-                   chunk: int, **options: Any) -> ChunkCheckpoint | None:  # fmt: skip
+                   chunk: int, *, columns: int = 2,
+                   **options: Any) -> ChunkCheckpoint | None:  # fmt: skip
     """The checkpoint of a full-game run (``match``, ``lbr``) at ``path``, None without one: the
-    run named by its command, game, bots (and their files' digests), options, seed and chunk."""
+    run named by its command, game, bots (and their files' digests), options, seed and chunk,
+    whose chunks have ``columns`` values a deal."""
     if path is None:
         return None
     identity = {"command": command, "game": game, **bots, **options, "seed": int(seed),
                 "chunk_deals": int(chunk)}  # fmt: skip
     files = list(bots.values())
     earlier = {**identity, "files": file_stamps(files)}
-    return ChunkCheckpoint(path, {**identity, "files": file_digests(files)}, earlier=(earlier,))
+    return ChunkCheckpoint(path, {**identity, "files": file_digests(files)}, earlier=(earlier,),
+                           columns=columns)  # fmt: skip
 
 
 class ChunkCheckpoint:
@@ -82,8 +85,9 @@ class ChunkCheckpoint:
     by ``identity``."""
 
     def __init__(self, path: str | os.PathLike, identity: dict[str, Any],
-                 earlier: tuple[dict[str, Any], ...] = ()) -> None:  # fmt: skip
+                 earlier: tuple[dict[str, Any], ...] = (), columns: int = 2) -> None:  # fmt: skip
         self.path = Path(path)
+        self.columns = columns
         self.identity = json.loads(json.dumps(identity))
         self.earlier = [json.loads(json.dumps(other)) for other in earlier]
         check_output_path(self.path, "checkpoint")
@@ -108,10 +112,10 @@ class ChunkCheckpoint:
         for key, values in chunks.items():
             if not (key.isdigit() and len(key) < 10):
                 raise InputError(f"{where}: {key!r} is not a chunk number")
-            rows = _rows(values)
+            rows = _rows(values, self.columns)
             if rows is None:
-                raise InputError(f"{where}: chunk {key} is not a list of [seat 1, seat 2] "
-                                 "chip values")  # fmt: skip
+                raise InputError(f"{where}: chunk {key} is not a list of rows of "
+                                 f"{self.columns} chip values")  # fmt: skip
             found[int(key)] = rows
         return found
 
@@ -132,10 +136,10 @@ class ChunkCheckpoint:
         atomic_write_text(self.path, json.dumps(document, separators=(",", ":")) + "\n")
 
 
-def _rows(values: Any) -> np.ndarray | None:
+def _rows(values: Any, columns: int) -> np.ndarray | None:
     if not isinstance(values, list) or not values:
         return None
-    if not all(isinstance(r, list) and len(r) == 2 for r in values):
+    if not all(isinstance(r, list) and len(r) == columns for r in values):
         return None
     if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for r in values for v in r):
         return None

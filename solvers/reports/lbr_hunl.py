@@ -31,6 +31,7 @@ unbiased estimate of LBR's winnings.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 import numpy as np
 
@@ -48,6 +49,7 @@ from solvers.games.hunl.rules import (
 )
 from solvers.reports.lbr_actions import FRACTIONS_56, parse_action_set
 from solvers.reports.lbr_hunl_cards import HunlEquity, clash_matrix, combos_touching, deal
+from solvers.reports.lbr_hunl_control import ControlVariates
 from solvers.reports.lbr_names import STREETS
 
 
@@ -76,8 +78,19 @@ def action_column(policy: Policy, action: Action) -> int:
     raise HunlLbrError(f"the bot played {action}, which its policy does not list")
 
 
+class PlayedHand(NamedTuple):
+    value: float
+    """LBR's chips, scored by imaginary observations."""
+    correction: float
+    """The control variates' sum (0 without them): ``value - correction`` is the lower-variance
+    score with the same expectation (``lbr_hunl_control``)."""
+    state: HunlState
+    """The hand's last state (its line, who folded)."""
+
+
 class HunlLocalBestResponse:
-    """LBR against one agent in the full game ``config``."""
+    """LBR against one agent in the full game ``config``; ``control``: also score each hand less
+    its control variates (``lbr_hunl_control``)."""
 
     def __init__(
         self,
@@ -85,6 +98,7 @@ class HunlLocalBestResponse:
         agent: Agent,
         action_set: str = "fcpa",
         streets: tuple[str, ...] | None = None,
+        control: bool = False,
     ) -> None:
         self.config = config
         self.agent = agent
@@ -99,6 +113,7 @@ class HunlLocalBestResponse:
         self.streets = tuple(s for s in STREETS if s in streets)
         self._greedy = {STREETS.index(s) for s in self.streets}
         self.cards = HunlEquity()
+        self.control = ControlVariates(self.cards, self.value) if control else None
 
     # --- the greedy decision ----------------------------------------------------------------
     def bets(self, state: HunlState) -> list[int]:
@@ -161,19 +176,22 @@ class HunlLocalBestResponse:
     ) -> float:
         """LBR's chips in one hand from ``seat`` holding ``combo``, scored by imaginary
         observations over the bot's range (``board`` is the whole five-card runout)."""
-        return self.play_out(seat, combo, bot_combo, board, rng)[0]
+        return self.play_out(seat, combo, bot_combo, board, rng).value
 
     def play_out(
         self, seat: int, combo: int, bot_combo: int, board: np.ndarray, rng: np.random.Generator
-    ) -> tuple[float, HunlState]:
-        """``play``'s chips and the hand's last state (its line, who folded)."""
+    ) -> PlayedHand:
+        """``play``'s chips, the control variates' sum and the hand's last state."""
         state = HunlState.initial(self.config)
         weights = np.where(clash_matrix()[combo], 0.0, 1.0)
         shown = 0
         street = 0
+        correction = 0.0
         while not state.is_over:
             needed = state.board_cards_needed
             if needed != shown:
+                if self.control is not None and shown >= 3:  # a turn or river card
+                    correction += self.control.card(state, seat, combo, board[:needed], weights)
                 weights[combos_touching(board[shown:needed])] = 0.0
                 shown = needed
             street = state.street
@@ -183,13 +201,18 @@ class HunlLocalBestResponse:
             else:
                 policy = self.agent.policy(state, visible)
                 action = self.agent.act(state, visible, bot_combo, rng)
-                weights = weights * policy.probabilities[:, action_column(policy, action)]
+                column = action_column(policy, action)
+                if self.control is not None:
+                    correction += self.control.action(state, seat, combo, visible, weights,
+                                                      policy, column)  # fmt: skip
+                weights = weights * policy.probabilities[:, column]
                 top = weights.max()
                 if not top > 0:
                     raise HunlLbrError(f"the bot played {action} with no combo of its range")
                 weights /= top  # a long hand of unlikely actions must not underflow
             state = state.apply(action)
-        return self.value(state, seat, combo, board[: BOARD_CARDS[street]], weights), state
+        value = self.value(state, seat, combo, board[: BOARD_CARDS[street]], weights)
+        return PlayedHand(value, correction, state)
 
     def value(
         self, state: HunlState, seat: int, combo: int, board: np.ndarray, weights: np.ndarray
@@ -207,20 +230,22 @@ class HunlLocalBestResponse:
     # --- chunks of duplicate deals ----------------------------------------------------------
     def run_chunk(self, seed: int, index: int, deals: int) -> np.ndarray:
         """``[deals, 2]``: LBR's chips from seat 0 and from seat 1 on each deal of chunk
-        ``index``, whose random stream depends only on ``(seed, index)``."""
-        out = np.empty((deals, 2))
-        for i, seat, value, _ in self.chunk_hands(seed, index, deals):
-            out[i, seat] = value
+        ``index``, whose random stream depends only on ``(seed, index)``. With control variates
+        ``[deals, 4]``: the corrected scores, then the plain ones (the same hands)."""
+        out = np.empty((deals, 4 if self.control is not None else 2))
+        for i, seat, hand in self.chunk_hands(seed, index, deals):
+            out[i, seat] = hand.value - hand.correction
+            if self.control is not None:
+                out[i, 2 + seat] = hand.value
         return out
 
     def chunk_hands(
         self, seed: int, index: int, deals: int
-    ) -> Iterator[tuple[int, int, float, HunlState]]:
-        """Each hand of chunk ``index`` in play order: the deal, LBR's seat, its chips and the
-        hand's last state (``benchmarks/bench_lbr_lines.py`` sorts the hands by their line)."""
+    ) -> Iterator[tuple[int, int, PlayedHand]]:
+        """Each hand of chunk ``index`` in play order: the deal, LBR's seat and the hand
+        (``benchmarks/bench_lbr_lines.py`` sorts the hands by their line)."""
         rng = np.random.default_rng([seed, index])
         c0, c1, boards = deal(rng, deals)
         for i in range(deals):
             for seat, (own, other) in enumerate(((c0[i], c1[i]), (c1[i], c0[i]))):
-                value, state = self.play_out(seat, int(own), int(other), boards[i], rng)
-                yield i, seat, value, state
+                yield i, seat, self.play_out(seat, int(own), int(other), boards[i], rng)

@@ -28,7 +28,11 @@ import numpy as np
 
 from solvers.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX, N_COMBOS
 from solvers.cards.preflop_tables import preflop_allin_table
-from solvers.reports.lbr_hunl_kernels import combo_equity, completion_strengths
+from solvers.reports.lbr_hunl_kernels import (
+    combo_equity,
+    completion_strengths,
+    equity_by_next_card,
+)
 
 BOARDS_KEPT = 8
 """Boards whose completions stay evaluated (a chunk plays each board from both seats in turn)."""
@@ -92,6 +96,16 @@ class HunlEquity:
         extra, strength = self._completions(board)
         eq = combo_equity(strength, extra, combo)
         return np.where(dead, 0.0, eq)
+
+    def next_card_equity(self, combo: int, board: tuple[int, ...]) -> np.ndarray:
+        """``[52, 1326]``: row ``c`` is ``equity(combo, board + (c,))`` for a turn or river card
+        ``c`` (zeros for a card on ``board`` or in ``combo``), from ``board``'s completions."""
+        if len(board) not in (3, 4):
+            raise ValueError(f"a next card follows a flop or a turn, not {len(board)} cards")
+        extra, strength = self._completions(board)
+        eq = equity_by_next_card(strength, extra, combo)
+        eq[:, clash_matrix()[combo] | combos_touching(np.asarray(board, dtype=np.intp))] = 0.0
+        return eq
 
 
 def deal(rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

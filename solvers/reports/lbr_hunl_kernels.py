@@ -113,3 +113,39 @@ def combo_equity(strength: np.ndarray, extra: np.ndarray, combo: int) -> np.ndar
     a, b = int(_COMBOS[combo, 0]), int(_COMBOS[combo, 1])
     _equity(strength, np.ascontiguousarray(extra, dtype=np.int64), combo, a, b, out)
     return out
+
+
+@njit(cache=True, nogil=True)
+def _equity_by_card(strength, extra, own, own_a, own_b, out):
+    n_combos = strength.shape[1]
+    count = np.zeros_like(out)
+    for r in range(strength.shape[0]):
+        blocked = False
+        for j in range(extra.shape[1]):
+            if extra[r, j] == own_a or extra[r, j] == own_b:
+                blocked = True
+        if blocked:
+            continue
+        mine = strength[r, own]
+        for h in range(n_combos):
+            s = strength[r, h]
+            if s < 0:
+                continue
+            share = 1.0 if mine > s else (0.5 if mine == s else 0.0)
+            for j in range(extra.shape[1]):
+                c = extra[r, j]
+                count[c, h] += 1.0
+                out[c, h] += share
+    for c in range(out.shape[0]):
+        for h in range(n_combos):
+            out[c, h] = out[c, h] / count[c, h] if count[c, h] > 0 else 0.0
+
+
+def equity_by_next_card(strength: np.ndarray, extra: np.ndarray, combo: int) -> np.ndarray:
+    """``[52, 1326]``: row ``c`` is ``combo_equity`` on the board with ``c`` dealt next, from the
+    completions that hold ``c`` (0 where no completion is left: ``c`` on the board, in ``combo``
+    or in the bot combo)."""
+    out = np.zeros((52, strength.shape[1]))
+    a, b = int(_COMBOS[combo, 0]), int(_COMBOS[combo, 1])
+    _equity_by_card(strength, np.ascontiguousarray(extra, dtype=np.int64), combo, a, b, out)
+    return out

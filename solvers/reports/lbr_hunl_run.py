@@ -33,11 +33,12 @@ class HunlLbrJob:
     streets: tuple[str, ...] | None
     make_agent: AgentFactory
     """Importable by name (it is pickled into the worker processes)."""
+    control: bool = False
 
 
 def build(job: HunlLbrJob) -> HunlLocalBestResponse:
     agent = job.make_agent(job.bot, job.config)
-    return HunlLocalBestResponse(job.config, agent, job.action_set, job.streets)
+    return HunlLocalBestResponse(job.config, agent, job.action_set, job.streets, job.control)
 
 
 def evaluate_hunl(
@@ -54,30 +55,39 @@ def evaluate_hunl(
     address: str | None = None,
     chunk_deals: int | None = None,
     checkpoint: str | None = None,
+    control: bool = False,
 ) -> dict:
     """LBR against ``bot`` over ``deals`` duplicate deals (``2 * deals`` hands): mbb per hand
     per seat and both seats, with 95% intervals; ``progress`` gets the deals finished so far.
     The chunks run on ``backend`` (``local`` or ``ray``) with the same figures. Chunks hold
     ``chunk_deals`` deals (default: what the bot asks for); the same seed and chunk size deal
     the same cards to any bot, so two bots can be compared deal by deal. ``checkpoint``: a
-    file that keeps the finished chunks (``reports.checkpoint``), to resume or extend the run."""
+    file that keeps the finished chunks (``reports.checkpoint``), to resume or extend the run.
+    ``control``: each hand is scored less its control variates (``lbr_hunl_control``), the same
+    expectation with a narrower interval; ``plain`` then holds the figures without them."""
     check_counts(deals, workers)
-    job = HunlLbrJob(config, str(bot), action_set, streets, make_agent)
+    job = HunlLbrJob(config, str(bot), action_set, streets, make_agent, control)
     engine = build(job)  # a bad bot or option fails here, before any worker starts
     chunk = chunk_deals or agent_chunk_deals(engine.agent)
     saved = run_checkpoint(checkpoint, "lbr", hunl_spec_string(config), {"bot": str(bot)}, seed,
                            chunk, action_set=engine.action_set,
-                           streets=list(engine.streets))  # fmt: skip
+                           streets=list(engine.streets), columns=4 if control else 2,
+                           **({"control_variates": True} if control else {}))  # fmt: skip
     values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk,
                         saved)  # fmt: skip
-    return {
+    scale = 1000.0 / config.big_blind
+    result = {
         "bot": str(bot),
         "agent": engine.agent.name,
         "game": hunl_spec_string(config),
         "action_set": engine.action_set,
         "streets": list(engine.streets),
-        **duplicate_figures(values, seed, chunk, "mbb_per_hand", 1000.0 / config.big_blind),
+        "control_variates": control,
+        **duplicate_figures(values[:, :2], seed, chunk, "mbb_per_hand", scale),
     }
+    if control:
+        result["plain"] = summarise(values[:, 2:], scale)
+    return result
 
 
 def duplicate_figures(values: np.ndarray, seed: int, chunk: int, unit: str, scale: float) -> dict:

@@ -1,0 +1,108 @@
+"""Control variates for full-game LBR: the luck of the bot's actions and of the turn and river
+cards taken out of each hand's score, its expectation unchanged (AIVAT, Burch et al. 2018, with
+simple value estimates).
+
+LBR knows the bot's range ``w`` and its policy, so at every bot decision it knows the chance of
+each action given the public line, ``P(a) = sum(w * pi[:, a]) / sum(w)``, and at a turn or river
+card the chance of each card, ``P(c)`` proportional to the range weight of the combos that do
+not hold ``c``. For any value estimate ``V`` of the states that follow,
+
+    correction = V(what happened) - sum over the alternatives x of P(x) * V(x)
+
+has expectation zero given everything before it, whatever ``V`` is, so the hand's score minus
+its corrections estimates the same thing with less variance the better ``V`` is. Here ``V`` is
+the imaginary observation itself where an action ends the hand, and elsewhere LBR's chips if the
+hand were checked down from there against the range (the pot LBR would have in it times twice
+its equity less one; at least minus its chips in when it faces a bet, since it may fold).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from solvers.cards.deck import COMBO_CARDS, N_COMBOS
+from solvers.games.hunl.agent import Policy
+from solvers.games.hunl.rules import RAISE, HunlState
+from solvers.reports.lbr_hunl_cards import HunlEquity
+
+TerminalValue = Callable[[HunlState, int, int, np.ndarray, np.ndarray], float]
+"""LBR's imaginary observation at the end of a hand: ``(state, seat, combo, board, weights)``."""
+
+_HOLDS = np.zeros((52, N_COMBOS))
+_HOLDS[COMBO_CARDS[:, 0], np.arange(N_COMBOS)] = 1.0
+_HOLDS[COMBO_CARDS[:, 1], np.arange(N_COMBOS)] = 1.0
+
+
+def checkdown_value(state: HunlState, seat: int, wp: np.ndarray) -> np.ndarray:
+    """LBR's chips if nobody bets again and LBR calls what it faces, with showdown share ``wp``
+    (one or many); facing a bet it may fold instead, so never below minus its chips in."""
+    own, opp = state.committed[seat], state.committed[1 - seat]
+    value = max(own, opp) * (2.0 * np.asarray(wp, dtype=np.float64) - 1.0)
+    if state.to_act == seat and opp > own:
+        value = np.maximum(value, -float(own))
+    return value
+
+
+def card_chances(weights: np.ndarray, board: tuple[int, ...], combo: int) -> np.ndarray:
+    """``[52]``: the chance of each card coming next on ``board`` given LBR's ``combo`` and the
+    bot's range ``weights`` (combos on the board at weight 0): the bot's hand is drawn from the
+    range, then the card uniformly from the rest, so a card is as likely as the range weight
+    that does not hold it."""
+    chance = weights.sum() - _HOLDS @ weights
+    chance[list(board)] = 0.0
+    chance[list(COMBO_CARDS[combo])] = 0.0
+    return chance / chance.sum()
+
+
+class ControlVariates:
+    """The corrections of one LBR engine's hands (``HunlLocalBestResponse.play_out``)."""
+
+    def __init__(self, cards: HunlEquity, terminal: TerminalValue) -> None:
+        self.cards = cards
+        self.terminal = terminal
+
+    def action(
+        self,
+        state: HunlState,
+        seat: int,
+        combo: int,
+        board: np.ndarray,
+        weights: np.ndarray,
+        policy: Policy,
+        column: int,
+    ) -> float:
+        """The correction for the bot's action ``policy.actions[column]`` in ``state``, where
+        its range was ``weights`` (LBR in ``seat`` holding ``combo``). A raise never ends the
+        hand, so all of a policy's raises (thousands for the random chump) are valued at once."""
+        eq = self.cards.equity(combo, tuple(int(c) for c in board))
+        mass = weights @ policy.probabilities
+        share = ((weights * eq) @ policy.probabilities) / np.maximum(mass, 1e-300)
+        values = np.zeros(len(policy.actions))
+        raises = np.array([a.kind == RAISE for a in policy.actions])
+        if raises.any():
+            to = np.array([a.to for a in policy.actions], dtype=np.float64)[raises]
+            values[raises] = np.maximum(to * (2.0 * share[raises] - 1.0),
+                                        -float(state.committed[seat]))  # fmt: skip
+        for i in np.flatnonzero(~raises & (mass > 0)):  # fold and check/call
+            child = state.apply(policy.actions[i])
+            if child.is_over:
+                reach = weights * policy.probabilities[:, i]
+                values[i] = self.terminal(child, seat, combo, board, reach)
+            else:
+                values[i] = checkdown_value(child, seat, share[i])
+        return float(values[column] - (mass / weights.sum()) @ values)
+
+    def card(
+        self, state: HunlState, seat: int, combo: int, board: np.ndarray, weights: np.ndarray
+    ) -> float:
+        """The correction for the turn or river card ``board[-1]``, dealt before ``state`` (the
+        street's first decision), where the bot's range was ``weights`` on ``board[:-1]``."""
+        before = tuple(int(c) for c in board[:-1])
+        eq = self.cards.next_card_equity(combo, before)  # [52, 1326]
+        live = weights[None, :] * (1.0 - _HOLDS)  # the range with each card dealt
+        chance = card_chances(weights, before, combo)
+        wp = np.einsum("ch,ch->c", live, eq) / np.maximum(live.sum(axis=1), 1e-300)
+        values = checkdown_value(state, seat, wp)
+        return float(values[int(board[-1])] - chance @ values)
