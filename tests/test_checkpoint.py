@@ -123,19 +123,20 @@ JSON = st.recursive(
 
 @settings(max_examples=60, deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])  # fmt: skip
-@given(chunks=JSON)
-def test_any_chunks_field_loads_or_is_refused_clearly(tmp_path, chunks):
+@given(chunks=JSON, columns=st.sampled_from([2, 4]))
+def test_any_chunks_field_loads_or_is_refused_clearly(tmp_path, chunks, columns):
+    """``columns``: 4 for LBR with control variates (both scores of both seats)."""
     identity = {"command": "match", "seed": 1}
     path = tmp_path / "fuzz.json"
     path.write_text(json.dumps({"format": "pokertui-chunks", "version": 1, "run": identity,
                                 "chunks": chunks}))  # fmt: skip
     try:
-        loaded = ChunkCheckpoint(path, identity)
+        loaded = ChunkCheckpoint(path, identity, columns=columns)
     except InputError as exc:
         assert "checkpoint" in str(exc)
     else:
         for index, rows in loaded.chunks.items():
-            assert index >= 0 and rows.ndim == 2 and rows.shape[1] == 2
+            assert index >= 0 and rows.ndim == 2 and rows.shape[1] == columns
 
 
 def test_a_match_killed_mid_run_leaves_a_whole_checkpoint_and_resumes(tmp_path):
