@@ -49,10 +49,10 @@ def _strengths(
 
 
 @njit(cache=True, nogil=True)
-def _equity(strength, extra, own, own_a, own_b, out):
+def _shares(strength, extra, own, own_a, own_b, by_card, score, count):
+    """Sum ``own``'s showdown share against each combo over the completions it does not block,
+    into row 0 of ``score`` and ``count``, or by card into the row of each completion card."""
     n_combos = strength.shape[1]
-    score = np.zeros(n_combos)
-    count = np.zeros(n_combos)
     for r in range(strength.shape[0]):
         blocked = False
         for j in range(extra.shape[1]):
@@ -65,13 +65,14 @@ def _equity(strength, extra, own, own_a, own_b, out):
             s = strength[r, h]
             if s < 0:
                 continue
-            count[h] += 1.0
-            if mine > s:
-                score[h] += 1.0
-            elif mine == s:
-                score[h] += 0.5
-    for h in range(n_combos):
-        out[h] = score[h] / count[h] if count[h] > 0 else 0.0
+            share = 1.0 if mine > s else (0.5 if mine == s else 0.0)
+            if by_card:
+                for j in range(extra.shape[1]):
+                    score[extra[r, j], h] += share
+                    count[extra[r, j], h] += 1.0
+            else:
+                score[0, h] += share
+                count[0, h] += 1.0
 
 
 _COMBOS = COMBO_CARDS.astype(np.int64)
@@ -106,46 +107,23 @@ def completion_strengths(board: tuple[int, ...], extra: np.ndarray) -> np.ndarra
     return out
 
 
+def _mean_shares(strength: np.ndarray, extra: np.ndarray, combo: int, rows: int) -> np.ndarray:
+    score = np.zeros((rows, strength.shape[1]))
+    count = np.zeros_like(score)
+    a, b = int(_COMBOS[combo, 0]), int(_COMBOS[combo, 1])
+    extra = np.ascontiguousarray(extra, dtype=np.int64)
+    _shares(strength, extra, combo, a, b, rows > 1, score, count)
+    return np.divide(score, count, out=np.zeros_like(score), where=count > 0)
+
+
 def combo_equity(strength: np.ndarray, extra: np.ndarray, combo: int) -> np.ndarray:
     """``[1326]``: ``combo``'s share against each combo over the completions it does not block
     (0 for combos with no completion left)."""
-    out = np.empty(strength.shape[1])
-    a, b = int(_COMBOS[combo, 0]), int(_COMBOS[combo, 1])
-    _equity(strength, np.ascontiguousarray(extra, dtype=np.int64), combo, a, b, out)
-    return out
-
-
-@njit(cache=True, nogil=True)
-def _equity_by_card(strength, extra, own, own_a, own_b, out):
-    n_combos = strength.shape[1]
-    count = np.zeros_like(out)
-    for r in range(strength.shape[0]):
-        blocked = False
-        for j in range(extra.shape[1]):
-            if extra[r, j] == own_a or extra[r, j] == own_b:
-                blocked = True
-        if blocked:
-            continue
-        mine = strength[r, own]
-        for h in range(n_combos):
-            s = strength[r, h]
-            if s < 0:
-                continue
-            share = 1.0 if mine > s else (0.5 if mine == s else 0.0)
-            for j in range(extra.shape[1]):
-                c = extra[r, j]
-                count[c, h] += 1.0
-                out[c, h] += share
-    for c in range(out.shape[0]):
-        for h in range(n_combos):
-            out[c, h] = out[c, h] / count[c, h] if count[c, h] > 0 else 0.0
+    return _mean_shares(strength, extra, combo, 1)[0]
 
 
 def equity_by_next_card(strength: np.ndarray, extra: np.ndarray, combo: int) -> np.ndarray:
     """``[52, 1326]``: row ``c`` is ``combo_equity`` on the board with ``c`` dealt next, from the
     completions that hold ``c`` (0 where no completion is left: ``c`` on the board, in ``combo``
     or in the bot combo)."""
-    out = np.zeros((52, strength.shape[1]))
-    a, b = int(_COMBOS[combo, 0]), int(_COMBOS[combo, 1])
-    _equity_by_card(strength, np.ascontiguousarray(extra, dtype=np.int64), combo, a, b, out)
-    return out
+    return _mean_shares(strength, extra, combo, 52)
