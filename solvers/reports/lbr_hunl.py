@@ -25,7 +25,9 @@ seat), and every hand is scored by the paper's imaginary observations: a fold pa
 showdown pays the expectation over the bot's range on the line played, the board completed
 exhaustively from the street where the betting ended (so an all-in preflop is valued over every
 board). The bot's own actions are drawn from its policy for its real hand, so the score is an
-unbiased estimate of LBR's winnings.
+unbiased estimate of LBR's winnings. With ``control`` each hand is also scored less the luck of
+the bot's actions and of the turn and river cards (``lbr_hunl_control``): the same expectation
+with a narrower interval.
 """
 
 from __future__ import annotations
