@@ -2,6 +2,8 @@
 a showdown the tests recompute with phevaluator; the figures do not depend on the workers; the
 command line prints bb/100 and refuses bad bots with exit 2."""
 
+import json
+
 import numpy as np
 import pytest
 from phevaluator import evaluate_cards
@@ -9,7 +11,7 @@ from phevaluator import evaluate_cards
 from pokertui.cli import main
 from solvers.agents.registry import make_agent
 from solvers.cards.deck import COMBO_CARDS, card_str
-from solvers.games.hunl.rules import HunlConfig
+from solvers.games.hunl.rules import HunlConfig, HunlState, replay
 from solvers.reports.hunl_match import DuplicateMatch, play_duplicate
 from solvers.reports.lbr_hunl_cards import deal
 
@@ -89,3 +91,67 @@ def test_the_command_builds_each_bot_once_in_its_own_process(capsys, monkeypatch
                            "--hands", "4", "--workers", "1")  # fmt: skip
     assert code == 0 and "8 hands" in out
     assert sorted(built) == ["call", "random"]
+
+
+# --- control variates (``--control-variates``) ----------------------------------------------
+
+
+def flop_equity(c0: int, c1: int, flop) -> float:
+    """Seat 0's share over every turn and river (phevaluator, pair by pair)."""
+    dead = {*map(int, COMBO_CARDS[c0]), *map(int, COMBO_CARDS[c1]), *map(int, flop)}
+    left = [c for c in range(52) if c not in dead]
+    shares = [(1 + seat0_wins(c0, c1, (*flop, t, r))) / 2
+              for i, t in enumerate(left) for r in left[i + 1 :]]  # fmt: skip
+    return float(np.mean(shares))
+
+
+def test_two_checking_stations_score_the_flop_equity_with_control_variates():
+    """Nobody bets, so the turn's and the river's luck are all there is after the flop: the
+    score less both is the big blind at stake times twice the flop equity less one."""
+    match = DuplicateMatch(CONFIG, make_agent("call", CONFIG), make_agent("call", CONFIG), True)
+    values = match.run_chunk(3, 0, 6)
+    c0, c1, boards = deal(np.random.default_rng([3, 0]), 6)
+    expected = np.array([100 * (2 * flop_equity(int(a), int(b), board[:3]) - 1)
+                         for a, b, board in zip(c0, c1, boards, strict=True)])  # fmt: skip
+    np.testing.assert_allclose(values[:, 0], expected, atol=1e-9)
+    np.testing.assert_allclose(values[:, 1], -expected, atol=1e-9)
+    chips = np.array([100 * seat0_wins(int(a), int(b), board)
+                      for a, b, board in zip(c0, c1, boards, strict=True)])  # fmt: skip
+    np.testing.assert_array_equal(values[:, 2], chips)  # the plain chips beside them
+    assert np.abs(values[:, 0] - chips).max() > 50  # the luck taken out is real
+
+
+def test_control_variates_keep_the_matchs_expectation():
+    """The blueprint against always-call, 400 duplicate deals: the chips and the score less its
+    luck differ by less than their paired interval, and the spread shrinks (0.77 of the
+    variance over 1,000 deals, ``docs/resolve.md``)."""
+    match = DuplicateMatch(CONFIG, make_agent("strategies/hunl_100bb.npz", CONFIG),
+                           make_agent("call", CONFIG), True)  # fmt: skip
+    values = np.concatenate([match.run_chunk(11, i, 100) for i in range(4)])
+    scored, chips = values[:, :2].mean(axis=1), values[:, 2:].mean(axis=1)
+    gap = chips - scored
+    assert abs(gap.mean()) <= 1.96 * gap.std(ddof=1) / np.sqrt(len(gap))
+    assert scored.std() < 0.95 * chips.std()
+
+
+def test_representative_raises_are_left_uncorrected():
+    """The chumps list min, pot and all-in for thousands of totals they draw among: weighing
+    the draw by those chances would bias the score, so their actions carry no correction."""
+    state = HunlState.initial(CONFIG)  # the small blind may raise
+    board = np.zeros(0, dtype=int)
+    for name, representative in (("call-raise", True), ("random", True),
+                                 ("random-action", True), ("call", False),
+                                 ("strategies/hunl_100bb.npz", False)):  # fmt: skip
+        assert make_agent(name, CONFIG).policy(state, board).representative is representative
+    allin = replay("r10000", CONFIG)  # no raise left: the chump's policy is exact again
+    assert not make_agent("call-raise", CONFIG).policy(allin, board).representative
+
+
+def test_the_command_prints_both_figures_with_control_variates(capsys, tmp_path):
+    argv = ("match", "hunl(100)", "--bot", "strategies/hunl_100bb.npz", "--opponent", "call",
+            "--hands", "12", "--workers", "1", "--control-variates")  # fmt: skip
+    code, out, _ = run_cli(capsys, *argv)
+    assert code == 0 and "the chips of the same hands" in out
+    code, out, _ = run_cli(capsys, *argv, "--json")
+    result = json.loads(out)
+    assert result["control_variates"] and result["plain"]["value"] != result["value"]

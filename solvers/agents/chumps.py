@@ -89,7 +89,7 @@ class _KindsThenAmount:
         for total in totals:
             actions.append(Action(RAISE, total))
             row.append(weights[RAISE] / len(totals))
-        return Policy(tuple(actions), _rows(row))
+        return Policy(tuple(actions), _rows(row), representative=bool(totals))
 
     def act(
         self, state: HunlState, board: np.ndarray, combo: int, rng: np.random.Generator

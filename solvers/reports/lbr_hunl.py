@@ -51,7 +51,7 @@ from solvers.games.hunl.rules import (
 )
 from solvers.reports.lbr_actions import FRACTIONS_56, parse_action_set
 from solvers.reports.lbr_hunl_cards import HunlEquity, clash_matrix, combos_touching, deal
-from solvers.reports.lbr_hunl_control import ControlVariates
+from solvers.reports.lbr_hunl_control import ControlVariates, imaginary_value
 from solvers.reports.lbr_names import STREETS
 
 
@@ -115,7 +115,7 @@ class HunlLocalBestResponse:
         self.streets = tuple(s for s in STREETS if s in streets)
         self._greedy = {STREETS.index(s) for s in self.streets}
         self.cards = HunlEquity()
-        self.control = ControlVariates(self.cards, self.value) if control else None
+        self.control = ControlVariates(self.cards) if control else None
 
     # --- the greedy decision ----------------------------------------------------------------
     def bets(self, state: HunlState) -> list[int]:
@@ -221,13 +221,7 @@ class HunlLocalBestResponse:
     ) -> float:
         """LBR's chips at the end of a hand: a fold pays its chips, a showdown the expectation
         over the bot's range with the rest of ``board`` dealt exhaustively."""
-        own, opp = state.committed[seat], state.committed[1 - seat]
-        if state.folded >= 0:
-            return float(-own if state.folded == seat else opp)
-        eq = self.cards.equity(combo, tuple(int(c) for c in board))
-        wp = float(weights @ eq) / weights.sum()
-        stake = min(own, opp)
-        return stake * (2.0 * wp - 1.0)
+        return imaginary_value(self.cards, state, seat, combo, board, weights)
 
     # --- chunks of duplicate deals ----------------------------------------------------------
     def run_chunk(self, seed: int, index: int, deals: int) -> np.ndarray:

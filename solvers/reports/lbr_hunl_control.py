@@ -18,8 +18,6 @@ its equity less one; at least minus its chips in when it faces a bet, since it m
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from solvers.cards.deck import COMBO_CARDS, N_COMBOS
@@ -27,12 +25,28 @@ from solvers.games.hunl.agent import Policy
 from solvers.games.hunl.rules import RAISE, HunlState
 from solvers.reports.lbr_hunl_cards import HunlEquity
 
-TerminalValue = Callable[[HunlState, int, int, np.ndarray, np.ndarray], float]
-"""LBR's imaginary observation at the end of a hand: ``(state, seat, combo, board, weights)``."""
-
 _HOLDS = np.zeros((52, N_COMBOS))
 _HOLDS[COMBO_CARDS[:, 0], np.arange(N_COMBOS)] = 1.0
 _HOLDS[COMBO_CARDS[:, 1], np.arange(N_COMBOS)] = 1.0
+
+
+def imaginary_value(
+    cards: HunlEquity,
+    state: HunlState,
+    seat: int,
+    combo: int,
+    board: np.ndarray,
+    weights: np.ndarray,
+) -> float:
+    """The chips of the player in ``seat`` holding ``combo`` at the end of a hand against the
+    range ``weights`` (one combo for a known hand): a fold pays its chips, a showdown the
+    expectation over the range with the rest of ``board`` dealt exhaustively."""
+    own, opp = state.committed[seat], state.committed[1 - seat]
+    if state.folded >= 0:
+        return float(-own if state.folded == seat else opp)
+    eq = cards.equity(combo, tuple(int(c) for c in board))
+    wp = float(weights @ eq) / weights.sum()
+    return min(own, opp) * (2.0 * wp - 1.0)
 
 
 def checkdown_value(state: HunlState, seat: int, wp: np.ndarray) -> np.ndarray:
@@ -57,11 +71,13 @@ def card_chances(weights: np.ndarray, board: tuple[int, ...], combo: int) -> np.
 
 
 class ControlVariates:
-    """The corrections of one LBR engine's hands (``HunlLocalBestResponse.play_out``)."""
+    """The corrections of the hands of one LBR engine (``HunlLocalBestResponse.play_out``) or
+    match (``hunl_match``, where each range is the one combo actually held). ``seat`` and
+    ``combo`` are the scored player's; ``weights`` the range of the other, who acts or is
+    dealt against."""
 
-    def __init__(self, cards: HunlEquity, terminal: TerminalValue) -> None:
+    def __init__(self, cards: HunlEquity) -> None:
         self.cards = cards
-        self.terminal = terminal
 
     def action(
         self,
@@ -75,7 +91,11 @@ class ControlVariates:
     ) -> float:
         """The correction for the bot's action ``policy.actions[column]`` in ``state``, where
         its range was ``weights`` (LBR in ``seat`` holding ``combo``). A raise never ends the
-        hand, so all of a policy's raises (thousands for the random chump) are valued at once."""
+        hand, so all of a policy's raises are valued at once.
+        Zero for a ``representative`` policy, whose listed chances are not those of the actions
+        played: weighing by them would bias the score."""
+        if policy.representative:
+            return 0.0
         eq = self.cards.equity(combo, tuple(int(c) for c in board))
         mass = weights @ policy.probabilities
         share = ((weights * eq) @ policy.probabilities) / np.maximum(mass, 1e-300)
@@ -89,7 +109,7 @@ class ControlVariates:
             child = state.apply(policy.actions[i])
             if child.is_over:
                 reach = weights * policy.probabilities[:, i]
-                values[i] = self.terminal(child, seat, combo, board, reach)
+                values[i] = imaginary_value(self.cards, child, seat, combo, board, reach)
             else:
                 values[i] = checkdown_value(child, seat, share[i])
         return float(values[column] - (mass / weights.sum()) @ values)

@@ -27,6 +27,10 @@ class Policy:
 
     actions: tuple[Action, ...]
     probabilities: np.ndarray
+    representative: bool = False
+    """True when a listed raise stands for many totals that ``act`` draws among: the listed
+    chances are then not those of the actions played (the chumps' min, pot and all-in), which
+    LBR's range reads at the nearest listed raise but control variates cannot weigh."""
 
     def __post_init__(self) -> None:
         shape = (N_COMBOS, len(self.actions))
