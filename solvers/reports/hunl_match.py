@@ -119,9 +119,9 @@ class DuplicateMatch:
         chips = float(state.payoff(winner)[bot_seat])
         if control is None or (state.folded < 0 and street == 0):
             return chips, chips - correction
-        final = board[: BOARD_CARDS[street]]
-        return chips, imaginary_value(self.cards, state, bot_seat, mine, final, held(theirs)) \
-            - correction
+        board = board[: BOARD_CARDS[street]]  # the showdown over the cards still to come
+        scored = imaginary_value(self.cards, state, bot_seat, mine, board, held(theirs))
+        return chips, scored - correction
 
     def run_chunk(self, seed: int, index: int, deals: int) -> np.ndarray:
         """``[deals, 2]``: the bot's chips from seat 0 and from seat 1 on each deal. With
