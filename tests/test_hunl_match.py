@@ -124,7 +124,7 @@ def test_two_checking_stations_score_the_flop_equity_with_control_variates():
 def test_control_variates_keep_the_matchs_expectation():
     """The blueprint against always-call, 400 duplicate deals: the chips and the score less its
     luck differ by less than their paired interval, and the spread shrinks (0.77 of the
-    variance over 1,000 deals, ``docs/resolve.md``)."""
+    variance over 1,000 deals, ``docs/lbr.md``)."""
     match = DuplicateMatch(CONFIG, make_agent("strategies/hunl_100bb.npz", CONFIG),
                            make_agent("call", CONFIG), True)  # fmt: skip
     values = np.concatenate([match.run_chunk(11, i, 100) for i in range(4)])
