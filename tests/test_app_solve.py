@@ -209,6 +209,21 @@ async def test_runs_survive_leaving_the_launcher(tmp_path):
         assert app.settings.custom_strategies == [str(record.out)]
 
 
+async def test_an_update_during_the_launchers_dismissal_still_counts(tmp_path):
+    """A run that finishes while its launcher is being dismissed (still attached, its table
+    already gone) is recorded as done: the screen's refresh is cosmetic and must not turn into
+    the run's failure (the worker reports any exception it sees as the run's error)."""
+    app = make_app(STRATEGIES, tmp_path, seed=1)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_launcher(pilot, tmp_path)
+        record = screen.book.add(game="kuhn", algo="cfr+", out=tmp_path / "k.json", options="",
+                                 stop=("iterations", 300))  # fmt: skip
+        await screen.query_one("#solve-runs", DataTable).remove()
+        assert screen.is_attached
+        screen.apply_update(SolveUpdate(record.run_id, {"event": "done", "iterations": 300}))
+        assert record.state == "done" and record.iterations == 300
+
+
 def test_progress_updates_collapse_but_others_do_not():
     older = SolveUpdate(1, {"event": "progress", "iterations": 5}, ((1, 0.5),))
     newer = SolveUpdate(1, {"event": "progress", "iterations": 9}, ((1, 0.5), (9, 0.1)))

@@ -19,6 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.screen import Screen
 from textual.widgets import (
     Button,
@@ -317,7 +318,9 @@ class SolveScreen(Screen[Path | None]):
         record = book.apply(update.run_id, update.event, update.history, update.handle)
         if update.event.get("event") == "validated" and update.event.get("kind") != "blueprint":
             remember_strategy(self.app, update.event["path"])
-        if self.is_attached:
+        if not self.is_attached:
+            return
+        try:
             self.refresh_row(record)
             if record.state == "failed":
                 self.show_error(f"Run {record.run_id} failed: {record.error}")
@@ -325,6 +328,8 @@ class SolveScreen(Screen[Path | None]):
                 self.refresh_files()
             if update.run_id == self.auto_run:
                 self.follow_auto_run(update.event)
+        except NoMatches:  # dismissed meanwhile: its widgets are going, the book is kept
+            pass
 
     def follow_auto_run(self, event: dict) -> None:
         """The bar of the run started at once, and the hand-over of its file."""
