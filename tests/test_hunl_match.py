@@ -14,6 +14,7 @@ from solvers.cards.deck import COMBO_CARDS, card_str
 from solvers.games.hunl.rules import HunlConfig, HunlState, replay
 from solvers.reports.hunl_match import DuplicateMatch, play_duplicate
 from solvers.reports.lbr_hunl_cards import deal
+from tests.control_checks import assert_unbiased_and_tighter
 
 CONFIG = HunlConfig(100)
 
@@ -127,11 +128,9 @@ def test_control_variates_keep_the_matchs_expectation():
     variance over 1,000 deals, ``docs/lbr.md``)."""
     match = DuplicateMatch(CONFIG, make_agent("strategies/hunl_100bb.npz", CONFIG),
                            make_agent("call", CONFIG), True)  # fmt: skip
-    values = np.concatenate([match.run_chunk(11, i, 100) for i in range(4)])
-    scored, chips = values[:, :2].mean(axis=1), values[:, 2:].mean(axis=1)
-    gap = chips - scored
-    assert abs(gap.mean()) <= 1.96 * gap.std(ddof=1) / np.sqrt(len(gap))
-    assert scored.std() < 0.95 * chips.std()
+    assert_unbiased_and_tighter(
+        np.concatenate([match.run_chunk(11, i, 100) for i in range(4)]), 0.95
+    )
 
 
 def test_representative_raises_are_left_uncorrected():

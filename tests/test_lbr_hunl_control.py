@@ -23,6 +23,7 @@ from solvers.reports.lbr_hunl_cards import HunlEquity, clash_matrix, combos_touc
 from solvers.reports.lbr_hunl_control import card_chances
 from solvers.reports.lbr_hunl_run import evaluate_hunl
 from tests.conftest import STRATEGIES
+from tests.control_checks import assert_unbiased_and_tighter
 
 ACPC = HunlConfig(200)
 BLUEPRINT = STRATEGIES / "hunl_100bb.npz"
@@ -88,11 +89,7 @@ def test_the_corrected_score_keeps_lbrs_expectation_against_the_blueprint():
     river: 0.29 of it over 4,000 hands, ``docs/lbr.md``)."""
     lbr = HunlLocalBestResponse(HunlConfig(100), make_agent(str(BLUEPRINT), HunlConfig(100)),
                                 "fcpa", ("turn", "river"), control=True)  # fmt: skip
-    values = np.concatenate([lbr.run_chunk(21, i, 100) for i in range(3)])
-    corrected, plain = values[:, :2].mean(axis=1), values[:, 2:].mean(axis=1)
-    gap = plain - corrected
-    assert abs(gap.mean()) <= 1.96 * gap.std(ddof=1) / np.sqrt(len(gap))
-    assert corrected.std() < 0.5 * plain.std()
+    assert_unbiased_and_tighter(np.concatenate([lbr.run_chunk(21, i, 100) for i in range(3)]), 0.5)
 
 
 def test_without_control_variates_the_chunks_are_the_plain_scores():
