@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections import OrderedDict
 from functools import lru_cache
 from pathlib import Path
 
@@ -43,6 +44,9 @@ from solvers.games.hunl.rules import CALL, FOLD, RAISE, Action, HunlConfig, Hunl
 from solvers.games.translation import translate
 from solvers.strategy_file.blueprint_file import BlueprintFile, BlueprintFileError, read_blueprint
 
+POLICIES_KEPT = 8
+"""Answers kept per agent, by betting line and board."""
+
 
 class BlueprintAgent:
     """An ``Agent`` (``games/hunl/agent.py``) over a blueprint file."""
@@ -65,6 +69,9 @@ class BlueprintAgent:
                 f"abstraction has {slots:,}: the file is damaged or from another version"
             )
         self.strategy = blueprint.strategy
+        self._policies: OrderedDict[tuple[tuple[str, ...], tuple[int, ...]], Policy] = (
+            OrderedDict()
+        )  # the last few answers: LBR and matches ask for a policy, then act on it
         tree = self.tree
         parent = np.full(tree.n_nodes, -1, dtype=np.int64)
         for node in tree.decisions:
@@ -82,6 +89,17 @@ class BlueprintAgent:
     # --- the Agent protocol --------------------------------------------------------------------
     def policy(self, state: HunlState, board: np.ndarray) -> Policy:
         _check_game(state.config, self.config, "this blueprint")
+        key = (state.history, tuple(int(c) for c in board))
+        kept = self._policies.get(key)
+        if kept is None:
+            kept = self._policy(state, board)
+            kept.probabilities.flags.writeable = False  # shared by every caller of the key
+            self._policies[key] = kept
+            if len(self._policies) > POLICIES_KEPT:
+                self._policies.popitem(last=False)
+        return kept
+
+    def _policy(self, state: HunlState, board: np.ndarray) -> Policy:
         legal = state.legal()
         node = self.locate(state)
         if node is None:

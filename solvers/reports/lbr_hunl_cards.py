@@ -36,6 +36,9 @@ from solvers.reports.lbr_hunl_kernels import (
 
 BOARDS_KEPT = 8
 """Boards whose completions stay evaluated (a chunk plays each board from both seats in turn)."""
+EQUITIES_KEPT = 4
+"""(combo, board) equity vectors kept: within a street LBR's decisions, the control variates and
+the hand's end all ask for the same one."""
 
 
 @cache
@@ -74,6 +77,7 @@ class HunlEquity:
 
     def __init__(self) -> None:
         self._boards: OrderedDict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = OrderedDict()
+        self._equities: OrderedDict[tuple[int, tuple[int, ...]], np.ndarray] = OrderedDict()
 
     def _completions(self, board: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
         cached = self._boards.get(board)
@@ -88,14 +92,25 @@ class HunlEquity:
 
     def equity(self, combo: int, board: tuple[int, ...]) -> np.ndarray:
         """``[1326]``: LBR's expected share of the pot at showdown holding ``combo`` against each
-        bot combo, the rest of the board dealt exhaustively (0 where the hands or board clash)."""
+        bot combo, the rest of the board dealt exhaustively (0 where the hands or board clash).
+        Read-only: the last few are shared between callers."""
+        key = (combo, board)
+        kept = self._equities.get(key)
+        if kept is not None:
+            self._equities.move_to_end(key)
+            return kept
         dead = clash_matrix()[combo] | combos_touching(np.asarray(board, dtype=np.intp))
         if not board:
             eq = _preflop_equity()[COMBO_CLASS[combo], COMBO_CLASS].astype(np.float64)
-            return np.where(dead, 0.0, eq)
-        extra, strength = self._completions(board)
-        eq = combo_equity(strength, extra, combo)
-        return np.where(dead, 0.0, eq)
+        else:
+            extra, strength = self._completions(board)
+            eq = combo_equity(strength, extra, combo)
+        eq = np.where(dead, 0.0, eq)
+        eq.flags.writeable = False
+        self._equities[key] = eq
+        if len(self._equities) > EQUITIES_KEPT:
+            self._equities.popitem(last=False)
+        return eq
 
     def next_card_equity(self, combo: int, board: tuple[int, ...]) -> np.ndarray:
         """``[52, 1326]``: row ``c`` is ``equity(combo, board + (c,))`` for a turn or river card
