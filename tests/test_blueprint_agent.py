@@ -88,6 +88,21 @@ def test_policy_rows_are_the_solvers_average_strategy(trained):
     assert np.ptp(flop.probabilities[live], axis=0).max() > 0.5
 
 
+def test_a_kept_answer_is_shared_read_only_and_keyed_by_line_and_board(trained):
+    """LBR and matches ask for a policy and then act on it: the second ask is the kept answer,
+    which nobody may change; another board or line is answered afresh."""
+    _, path = trained
+    agent = load_blueprint_agent(path, HunlConfig(10))
+    state = replay("r250c/", HunlConfig(10))
+    first = agent.policy(state, BOARD[:3])
+    assert agent.policy(state, BOARD[:3]) is first
+    with pytest.raises(ValueError):
+        first.probabilities[0, 0] = 0.5
+    other = agent.policy(state, np.array(parse_cards("As Kd 3c")))
+    assert other is not first and not np.array_equal(other.probabilities, first.probabilities)
+    assert agent.policy(replay("r250c/x", HunlConfig(10)), BOARD[:3]) is not first
+
+
 def _raise_children(agent: BlueprintAgent, node: int) -> dict[int, int]:
     tree = agent.tree
     start, count = int(tree.edge_start[node]), int(tree.n_actions[node])
