@@ -84,6 +84,13 @@ def register(subparsers: Any) -> None:
         help="full game: score each hand less the luck of the bot's actions and of the turn "
         "and river cards (AIVAT-style; same expectation, narrower interval)",
     )
+    parser.add_argument(
+        "--replay",
+        type=int,
+        metavar="DEAL",
+        help="full game: play deal DEAL (from 0, in the order of this --seed and --chunk-deals) "
+        "again from both seats and print every step with LBR's and the bot's numbers",
+    )
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -126,8 +133,9 @@ def run(args: argparse.Namespace) -> int:
         return _run_full_game(args, streets)
     if args.bot is not None:
         raise InputError("--bot is for the full game ('hunl(...)'); a strategy file is the bot")
-    if args.control_variates:
-        raise InputError("--control-variates is for the full game ('hunl(...)')")
+    if args.control_variates or args.replay is not None:
+        flag = "--control-variates" if args.control_variates else "--replay"
+        raise InputError(f"{flag} is for the full game ('hunl(...)')")
     if args.chunk_deals is not None or args.checkpoint is not None:
         flag = "--chunk-deals" if args.chunk_deals is not None else "--checkpoint"
         raise InputError(f"{flag} is for the full game ('hunl(...)')")
@@ -182,6 +190,8 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     if args.record and args.control_variates:
         raise InputError("--record stores plain figures (the tests recompute them as recorded): "
                          "drop --control-variates")  # fmt: skip
+    if args.replay is not None:
+        return _replay(args, config, streets)
     if args.record:
         from pathlib import Path  # noqa: PLC0415
 
@@ -214,6 +224,32 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     _print_table(result)
     if args.record:
         print(f"recorded in the header of {args.bot} as {result['recorded']!r}")
+    return 0
+
+
+def _replay(args: argparse.Namespace, config, streets: tuple[str, ...] | None) -> int:
+    from pokertui.commands.lbr_replay_view import replay_lines  # noqa: PLC0415
+    from solvers.agents.registry import make_agent  # noqa: PLC0415
+    from solvers.reports.lbr_hunl import HunlLocalBestResponse  # noqa: PLC0415
+    from solvers.reports.lbr_run import agent_chunk_deals  # noqa: PLC0415
+
+    if args.record or args.checkpoint is not None:
+        flag = "--record" if args.record else "--checkpoint"
+        raise InputError(f"--replay plays one deal again and keeps nothing: drop {flag}")
+    if args.replay < 0:
+        raise InputError(f"--replay takes a deal number from 0, not {args.replay}")
+    agent = make_agent(args.bot, config)
+    chunk = args.chunk_deals or agent_chunk_deals(agent)
+    lbr = HunlLocalBestResponse(config, agent, args.action_set, streets, args.control_variates)
+    steps = lbr.replay_deal(args.seed, chunk, args.replay)
+    if args.json:
+        print_json({"deal": args.replay, "seed": args.seed, "chunk_deals": chunk,
+                    "control_variates": args.control_variates, "steps": steps})  # fmt: skip
+        return 0
+    index, place = divmod(args.replay, chunk)
+    print(f"deal {args.replay} of seed {args.seed} (chunk {index}, deal {place} of {chunk}), "
+          f"LBR {lbr.action_set} on {', '.join(lbr.streets)} against {agent.name}")  # fmt: skip
+    print("\n".join(replay_lines(steps, config.big_blind, args.control_variates)))
     return 0
 
 

@@ -32,7 +32,7 @@ with a narrower interval.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -181,9 +181,16 @@ class HunlLocalBestResponse:
         return self.play_out(seat, combo, bot_combo, board, rng).value
 
     def play_out(
-        self, seat: int, combo: int, bot_combo: int, board: np.ndarray, rng: np.random.Generator
+        self,
+        seat: int,
+        combo: int,
+        bot_combo: int,
+        board: np.ndarray,
+        rng: np.random.Generator,
+        note: Callable[[dict], None] | None = None,
     ) -> PlayedHand:
-        """``play``'s chips, the control variates' sum and the hand's last state."""
+        """``play``'s chips, the control variates' sum and the hand's last state; ``note``
+        hears each step with its numbers (``replay_deal``)."""
         state = HunlState.initial(self.config)
         weights = np.where(clash_matrix()[combo], 0.0, 1.0)
         shown = 0
@@ -192,21 +199,35 @@ class HunlLocalBestResponse:
         while not state.is_over:
             needed = state.board_cards_needed
             if needed != shown:
+                step = 0.0
                 if self.control is not None and shown >= 3:  # a turn or river card
-                    correction += self.control.card(state, seat, combo, board[:needed], weights)
+                    step = self.control.card(state, seat, combo, board[:needed], weights)
+                    correction += step
+                if note is not None:
+                    dealt = [int(c) for c in board[shown:needed]]
+                    note({"step": "cards", "street": state.street, "cards": dealt,
+                          "correction": step})  # fmt: skip
                 weights[combos_touching(board[shown:needed])] = 0.0
                 shown = needed
             street = state.street
             visible = board[:needed]
             if state.to_act == seat:
                 action = self.decide(state, visible, combo, weights)
+                if note is not None:
+                    note(self._decision_step(state, visible, combo, weights, action))
             else:
                 policy = self.agent.policy(state, visible)
                 action = self.agent.act(state, visible, bot_combo, rng)
                 column = action_column(policy, action)
+                step = 0.0
                 if self.control is not None:
-                    correction += self.control.action(state, seat, combo, visible, weights,
-                                                      policy, column)  # fmt: skip
+                    step = self.control.action(state, seat, combo, visible, weights, policy,
+                                               column)  # fmt: skip
+                    correction += step
+                if note is not None:
+                    chance = float(weights @ policy.probabilities[:, column]) / weights.sum()
+                    note({"step": "bot", "street": state.street, "action": str(action),
+                          "chance": chance, "correction": step})  # fmt: skip
                 weights = weights * policy.probabilities[:, column]
                 top = weights.max()
                 if not top > 0:
@@ -215,6 +236,17 @@ class HunlLocalBestResponse:
             state = state.apply(action)
         value = self.value(state, seat, combo, board[: BOARD_CARDS[street]], weights)
         return PlayedHand(value, correction, state)
+
+    def _decision_step(
+        self, state: HunlState, board: np.ndarray, combo: int, weights: np.ndarray, action: Action
+    ) -> dict:
+        """What LBR weighed at a decision: folding is 0, then calling and each bet (chips)."""
+        step: dict = {"step": "lbr", "street": state.street, "action": str(action)}
+        if state.street in self._greedy:
+            call, bets, utility = self.utilities(state, board, combo, weights)
+            step["call"] = float(call)
+            step["bets"] = {str(to): float(u) for to, u in zip(bets, utility, strict=True)}
+        return step
 
     def value(
         self, state: HunlState, seat: int, combo: int, board: np.ndarray, weights: np.ndarray
@@ -236,12 +268,36 @@ class HunlLocalBestResponse:
         return out
 
     def chunk_hands(
-        self, seed: int, index: int, deals: int
+        self, seed: int, index: int, deals: int, note: Callable[[dict], None] | None = None,
+        watch: int | None = None,
     ) -> Iterator[tuple[int, int, PlayedHand]]:
         """Each hand of chunk ``index`` in play order: the deal, LBR's seat and the hand
-        (``benchmarks/bench_lbr_lines.py`` sorts the hands by their line)."""
+        (``benchmarks/bench_lbr_lines.py`` sorts the hands by their line); ``note`` hears the
+        steps of deal ``watch``'s two hands."""
         rng = np.random.default_rng([seed, index])
         c0, c1, boards = deal(rng, deals)
         for i in range(deals):
+            hook = note if i == watch else None
             for seat, (own, other) in enumerate(((c0[i], c1[i]), (c1[i], c0[i]))):
-                yield i, seat, self.play_out(seat, int(own), int(other), boards[i], rng)
+                if hook is not None:
+                    hook({"step": "deal", "seat": seat, "combo": int(own), "bot_combo": int(other),
+                          "board": [int(c) for c in boards[i]]})  # fmt: skip
+                yield i, seat, self.play_out(seat, int(own), int(other), boards[i], rng, hook)
+
+    def replay_deal(self, seed: int, chunk_deals: int, number: int) -> list[dict]:
+        """Deal ``number`` (from 0, in the order a run with this seed and chunk size plays
+        them) again from both seats, every step with its numbers, each hand closed by its
+        score: the same hands and figures as the run's, since the chunk is replayed from its
+        start (the bot's draws of the deals before it come from the same stream)."""
+        if chunk_deals <= 0 or number < 0:
+            raise HunlLbrError(f"deal {number} of chunks of {chunk_deals}: both count from 0 up")
+        index, watch = divmod(number, chunk_deals)
+        steps: list[dict] = []
+        for i, seat, hand in self.chunk_hands(seed, index, chunk_deals, steps.append, watch):
+            if i == watch:
+                steps.append({"step": "end", "seat": seat, "line": "/".join(hand.state.history),
+                              "value": hand.value, "correction": hand.correction,
+                              "score": hand.value - hand.correction})  # fmt: skip
+                if seat == 1:
+                    break
+        return steps
