@@ -97,6 +97,7 @@ def test_the_command_prints_both_hands_and_their_json(capsys):
         (("hunl(100)", "--bot", "call", "--replay", "2", "--checkpoint", "x.json"),
          "drop --checkpoint"),
         ((STRATEGIES / "push_fold_10bb.json", "--replay", "2"), "full game"),
+        (("hunl(100)", "--bot", "call", "--replay", "0", "--seed", "-1"), "from 0 to"),
     ],
 )  # fmt: skip
 def test_bad_replays_exit_2_with_a_message(capsys, argv, message):

@@ -20,7 +20,7 @@ import sys
 from functools import partial
 from typing import Any
 
-from pokertui.commands.arguments import add_chunk_pool_arguments
+from pokertui.commands.arguments import add_chunk_pool_arguments, seed
 from pokertui.commands.output import add_json_flag, deal_progress, print_json
 from solvers.errors import InputError
 from solvers.reports.lbr_names import ACTION_SETS, STREETS
@@ -48,7 +48,7 @@ def register(subparsers: Any) -> None:
         help=f"LBR's bets: {', '.join(ACTION_SETS)} (default fcpa)",
     )
     parser.add_argument("--hands", type=int, default=10_000, help="duplicate deals to play")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    parser.add_argument("--seed", type=seed, default=0, help="seed of the deals (default 0)")
     parser.add_argument(
         "--streets",
         help=f"streets where LBR plays greedily: names ({', '.join(STREETS)}) separated by "

@@ -225,7 +225,7 @@ class HunlLocalBestResponse:
                                                column)  # fmt: skip
                     correction += step
                 if note is not None:
-                    chance = float(weights @ policy.probabilities[:, column]) / weights.sum()
+                    chance = float(weights @ policy.probabilities[:, column] / weights.sum())
                     note({"step": "bot", "street": state.street, "action": str(action),
                           "chance": chance, "correction": step})  # fmt: skip
                 weights = weights * policy.probabilities[:, column]
