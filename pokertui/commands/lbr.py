@@ -10,7 +10,8 @@ file's translated turn, ``--no-resolve`` its translated turn and river.
 
 ``pokertui lbr 'hunl(stack_bb=200)' --bot call|random-action|FILE`` runs LBR on the full game
 against a bot (any name or file ``make_agent`` knows). ``--streets`` takes names or the paper's
-street numbers (``3-4`` is turn and river).
+street numbers (``3-4`` is turn and river). ``--replay DEAL`` plays one deal of such a run again,
+step by step (``lbr_replay_view.py``).
 """
 
 from __future__ import annotations
