@@ -21,7 +21,7 @@ import sys
 from functools import partial
 from typing import Any
 
-from pokertui.commands.arguments import add_chunk_pool_arguments, seed
+from pokertui.commands.arguments import MAX_SEED, add_chunk_pool_arguments, bounded_int, seed
 from pokertui.commands.output import add_json_flag, deal_progress, print_json
 from solvers.errors import InputError
 from solvers.reports.lbr_names import ACTION_SETS, STREETS
@@ -87,7 +87,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--replay",
-        type=int,
+        type=bounded_int(0, MAX_SEED),
         metavar="DEAL",
         help="full game: play deal DEAL (from 0, in the order of this --seed and --chunk-deals) "
         "again from both seats and print every step with LBR's and the bot's numbers",
@@ -237,8 +237,6 @@ def _replay(args: argparse.Namespace, config, streets: tuple[str, ...] | None) -
     if args.record or args.checkpoint is not None:
         flag = "--record" if args.record else "--checkpoint"
         raise InputError(f"--replay plays one deal again and keeps nothing: drop {flag}")
-    if args.replay < 0:
-        raise InputError(f"--replay takes a deal number from 0, not {args.replay}")
     agent = make_agent(args.bot, config)
     chunk = args.chunk_deals or agent_chunk_deals(agent)
     lbr = HunlLocalBestResponse(config, agent, args.action_set, streets, args.control_variates)
