@@ -17,10 +17,10 @@ import pytest
 from pokertui.cli import main
 from solvers.agents.registry import make_agent
 from solvers.cards.deck import COMBO_CARDS, N_COMBOS, combo_index, parse_card, parse_cards
-from solvers.games.hunl.rules import HunlConfig
+from solvers.games.hunl.rules import HunlConfig, replay
 from solvers.reports.lbr_hunl import HunlLocalBestResponse
 from solvers.reports.lbr_hunl_cards import HunlEquity, clash_matrix, combos_touching
-from solvers.reports.lbr_hunl_control import card_chances
+from solvers.reports.lbr_hunl_control import bet_value, card_chances
 from solvers.reports.lbr_hunl_run import evaluate_hunl
 from tests.conftest import STRATEGIES
 from tests.control_checks import assert_unbiased_and_tighter
@@ -92,6 +92,44 @@ def test_the_corrected_score_keeps_lbrs_expectation_against_the_blueprint():
     assert_unbiased_and_tighter(np.concatenate([lbr.run_chunk(21, i, 100) for i in range(3)]), 0.5)
 
 
+def test_the_bets_estimate_keeps_the_expectation_too():
+    """Any value estimate keeps the expectation: the ``bets`` one, on the same blueprint hands
+    as the check-down test above and against LBR's 56 sizes, which it values."""
+    config = HunlConfig(100)
+    lbr = HunlLocalBestResponse(config, make_agent(str(BLUEPRINT), config), "56",
+                                ("turn", "river"), control=True, estimate="bets")  # fmt: skip
+    assert_unbiased_and_tighter(np.concatenate([lbr.run_chunk(21, i, 100) for i in range(2)]), 0.8)
+
+
+def _four_combos(equities: list[float]) -> tuple[np.ndarray, np.ndarray]:
+    """A bot range of four combos at weight 1 and LBR's equity against each."""
+    weights, equity = np.zeros(N_COMBOS), np.zeros(N_COMBOS)
+    chosen = [combo_index(parse_card(a), parse_card(b)) for a, b in
+              (("2c", "3c"), ("4d", "5d"), ("6h", "8h"), ("9s", "Js"))]  # fmt: skip
+    weights[chosen] = 1.0
+    equity[chosen] = equities
+    return equity, weights
+
+
+def test_the_bets_estimate_by_hand():
+    """River, 300 chips each in, 10,000 stacks. LBR wins against three of the four combos and
+    has 25% against the fourth: checking down is worth 300 * (2 * 0.8125 - 1) = 187.5. A pot
+    bet (to 900) is called by half the range, its best hands: the 25% combo and one it beats,
+    so 0.5 * 300 + 0.5 * 900 * (2 * 0.625 - 1) = 262.5. All-in is called by 600/10,300 of the
+    range, all of it the 25% combo: 9,700/10,300 * 300 - 600/10,300 * 10,000 * 0.5 = -8.7.
+    Against a pure bluff's range the bets are worth what checking down loses, minus half the pot;
+    facing a bet LBR does not bet, and may fold."""
+    river = replay("r300c/cc/cc", HunlConfig(100))
+    equity, weights = _four_combos([1.0, 1.0, 1.0, 0.25])
+    assert bet_value(river, 1, equity, weights) == pytest.approx([262.5])
+    assert bet_value(river, 0, equity, weights) == pytest.approx([262.5])
+    rows = np.stack([equity, _four_combos([1.0, 1.0, 0.0, 0.0])[0]])
+    assert bet_value(river, 1, rows, np.stack([weights, weights])) == pytest.approx([262.5, 0.0])
+    facing = replay("r300c/cc/cc/r900", HunlConfig(100))  # seat 1 bets the pot
+    assert bet_value(facing, 0, equity, weights) == pytest.approx([900 * 0.625])
+    assert bet_value(facing, 0, np.zeros(N_COMBOS), weights) == pytest.approx([-300.0])
+
+
 def test_without_control_variates_the_chunks_are_the_plain_scores():
     config = HunlConfig(100)
     agent = make_agent(str(BLUEPRINT), config)
@@ -129,6 +167,9 @@ def test_the_command_reports_both_scores_and_resumes_its_checkpoint(capsys, tmp_
     assert code == 0 and "without them, on the same hands" in out
     code, _, err = run_cli(capsys, *argv[:-3], "--checkpoint", path, "--hands", 18)
     assert code == 2 and "another run" in err  # the plain run is not this one
+    bets = (*argv[:-2], "bets", "--checkpoint", path, "--hands", 18)
+    code, _, err = run_cli(capsys, *bets)
+    assert code == 2 and "another run" in err  # nor is one with another value estimate
 
 
 def test_a_checkpoint_with_rows_of_the_wrong_width_is_refused(capsys, tmp_path):
@@ -150,6 +191,7 @@ def test_a_checkpoint_with_rows_of_the_wrong_width_is_refused(capsys, tmp_path):
     [
         ((STRATEGIES / "push_fold_10bb.json", "--control-variates"), "full game"),
         (("hunl(100)", "--bot", BLUEPRINT, "--control-variates", "--record"), "--record"),
+        (("hunl(100)", "--bot", "call", "--control-variates", "river"), "invalid choice"),
     ],
 )
 def test_bad_input_exits_2_with_a_message(capsys, argv, message):

@@ -24,7 +24,7 @@ from typing import Any
 from pokertui.commands.arguments import MAX_SEED, add_chunk_pool_arguments, bounded_int, seed
 from pokertui.commands.output import add_json_flag, deal_progress, print_json
 from solvers.errors import InputError
-from solvers.reports.lbr_names import ACTION_SETS, STREETS
+from solvers.reports.lbr_names import ACTION_SETS, ESTIMATES, STREETS
 
 UNIT_LABELS = {"mbb_per_hand": "mbb/hand", "pot_percent": "% of the pot"}
 
@@ -81,9 +81,14 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--control-variates",
-        action="store_true",
+        nargs="?",
+        const="checkdown",
+        choices=ESTIMATES,
+        metavar="ESTIMATE",
         help="full game: score each hand less the luck of the bot's actions and of the turn "
-        "and river cards (AIVAT-style; same expectation, narrower interval)",
+        "and river cards (AIVAT-style; same expectation, narrower interval); ESTIMATE values "
+        "the states in between: checkdown (default) or bets, which also values LBR's pot and "
+        "all-in bets against a minimum defence",
     )
     parser.add_argument(
         "--replay",
@@ -207,7 +212,8 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
         return evaluate_hunl(
             config, args.bot, make_agent, action_set, deals, seed, streets, workers, progress,
             **where, chunk_deals=args.chunk_deals, checkpoint=args.checkpoint,
-            control=args.control_variates,
+            control=args.control_variates is not None,
+            estimate=args.control_variates or "checkdown",
         )
 
     if args.json:
@@ -239,16 +245,20 @@ def _replay(args: argparse.Namespace, config, streets: tuple[str, ...] | None) -
         raise InputError(f"--replay plays one deal again and keeps nothing: drop {flag}")
     agent = make_agent(args.bot, config)
     chunk = args.chunk_deals or agent_chunk_deals(agent)
-    lbr = HunlLocalBestResponse(config, agent, args.action_set, streets, args.control_variates)
+    control = args.control_variates is not None
+    lbr = HunlLocalBestResponse(config, agent, args.action_set, streets, control,
+                                args.control_variates or "checkdown")  # fmt: skip
     steps = lbr.replay_deal(args.seed, chunk, args.replay)
     if args.json:
         print_json({"deal": args.replay, "seed": args.seed, "chunk_deals": chunk,
-                    "control_variates": args.control_variates, "steps": steps})  # fmt: skip
+                    "control_variates": control,
+                    **({"value_estimate": args.control_variates} if control else {}),
+                    "steps": steps})  # fmt: skip
         return 0
     index, place = divmod(args.replay, chunk)
     print(f"deal {args.replay} of seed {args.seed} (chunk {index}, deal {place} of {chunk}), "
           f"LBR {lbr.action_set} on {', '.join(lbr.streets)} against {agent.name}")  # fmt: skip
-    print("\n".join(replay_lines(steps, config.big_blind, args.control_variates)))
+    print("\n".join(replay_lines(steps, config.big_blind, control)))
     return 0
 
 

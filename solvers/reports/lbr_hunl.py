@@ -92,7 +92,7 @@ class PlayedHand(NamedTuple):
 
 class HunlLocalBestResponse:
     """LBR against one agent in the full game ``config``; ``control``: also score each hand less
-    its control variates (``lbr_hunl_control``)."""
+    its control variates (``lbr_hunl_control``), with the value ``estimate`` named there."""
 
     def __init__(
         self,
@@ -101,6 +101,7 @@ class HunlLocalBestResponse:
         action_set: str = "fcpa",
         streets: tuple[str, ...] | None = None,
         control: bool = False,
+        estimate: str = "checkdown",
     ) -> None:
         self.config = config
         self.agent = agent
@@ -115,7 +116,7 @@ class HunlLocalBestResponse:
         self.streets = tuple(s for s in STREETS if s in streets)
         self._greedy = {STREETS.index(s) for s in self.streets}
         self.cards = HunlEquity()
-        self.control = ControlVariates(self.cards) if control else None
+        self.control = ControlVariates(self.cards, estimate) if control else None
 
     # --- the greedy decision ----------------------------------------------------------------
     def bets(self, state: HunlState) -> list[int]:

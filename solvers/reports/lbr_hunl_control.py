@@ -14,6 +14,12 @@ its corrections estimates the same thing with less variance the better ``V`` is.
 the imaginary observation itself where an action ends the hand, and elsewhere LBR's chips if the
 hand were checked down from there against the range (the pot LBR would have in it times twice
 its equity less one; at least minus its chips in when it faces a bet, since it may fold).
+
+That check-down value misses what LBR earns by betting: a turn overbet the bot folds to, then a
+river shove it calls badly, is luck to it. The ``bets`` estimate (``ESTIMATES``) also values LBR
+betting the pot and all-in wherever it could bet, against a caller that defends exactly the
+minimum share ``pot / (pot + bet)`` of its range with its best hands, and keeps the best of
+these and the check-down. Both are value estimates only: either keeps the expectation.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from solvers.cards.deck import COMBO_CARDS, N_COMBOS
 from solvers.games.hunl.agent import Policy
 from solvers.games.hunl.rules import RAISE, HunlState
 from solvers.reports.lbr_hunl_cards import HunlEquity
+from solvers.reports.lbr_names import ESTIMATES
 
 _HOLDS = np.zeros((52, N_COMBOS))
 _HOLDS[COMBO_CARDS[:, 0], np.arange(N_COMBOS)] = 1.0
@@ -59,6 +66,34 @@ def checkdown_value(state: HunlState, seat: int, wp: np.ndarray) -> np.ndarray:
     return value
 
 
+def bet_value(state: HunlState, seat: int, equity: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``[k]``: the ``bets`` estimate of LBR's chips in ``state`` for ``k`` rows of its equity
+    against each bot combo and the bot's range weights (``[1326]`` or ``[k, 1326]``): the best of
+    the check-down and a pot-sized or all-in bet that the bot folds ``1 - m`` of the time and
+    calls with its best hands, ``m = pot / (pot + bet)`` of the range. A call of a bet to ``T``
+    pays ``T`` times twice the callers' share less one, a fold the bot's chips in."""
+    equity, weights = np.atleast_2d(equity), np.atleast_2d(weights)
+    total = weights.sum(axis=1)
+    share = (weights * equity).sum(axis=1) / np.maximum(total, 1e-300)
+    best = checkdown_value(state, seat, share)
+    own, opp = state.committed[seat], state.committed[1 - seat]
+    if opp > own or state.is_over:  # LBR faces a bet (or nothing is left): no bet of its own
+        return best
+    order = np.argsort(equity, axis=1, kind="stable")  # the bot's best hands (LBR's worst) first
+    ranked = np.take_along_axis(weights, order, axis=1)
+    ranked_equity = np.take_along_axis(equity, order, axis=1)
+    before = np.cumsum(ranked, axis=1) - ranked  # the weight of the better hands
+    pot = own + opp
+    for to in sorted({min(opp + pot, state.config.stack), state.config.stack}):
+        if to <= own:
+            continue
+        defend = pot / (pot + to - own)
+        calls = np.clip(defend * total[:, None] - before, 0.0, ranked)
+        called = (calls * ranked_equity).sum(axis=1) / np.maximum(calls.sum(axis=1), 1e-300)
+        best = np.maximum(best, (1.0 - defend) * opp + defend * to * (2.0 * called - 1.0))
+    return best
+
+
 def card_chances(weights: np.ndarray, board: tuple[int, ...], combo: int) -> np.ndarray:
     """``[52]``: the chance of each card coming next on ``board`` given LBR's ``combo`` and the
     bot's range ``weights`` (combos on the board at weight 0): the bot's hand is drawn from the
@@ -76,8 +111,11 @@ class ControlVariates:
     ``combo`` are the scored player's; ``weights`` the range of the other, who acts or is
     dealt against."""
 
-    def __init__(self, cards: HunlEquity) -> None:
+    def __init__(self, cards: HunlEquity, estimate: str = "checkdown") -> None:
+        if estimate not in ESTIMATES:
+            raise ValueError(f"value estimate {estimate!r}: use one of {', '.join(ESTIMATES)}")
         self.cards = cards
+        self.estimate = estimate
 
     def action(
         self,
@@ -107,9 +145,11 @@ class ControlVariates:
                                         -float(state.committed[seat]))  # fmt: skip
         for i in np.flatnonzero(~raises & (mass > 0)):  # fold and check/call
             child = state.apply(policy.actions[i])
+            reach = weights * policy.probabilities[:, i]
             if child.is_over:
-                reach = weights * policy.probabilities[:, i]
                 values[i] = imaginary_value(self.cards, child, seat, combo, board, reach)
+            elif self.estimate == "bets":
+                values[i] = bet_value(child, seat, eq, reach)[0]
             else:
                 values[i] = checkdown_value(child, seat, share[i])
         return float(values[column] - (mass / weights.sum()) @ values)
@@ -123,6 +163,9 @@ class ControlVariates:
         eq = self.cards.next_card_equity(combo, before)  # [52, 1326]
         live = weights[None, :] * (1.0 - _HOLDS)  # the range with each card dealt
         chance = card_chances(weights, before, combo)
-        wp = np.einsum("ch,ch->c", live, eq) / np.maximum(live.sum(axis=1), 1e-300)
-        values = checkdown_value(state, seat, wp)
+        if self.estimate == "bets":
+            values = bet_value(state, seat, eq, live)
+        else:
+            wp = np.einsum("ch,ch->c", live, eq) / np.maximum(live.sum(axis=1), 1e-300)
+            values = checkdown_value(state, seat, wp)
         return float(values[int(board[-1])] - chance @ values)

@@ -34,11 +34,13 @@ class HunlLbrJob:
     make_agent: AgentFactory
     """Importable by name (it is pickled into the worker processes)."""
     control: bool = False
+    estimate: str = "checkdown"
 
 
 def build(job: HunlLbrJob) -> HunlLocalBestResponse:
     agent = job.make_agent(job.bot, job.config)
-    return HunlLocalBestResponse(job.config, agent, job.action_set, job.streets, job.control)
+    return HunlLocalBestResponse(job.config, agent, job.action_set, job.streets, job.control,
+                                 job.estimate)  # fmt: skip
 
 
 def evaluate_hunl(
@@ -56,6 +58,7 @@ def evaluate_hunl(
     chunk_deals: int | None = None,
     checkpoint: str | None = None,
     control: bool = False,
+    estimate: str = "checkdown",
 ) -> dict:
     """LBR against ``bot`` over ``deals`` duplicate deals (``2 * deals`` hands): mbb per hand
     per seat and both seats, with 95% intervals; ``progress`` gets the deals finished so far.
@@ -64,15 +67,16 @@ def evaluate_hunl(
     the same cards to any bot, so two bots can be compared deal by deal. ``checkpoint``: a
     file that keeps the finished chunks (``reports.checkpoint``), to resume or extend the run.
     ``control``: each hand is scored less its control variates (``lbr_hunl_control``), the same
-    expectation with a narrower interval; ``plain`` then holds the figures without them."""
+    expectation with a narrower interval; ``plain`` then holds the figures without them;
+    ``estimate`` names their value estimate (``lbr_hunl_control.ESTIMATES``)."""
     check_counts(deals, workers)
-    job = HunlLbrJob(config, str(bot), action_set, streets, make_agent, control)
+    job = HunlLbrJob(config, str(bot), action_set, streets, make_agent, control, estimate)
     engine = build(job)  # a bad bot or option fails here, before any worker starts
     chunk = chunk_deals or agent_chunk_deals(engine.agent)
     saved = run_checkpoint(checkpoint, "lbr", hunl_spec_string(config), {"bot": str(bot)}, seed,
                            chunk, action_set=engine.action_set,
                            streets=list(engine.streets), columns=4 if control else 2,
-                           **({"control_variates": True} if control else {}))  # fmt: skip
+                           **_control_identity(control, estimate))  # fmt: skip
     values = run_chunks(engine, build, job, deals, seed, workers, progress, backend, address, chunk,
                         saved)  # fmt: skip
     scale = 1000.0 / config.big_blind
@@ -83,11 +87,21 @@ def evaluate_hunl(
         "action_set": engine.action_set,
         "streets": list(engine.streets),
         "control_variates": control,
+        **({"value_estimate": estimate} if control else {}),
         **duplicate_figures(values[:, :2], seed, chunk, "mbb_per_hand", scale),
     }
     if control:
         result["plain"] = summarise(values[:, 2:], scale)
     return result
+
+
+def _control_identity(control: bool, estimate: str) -> dict:
+    """The checkpoint's word on the corrections, so that chunks scored with two value estimates
+    never mix; the check-down estimate keeps the ``True`` it had before estimates had names, so
+    those checkpoints still resume."""
+    if not control:
+        return {}
+    return {"control_variates": True if estimate == "checkdown" else estimate}
 
 
 def duplicate_figures(values: np.ndarray, seed: int, chunk: int, unit: str, scale: float) -> dict:

@@ -5,3 +5,6 @@ ACTION_SETS = ("fc", "fcpa", "56", "tree")
 
 STREETS = ("preflop", "flop", "turn", "river")
 """Streets on which LBR can play greedily."""
+
+ESTIMATES = ("checkdown", "bets")
+"""The control variates' value estimates of the full game (``lbr_hunl_control``)."""
