@@ -93,12 +93,12 @@ def test_the_corrected_score_keeps_lbrs_expectation_against_the_blueprint():
 
 
 def test_the_bets_estimate_keeps_the_expectation_too():
-    """Any value estimate keeps the expectation: the ``bets`` one, on the same blueprint hands
-    as the check-down test above and against LBR's 56 sizes, which it values."""
+    """Any value estimate keeps the expectation: the ``bets`` one too, on the blueprint's hands
+    of the check-down test above (fcpa's pot and all-in are the bets it values)."""
     config = HunlConfig(100)
-    lbr = HunlLocalBestResponse(config, make_agent(str(BLUEPRINT), config), "56",
+    lbr = HunlLocalBestResponse(config, make_agent(str(BLUEPRINT), config), "fcpa",
                                 ("turn", "river"), control=True, estimate="bets")  # fmt: skip
-    assert_unbiased_and_tighter(np.concatenate([lbr.run_chunk(21, i, 100) for i in range(2)]), 0.8)
+    assert_unbiased_and_tighter(np.concatenate([lbr.run_chunk(21, i, 50) for i in range(3)]), 0.5)
 
 
 def _four_combos(equities: list[float]) -> tuple[np.ndarray, np.ndarray]:
