@@ -12,9 +12,10 @@ from pokertui.commands import (
     lbr,
     match,
     play,
+    pool,
     solve,
     strategy,
     translate,
 )
 
-COMMAND_MODULES = [equity, games, play, solve, strategy, bots, lbr, match, translate, batch]
+COMMAND_MODULES = [equity, games, play, solve, strategy, bots, lbr, match, pool, translate, batch]

@@ -94,30 +94,12 @@ class ChunkCheckpoint:
         self.chunks: dict[int, np.ndarray] = self._read() if self.path.exists() else {}
 
     def _read(self) -> dict[int, np.ndarray]:
-        data = load_user_json(self.path, MAX_BYTES, "checkpoint")
-        where = f"checkpoint {self.path}"
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise InputError(f"{where} is not a pokertui checkpoint; name a new file")
-        if data.get("version") != VERSION:
-            raise InputError(f"{where} is version {data.get('version')!r}; this pokertui "
-                             f"writes version {VERSION}")  # fmt: skip
+        data = _document(self.path)
         if data.get("run") != self.identity and data.get("run") not in self.earlier:
             other = _difference(data.get("run"), self.identity)
-            raise InputError(f"{where} holds another run ({other}); run the same command as "
-                             "before, or name a new file")  # fmt: skip
-        chunks = data.get("chunks")
-        if not isinstance(chunks, dict):
-            raise InputError(f"{where}: its chunks are missing")
-        found = {}
-        for key, values in chunks.items():
-            if not (key.isdigit() and len(key) < 10):
-                raise InputError(f"{where}: {key!r} is not a chunk number")
-            rows = _rows(values, self.columns)
-            if rows is None:
-                raise InputError(f"{where}: chunk {key} is not a list of rows of "
-                                 f"{self.columns} chip values")  # fmt: skip
-            found[int(key)] = rows
-        return found
+            raise InputError(f"checkpoint {self.path} holds another run ({other}); run the same "
+                             "command as before, or name a new file")  # fmt: skip
+        return _chunks(self.path, data, self.columns)
 
     def known(self, index: int, deals: int) -> np.ndarray | None:
         """Chunk ``index``'s values if saved with ``deals`` deals (a last chunk of a shorter
@@ -134,6 +116,50 @@ class ChunkCheckpoint:
             "chunks": {str(i): self.chunks[i].tolist() for i in sorted(self.chunks)},
         }
         atomic_write_text(self.path, json.dumps(document, separators=(",", ":")) + "\n")
+
+
+def read_checkpoint(path: str | os.PathLike) -> tuple[dict[str, Any], dict[int, np.ndarray]]:
+    """Any checkpoint's run and finished chunks, whatever run it holds (``pooled.py`` pools the
+    seeds of one run): every chunk has rows of the same 2 or 4 values."""
+    data = _document(Path(path))
+    run = data.get("run")
+    if not isinstance(run, dict) or not isinstance(run.get("seed"), int):
+        raise InputError(f"checkpoint {path}: its run is not named")
+    chunks = data.get("chunks")
+    first = next(iter(chunks.values()), None) if isinstance(chunks, dict) else None
+    columns = 2  # the first chunk's width; every other chunk must have it too
+    if isinstance(first, list) and first and isinstance(first[0], list):
+        columns = len(first[0])
+    if columns not in (2, 4):
+        raise InputError(f"checkpoint {path}: rows of {columns} values; a run keeps 2 or 4")
+    return run, _chunks(Path(path), data, columns)
+
+
+def _document(path: Path) -> dict[str, Any]:
+    data = load_user_json(path, MAX_BYTES, "checkpoint")
+    where = f"checkpoint {path}"
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise InputError(f"{where} is not a pokertui checkpoint; name a new file")
+    if data.get("version") != VERSION:
+        raise InputError(f"{where} is version {data.get('version')!r}; this pokertui "
+                         f"writes version {VERSION}")  # fmt: skip
+    return data
+
+
+def _chunks(path: Path, data: dict[str, Any], columns: int) -> dict[int, np.ndarray]:
+    chunks = data.get("chunks")
+    if not isinstance(chunks, dict):
+        raise InputError(f"checkpoint {path}: its chunks are missing")
+    found = {}
+    for key, values in chunks.items():
+        if not (key.isdigit() and len(key) < 10):
+            raise InputError(f"checkpoint {path}: {key!r} is not a chunk number")
+        rows = _rows(values, columns)
+        if rows is None:
+            raise InputError(f"checkpoint {path}: chunk {key} is not a list of rows of "
+                             f"{columns} chip values")  # fmt: skip
+        found[int(key)] = rows
+    return found
 
 
 def _rows(values: Any, columns: int) -> np.ndarray | None:

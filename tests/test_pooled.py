@@ -1,0 +1,183 @@
+"""``pokertui pool``: the seeds of one run pooled from their checkpoints, and paired deal by deal.
+
+The references: a four-deal case by hand, and the figures of the LBR evaluation of issue 19 as
+``docs/resolve.md`` prints them, which each session computed with a script of its own from the
+checkpoint files kept in ``docs/runs/``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pokertui.cli import main
+from tests.conftest import ROOT
+
+RUNS = ROOT / "docs" / "runs"
+LBR_RUN = {"command": "lbr", "game": "hunl(stack_bb=100,small_blind=50,big_blind=100)",
+           "bot": "call", "action_set": "fcpa", "streets": ["turn", "river"],
+           "chunk_deals": 2}  # fmt: skip
+
+
+def write(path: Path, seed: int, chunks: dict[int, list[list[float]]], **run) -> Path:
+    document = {"format": "pokertui-chunks", "version": 1,
+                "run": {**LBR_RUN, **run, "seed": seed},
+                "chunks": {str(i): rows for i, rows in chunks.items()}}  # fmt: skip
+    path.write_text(json.dumps(document))
+    return path
+
+
+def pool(capsys, *argv) -> tuple[int, dict, str]:
+    code = main(["pool", *map(str, argv), "--json"])
+    out, err = capsys.readouterr()
+    return code, json.loads(out) if code == 0 else {}, err
+
+
+def test_four_deals_by_hand(capsys, tmp_path):
+    """Duplicate averages 200, 0, 0 and 200 chips: mean 100 chips, 1,000 mbb at a 100-chip big
+    blind; standard deviation sqrt(4 * 100^2 / 3) = 115.47 chips, so the interval is
+    1.96 * 115.47 / 2 = 113.16 chips, 1,131.6 mbb. Paired with a run whose seed 1 finished the
+    same chunk and seed 2 another one, only seed 1's two deals count: gaps 100 and -100 chips."""
+    one = write(tmp_path / "a1.json", 1, {0: [[100, 300], [-100, 100]]})
+    two = write(tmp_path / "a2.json", 2, {3: [[0, 0], [200, 200]]})
+    code, result, _ = pool(capsys, one, two)
+    assert code == 0
+    pooled = result["pooled"]
+    assert pooled["deals"] == 4 and pooled["hands"] == 8 and pooled["unit"] == "mbb_per_hand"
+    assert pooled["value"] == pytest.approx(1000.0)
+    assert pooled["ci95"] == pytest.approx(1.96 * (4 * 100**2 / 3) ** 0.5 / 2 * 10)
+    assert pooled["seat_values"] == pytest.approx([500.0, 1500.0])
+    assert [s["deals"] for s in pooled["seeds"]] == [2, 2]
+    b1 = write(tmp_path / "b1.json", 1, {0: [[0, 200], [0, 200]]}, bot="random")
+    b2 = write(tmp_path / "b2.json", 2, {0: [[0, 0], [0, 0]]}, bot="random")
+    code, result, _ = pool(capsys, one, two, "--against", b1, b2)
+    paired = result["paired"]
+    assert code == 0 and paired["deals"] == 2 and paired["seeds"] == [1]
+    assert paired["value"] == pytest.approx(0.0)  # gaps 200 - 100 and 0 - 100 chips
+    assert paired["ci95"] == pytest.approx(1.96 * 2**0.5 * 100 / 2**0.5 * 10)
+
+
+def test_match_checkpoints_pool_in_bb_per_100(capsys, tmp_path):
+    game = "hunl(stack_bb=200,small_blind=50,big_blind=100)"
+    one = write(tmp_path / "m.json", 7, {0: [[50, 150], [100, 100]]}, command="match",
+                game=game, opponent="random")  # fmt: skip
+    code, result, _ = pool(capsys, one)
+    assert code == 0 and result["pooled"]["unit"] == "bb_per_100"
+    assert result["pooled"]["value"] == pytest.approx(100.0)  # 100 chips a hand = 1 bb
+
+
+def test_control_variate_runs_pool_with_either_estimate(capsys, tmp_path):
+    rows = [[10, 20, 30, 40], [0, 0, 100, 100]]
+    one = write(tmp_path / "c1.json", 1, {0: rows}, control_variates=True)
+    two = write(tmp_path / "c2.json", 2, {0: rows}, control_variates="bets")
+    code, result, _ = pool(capsys, one, two)
+    assert code == 0 and result["pooled"]["run"]["control_variates"] == ["bets", "checkdown"]
+    assert result["pooled"]["value"] == pytest.approx(75.0)  # (15 + 0) / 2 = 7.5 chips
+    assert result["pooled"]["plain"]["value"] == pytest.approx(675.0)  # (35 + 100) / 2 chips
+    plain = write(tmp_path / "p.json", 3, {0: [[1, 2], [3, 4]]})
+    code, _, err = pool(capsys, one, plain)
+    assert code == 2 and "control_variates" in err  # with and without do not pool
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"action_set": "56"}, "action_set"),
+        ({"bot": "random"}, "bot"),
+        ({"chunk_deals": 5}, "chunk_deals"),
+        ({"files": {"b.npz": "sha256:11"}}, "other bytes"),
+    ],
+)
+def test_another_run_is_not_pooled(capsys, tmp_path, change, message):
+    one = write(tmp_path / "a.json", 1, {0: [[1, 2], [3, 4]]}, files={"b.npz": "sha256:00"})
+    other = write(tmp_path / "b.json", 2, {0: [[1, 2], [3, 4]]},
+                  **{"files": {"b.npz": "sha256:00"}, **change})  # fmt: skip
+    code, _, err = pool(capsys, one, other)
+    assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_bad_input_exits_2_with_a_message(capsys, tmp_path):
+    one = write(tmp_path / "a.json", 1, {0: [[1, 2], [3, 4]]})
+    empty = write(tmp_path / "e.json", 2, {})
+    cases = [
+        ((one, one), "twice"),
+        ((empty,), "finished deal"),
+        ((one, "--against", write(tmp_path / "x.json", 9, {0: [[0, 0], [0, 0]]}, bot="random")),
+         "fewer than two"),
+        ((tmp_path / "missing.json",), "missing.json"),
+        ((write(tmp_path / "w.json", 1, {0: [[1, 2, 3], [1, 2, 3]]}),), "rows of 3"),
+        ((write(tmp_path / "k.json", 1, {0: [[1, 2], [3, 4]]}, command="solve"),), "lbr or match"),
+    ]
+    for argv, message in cases:
+        code, _, err = pool(capsys, *argv)
+        assert code == 2 and message in err and "Traceback" not in err, (argv, err)
+
+
+@settings(max_examples=60, deadline=None)
+@given(document=st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats() | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
+        st.sampled_from(["format", "version", "run", "chunks", "seed", "0", "game"]), inner,
+        max_size=4),
+    max_leaves=12))  # fmt: skip
+def test_any_json_is_pooled_or_refused_with_exit_2(tmp_path_factory, document):
+    path = tmp_path_factory.mktemp("any") / "c.json"
+    path.write_text(json.dumps(document))
+    assert main(["pool", str(path), "--json"]) in (0, 2)
+
+
+@settings(max_examples=60, deadline=None)
+@given(chunks=st.dictionaries(
+    st.sampled_from(["0", "1", "7", "x", "-1"]),
+    st.lists(st.lists(st.floats(-1e300, 1e300) | st.integers(-10**6, 10**6) | st.booleans(),
+                      min_size=1, max_size=5), max_size=4), max_size=3),
+    seed=st.integers(-2, 2) | st.booleans() | st.none(),
+    game=st.sampled_from(["hunl(100)", "hunl(0)", "kuhn", 7]))  # fmt: skip
+def test_any_chunks_are_pooled_or_refused_with_exit_2(tmp_path_factory, chunks, seed, game):
+    path = tmp_path_factory.mktemp("chunks") / "c.json"
+    document = {"format": "pokertui-chunks", "version": 1,
+                "run": {**LBR_RUN, "seed": seed, "game": game}, "chunks": chunks}  # fmt: skip
+    path.write_text(json.dumps(document))
+    assert main(["pool", str(path), "--json"]) in (0, 2)
+
+
+DOC_FIGURES = [
+    # (set, seeds of the bot, the blueprint's too, hands, value, ci95, paired value, ci95)
+    ("fcpa_3-4", "3201", 200, -346, 763, -1_007, 1_912),
+    ("fcpa_3-4", "320[23]", 400, -519, 878, -2_093, 1_294),
+    ("fcpa_3-4", "320[45]", 400, -1_156, 1_047, -2_287, 1_644),
+    ("fcpa_3-4", "3206", 200, 1_380, 1_899, 917, 2_198),
+    ("fc_3-4", "2201", 200, -414, 436, 40, 473),
+    ("fcpa_1-4", "210[12]", 400, 979, 1_192, -985, 1_717),
+    ("56_3-4", "510[234]", 50, -3_487, 4_173, -16_196, 10_074),
+    ("56_3-4_cv", "520[1-5]", 100, -625, 442, -8_843, 3_008),
+    ("56_3-4_cv", "52[01][0-9]", 220, -332, 572, -8_745, 2_254),
+]
+
+
+@pytest.mark.parametrize(("folder", "seeds", "hands", "value", "ci", "gap", "gap_ci"), DOC_FIGURES)
+def test_the_documented_evaluation_recomputes(capsys, folder, seeds, hands, value, ci, gap,
+                                              gap_ci):  # fmt: skip
+    mine = sorted((RUNS / folder).glob(f"default_{seeds}.json"))
+    theirs = sorted((RUNS / folder).glob(f"blueprint_{seeds}.json"))
+    code, result, _ = pool(capsys, *mine, "--against", *theirs)
+    assert code == 0
+    pooled, paired = result["pooled"], result["paired"]
+    assert pooled["hands"] == hands
+    assert (round(pooled["value"]), round(pooled["ci95"])) == (value, ci)
+    assert (round(paired["value"]), round(paired["ci95"])) == (gap, gap_ci)
+
+
+def test_the_command_prints_both_figures(capsys):
+    folder = RUNS / "56_3-4_cv"
+    code = main(["pool", *map(str, sorted(folder.glob("default_*.json"))), "--against",
+                 *map(str, sorted(folder.glob("blueprint_*.json")))])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "220 hands (110 duplicate deals): -332 ± 572 mbb a hand" in out
+    assert "with control variates (checkdown); without them, on the same hands: +847 ± 1,869" in out
+    assert "less strategies/hunl_100bb.npz on the same deals (200 hands" in out
