@@ -99,7 +99,8 @@ def paired(runs: list[SeedRun], others: list[SeedRun]) -> dict[str, Any]:
     first = _same_run(runs, OWN_KEYS, "pooled")
     _same_run([first, _same_run(others, OWN_KEYS, "pooled")], (*OWN_KEYS, *BOT_KEYS), "paired")
     by_seed = {r.seed: r for r in others}
-    gaps, seeds = [], []
+    gaps: list[np.ndarray] = []
+    seeds: list[int] = []
     for run in runs:
         other = by_seed.get(run.seed)
         if other is None:
