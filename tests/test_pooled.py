@@ -181,3 +181,6 @@ def test_the_command_prints_both_figures(capsys):
     assert "220 hands (110 duplicate deals): -332 ± 572 mbb a hand" in out
     assert "with control variates (checkdown); without them, on the same hands: +847 ± 1,869" in out
     assert "less strategies/hunl_100bb.npz on the same deals (200 hands" in out
+    # each seed's row of the session 20 table in docs/resolve.md
+    assert "seed 5207: 20 hands, -1,074 ± 1,643 (plain -870 ± 1,883)" in out
+    assert "seed 5211: 20 hands, -1,496 ± 746 (plain -825 ± 7,733)" in out

@@ -64,6 +64,12 @@ def pool_lines(result: dict[str, Any]) -> list[str]:
     if "plain" in pooled:
         lines.append(f"with control variates ({', '.join(run['control_variates'])}); without "
                      f"them, on the same hands: {_figure(pooled['plain'])} {unit}")  # fmt: skip
+    if len(pooled["seeds"]) > 1:
+        for one in pooled["seeds"]:
+            if "value" in one:
+                plain = f" (plain {_figure(one['plain'])})" if "plain" in one else ""
+                lines.append(f"  seed {one['seed']}: {2 * one['deals']:,} hands, "
+                             f"{_figure(one)}{plain}")  # fmt: skip
     if "paired" in result:
         pair = result["paired"]
         seeds = ", ".join(map(str, pair["seeds"]))

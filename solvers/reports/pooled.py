@@ -81,7 +81,7 @@ def pool(runs: list[SeedRun]) -> dict[str, Any]:
     unit, scale = _unit(first.run)
     result: dict[str, Any] = {
         "run": {k: v for k, v in first.run.items() if k not in OWN_KEYS},
-        "seeds": [{"seed": r.seed, "deals": len(r.values), "file": str(r.path)} for r in runs],
+        "seeds": [_seed_figures(r, scale) for r in runs],
         "deals": len(values),
         "hands": 2 * len(values),
         "unit": unit,
@@ -91,6 +91,17 @@ def pool(runs: list[SeedRun]) -> dict[str, Any]:
         result["run"]["control_variates"] = estimates(runs)
         result["plain"] = summarise(values[:, 2:], scale)
     return result
+
+
+def _seed_figures(run: SeedRun, scale: float) -> dict[str, Any]:
+    """One seed's deals and, from two deals on, its own figures (corrected and plain)."""
+    values = run.values
+    figures: dict[str, Any] = {"seed": run.seed, "deals": len(values), "file": str(run.path)}
+    if len(values) >= 2:
+        figures.update(summarise(values[:, :2], scale))
+        if run.columns == 4:
+            figures["plain"] = summarise(values[:, 2:], scale)
+    return figures
 
 
 def paired(runs: list[SeedRun], others: list[SeedRun]) -> dict[str, Any]:
