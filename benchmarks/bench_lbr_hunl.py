@@ -1,6 +1,6 @@
 """Full-game LBR speed (issue 18): the flop rollout, numpy against the compiled loop, side by side;
-then hands per second of ``pokertui lbr 'hunl(200)'`` rows on one process, plain and with
-``--control-variates`` on the same deals.
+then hands per second of ``pokertui lbr 'hunl(200)'`` rows on one process, plain, with
+``--control-variates`` and with ``--control-variates bets`` on the same deals.
 
 The flop rollout is every combo's strength on all 1,176 completions of a flop (1.56 M seven-card
 hands). The numpy column evaluates them with the evaluator's vectorised keys (the first version
@@ -79,17 +79,21 @@ def main() -> None:
     speed = []
     for bot, action_set, streets in ROWS:
         rates = {}
-        for control in (False, True):
-            engine = HunlLocalBestResponse(config, make_agent(bot, config), action_set, streets,
-                                           control)  # fmt: skip
+        for estimate in (None, "checkdown", "bets"):
+            agent = make_agent(bot, config)
+            control = estimate is not None
+            engine = HunlLocalBestResponse(config, agent, action_set, streets, control,
+                                           estimate or "checkdown")  # fmt: skip
             engine.run_chunk(99, 0, 5)  # warm: tables, compiled loops
             started = time.perf_counter()
             engine.run_chunk(7, 0, args.deals)
-            rates[control] = 2 * args.deals / (time.perf_counter() - started)
+            rates[estimate] = 2 * args.deals / (time.perf_counter() - started)
         speed.append({"bot": bot, "action_set": action_set,
                       "streets": "1-4" if streets is None else "3-4",
-                      "hands_per_s": rates[False], "with_control_variates": rates[True],
-                      "ratio": rates[False] / rates[True]})  # fmt: skip
+                      "hands_per_s": rates[None], "with_control_variates": rates["checkdown"],
+                      "ratio": rates[None] / rates["checkdown"],
+                      "with_bets_estimate": rates["bets"],
+                      "bets_ratio": rates[None] / rates["bets"]})  # fmt: skip
     if args.json:
         print(json.dumps({"rollout": rollout, "lbr": speed}))
         return
