@@ -6,6 +6,10 @@ matched on), and the average strategy there is the lock itself. The other inform
 the chosen variant unchanged, so the iterates converge to an equilibrium of the locked game;
 ``metrics`` reports that game's exploitability (``solvers.exact.locks``), which goes to zero,
 rather than the full game's, which does not when the lock is a mistake.
+
+Locks on a hold'em spot's first street (a flop strategy locked into a flop spot) run on the
+compiled walk (``solvers.exact.compiled_locks``), which a flop needs; deeper locks take the numpy
+walk, which serves any lock.
 """
 
 from __future__ import annotations
@@ -13,8 +17,16 @@ from __future__ import annotations
 from typing import Any
 
 from solvers.algorithms.base import Metrics, SolverError
-from solvers.algorithms.full_width import VARIANTS, FullWidthCFR
+from solvers.algorithms.full_width import PRECISIONS, VARIANTS, FullWidthCFR
+from solvers.errors import InputError
+from solvers.exact.compiled_locks import (
+    compiled_can_lock,
+    locked_exploitability_compiled,
+    pinned_rows,
+    suit_symmetric,
+)
 from solvers.exact.evaluation import expected_values
+from solvers.exact.executor import uses_compiled
 from solvers.exact.locks import Locks, apply_locks, edge_locks, locked_exploitability
 from solvers.games.base import Strategy, TreeGame
 
@@ -36,18 +48,47 @@ class LockedCFR(FullWidthCFR):
         self.edge_locks = edge_locks(game, self.locks)  # before the first _set_current
         default_record = {game.nodes[n].key: int(lock.hands.sum()) for n, lock in locks.items()}
         self.lock_record = default_record if record is None else record
-        # Locks act on the numpy walk's factor and per-edge arrays (the compiled loops do not
-        # know them), so a locked solve always takes the numpy walk.
-        config["walk"] = "numpy"
+        if PRECISIONS.get(str(config.get("precision"))) == "int16":
+            raise SolverError("node locking keeps regrets as floats: use precision 32 or 64")
+        walk = config.get("walk", "auto")
+        try:
+            compiled = uses_compiled(game, walk, config.get("alternating", True))
+        except InputError:
+            compiled = False  # the solver's own check says why
+        if compiled and compiled_can_lock(game, self.locks):
+            if not suit_symmetric(game, self.locks):  # a twin's lock is not its image's
+                config["isomorphism"] = False
+        elif walk == "compiled":
+            raise SolverError("the compiled walk locks the first street's decisions only")
+        else:  # the numpy walk's factor and per-edge arrays serve any lock
+            config["walk"] = "numpy"
         super().__init__(game, variant=variant, output=output, **config)
+        self._pinned = None
+        if self._compiled is not None:
+            self._pinned = pinned_rows(game, self._compiled, self.locks)
+            self._pin()
 
     def settings(self) -> dict[str, Any]:
         return {**super().settings(), "locks": self.lock_record}
 
+    def _pin(self) -> None:
+        """Compiled walk: the locked rows' regrets made the lock (regret matching then reads
+        it) and their predictions zero (``compiled_locks``)."""
+        assert self._pinned is not None
+        for p, pinned in enumerate(self._pinned):
+            pinned.pin(self.regrets[p])
+            if self.config.predictive:
+                pinned.pin(self.predictions[p], 0.0)
+
+    def _compiled_update(self, player: int, iteration: int) -> None:
+        self._pin()
+        super()._compiled_update(player, iteration)
+        self._pin()
+
     def _set_current(self, player: int) -> None:
         super()._set_current(player)
         lock = self.edge_locks[player]
-        if lock.edges.size:
+        if lock.edges.size and self._compiled is None:
             current = lock.apply(self._current[player])
             rows = self.plan.edges[player].rows[lock.edges]
             self._factor[rows, player, : self.plan.n_hands[player]] = current[lock.edges]
@@ -74,9 +115,19 @@ class LockedCFR(FullWidthCFR):
                 cached[1].exploitability,
                 cached[1].game_value,
             )
-        strategy = self.strategy()
-        gap = locked_exploitability(self.game, strategy, self.locks)
-        value = expected_values(self.game, strategy).totals[0]
+        if self._compiled is not None and self._pinned is not None:
+            for p, pinned in enumerate(self._pinned):  # normalised, the sums read as the lock
+                pinned.pin(self.strategy_sums[p])
+            if self.output == "average":
+                sources = [self._sums_source(p) for p in (0, 1)]
+            else:
+                sources = [self._source(p) for p in (0, 1)]
+            gap = locked_exploitability_compiled(self.game, self._compiled, sources, self.locks)
+            value = float(self._compiled.root_values(0, sources).sum())
+        else:
+            strategy = self.strategy()
+            gap = locked_exploitability(self.game, strategy, self.locks)
+            value = expected_values(self.game, strategy).totals[0]
         result = Metrics(self.iterations, self.elapsed_seconds, gap, value)
         self._metrics_cache = (self.iterations, result)
         return result

@@ -174,6 +174,11 @@ class CompiledWalk:
         numba compiles every kernel again for the other layout."""
         return _rows_of(self.values, self.plan.n_inner, self.plan.n_hands[player])
 
+    def top_player_values(self, player: int) -> np.ndarray:
+        """``player``'s values at the lean pass's rows (``schedule.top_index`` order), after
+        ``root_values``: the rows above the cut and the subtrees' heads."""
+        return _rows_of(self.top_values, self.plan.n_top, self.plan.n_hands[player])
+
     def root_values(
         self,
         player: int,

@@ -1,0 +1,137 @@
+"""Node locks on the compiled walk (``solvers/exact/compiled_locks.py``) against the numpy walk,
+which serves every lock and is the reference: the same lock-following best responses and value
+of one strategy, the same locked game's value, on a turn (chance below the locks, folds beside
+them) and on a flop with a suit swap (the isomorphic walk kept for a symmetric lock, dropped
+otherwise); and a pure lock solves as the spot without the locked-out actions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solvers.algorithms.base import SolverError
+from solvers.algorithms.full_width import FullWidthCFR
+from solvers.algorithms.locked_cfr import LockedCFR
+from solvers.exact.compiled_locks import first_street_decisions, suit_symmetric
+from solvers.exact.evaluation import expected_values, exploitability
+from solvers.exact.locks import NodeLock, locked_exploitability
+from solvers.games import load_game
+from tests.lbr_fixtures import TURN_SPOT, turn_game
+
+FLOP = (
+    'nlhe(board="Qs Jh 2h",pot=100,stack=100,oop_range="AA,AKs,T9s",'
+    'ip_range="JJ,98s,65s",flop_oop_bet="a",flop_ip_bet="a",'
+    'turn_oop_bet="75%",turn_ip_bet="75%",river_oop_bet="75%",river_ip_bet="75%")'
+)
+"""Clubs and diamonds are absent, so the compiled walk leaves suit twins out."""
+
+
+def _locks(game, seed: int) -> dict[int, NodeLock]:
+    """Random rows on every first-street decision, half the hands locked at each."""
+    rng = np.random.default_rng(seed)
+    locks = {}
+    for node_id in sorted(first_street_decisions(game)):
+        node = game.nodes[node_id]
+        n = game.n_hands[node.player]
+        probs = rng.dirichlet(np.ones(len(node.actions)), size=n)
+        probs[rng.random(n) < 0.3, 0] += 1.0  # some rows pure-ish
+        hands = rng.random(n) < 0.5
+        locks[node_id] = NodeLock(hands, probs / probs.sum(axis=1, keepdims=True))
+    return locks
+
+
+def _same_solve(
+    game, locks, iterations: int = 300, tolerance: float = 1e-9, converged: bool = True
+) -> LockedCFR:
+    """The compiled locked solve: its locked rows are the lock, its lock-following best
+    responses and value are the numpy walk's on the same strategy, and it reaches the locked
+    game's value that the numpy walk's solve reaches. (Not step by step: regrets tied at zero
+    differ by 1e-20 between the walks' summation orders, and regret matching reads such ties
+    as different strategies, unlocked too, at hands no reach gets to.) ``tolerance`` in
+    chips: the suit-isomorphic walk's best responses differ from the numpy walk's by up to
+    1e-4 chips unlocked too (pot 100)."""
+    compiled = LockedCFR(game, locks, variant="dcfr", precision="float64")
+    numpy = LockedCFR(game, locks, variant="dcfr", precision="float64", walk="numpy")
+    assert compiled.compiled is not None and numpy.compiled is None
+    compiled.run(iterations=iterations)
+    numpy.run(iterations=iterations)
+    ours = compiled.strategy()
+    for n, lock in locks.items():  # the locked rows are the lock
+        assert np.array_equal(np.asarray(ours[n])[lock.hands], lock.probs[lock.hands])
+    got, want = compiled.metrics(), numpy.metrics()
+    reference = locked_exploitability(game, ours, locks)
+    assert got.exploitability == pytest.approx(reference, rel=1e-9, abs=tolerance)
+    value = expected_values(game, ours).totals[0]
+    assert got.game_value == pytest.approx(value, rel=1e-9, abs=tolerance)
+    # each value is within its nash conv (twice the exploitability) of the locked game's
+    gap = 2 * (got.exploitability + want.exploitability)
+    assert abs(got.game_value - want.game_value) <= gap
+    assert gap < 2e-3 * float(game.pot) or not converged
+    return compiled
+
+
+def test_turn_locks_on_both_players_solve_as_on_the_numpy_walk():
+    game = turn_game()
+    locks = _locks(game, 7)
+    assert {game.nodes[n].player for n in locks} == {0, 1} and len(locks) >= 4
+    solver = _same_solve(game, locks)
+    # not the unlocked game's equilibrium: free best responses beat the locked rows
+    free = exploitability(game, solver.strategy())
+    assert free.nash_conv > 20 * solver.metrics().exploitability
+
+
+def test_flop_with_a_suit_swap_keeps_the_isomorphic_walk_for_a_symmetric_lock():
+    game = load_game(FLOP)
+    swap = game.suit_swap()
+    assert swap is not None
+    root = game.nodes[0]
+    n = game.n_hands[root.player]
+    probs = np.tile([0.6, 0.4], (n, 1))
+    probs[: n // 2] = [0.1, 0.9]
+    probs = (probs + probs[swap.hands[root.player]]) / 2  # the same for each suit twin
+    locks = {0: NodeLock(np.ones(n, dtype=bool), probs)}
+    assert suit_symmetric(game, locks)
+    solver = _same_solve(game, locks, iterations=60, tolerance=1e-4, converged=False)
+    assert solver.compiled is not None and solver.compiled.plan.isomorphic
+
+
+def test_flop_with_a_suit_swap_walks_every_card_for_an_asymmetric_lock():
+    game = load_game(FLOP)
+    locks = _locks(game, 11)
+    assert not suit_symmetric(game, locks)
+    solver = _same_solve(game, locks, iterations=60, converged=False)
+    assert solver.compiled is not None and not solver.compiled.plan.isomorphic
+
+
+def test_a_lock_below_the_first_street_takes_the_numpy_walk():
+    game = turn_game()
+    river = next(n for n in game.decision_nodes() if n.id not in first_street_decisions(game))
+    n = game.n_hands[river.player]
+    probs = np.full((n, len(river.actions)), 1.0 / len(river.actions))
+    locks = {river.id: NodeLock(np.ones(n, dtype=bool), probs)}
+    assert LockedCFR(game, locks, variant="dcfr").compiled is None
+    with pytest.raises(SolverError, match="first street"):
+        LockedCFR(game, locks, variant="dcfr", walk="compiled")
+
+
+def test_sixteen_bit_storage_cannot_lock():
+    game = turn_game()
+    with pytest.raises(SolverError, match="precision 32 or 64"):
+        LockedCFR(game, _locks(game, 3), variant="dcfr", precision="int16")
+
+
+def test_a_pure_lock_solves_as_the_spot_without_those_actions():
+    """Independent tree: IP always checking behind on the turn is the spot with no IP turn bet."""
+    game = turn_game()
+    x = game.node_by_key("x")
+    probs = np.zeros((game.n_hands[1], len(x.actions)))
+    probs[:, 0] = 1.0
+    locked = LockedCFR(game, {x.id: NodeLock(np.ones(game.n_hands[1], bool), probs)},
+                       variant="dcfr", precision="float64")  # fmt: skip
+    other = load_game(TURN_SPOT.replace('turn_ip_bet="75%"', 'turn_ip_bet=""'))
+    assert other.node_by_key("x").actions == ("check",)
+    free = FullWidthCFR(other, variant="dcfr", precision="float64")
+    locked.run(iterations=200)
+    free.run(iterations=200)
+    assert locked.metrics().game_value == pytest.approx(free.metrics().game_value, abs=1e-6)
+    assert locked.metrics().exploitability == pytest.approx(free.metrics().exploitability, abs=1e-6)
