@@ -6,9 +6,12 @@ otherwise); and a pure lock solves as the spot without the locked-out actions.""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
+from pokertui.cli import main
 from solvers.algorithms.base import SolverError
 from solvers.algorithms.full_width import FullWidthCFR
 from solvers.algorithms.locked_cfr import LockedCFR
@@ -16,6 +19,7 @@ from solvers.exact.compiled_locks import first_street_decisions, suit_symmetric
 from solvers.exact.evaluation import expected_values, exploitability
 from solvers.exact.locks import NodeLock, locked_exploitability
 from solvers.games import load_game
+from solvers.strategy_file import load_strategy
 from tests.lbr_fixtures import TURN_SPOT, turn_game
 
 FLOP = (
@@ -135,3 +139,28 @@ def test_a_pure_lock_solves_as_the_spot_without_those_actions():
     free.run(iterations=200)
     assert locked.metrics().game_value == pytest.approx(free.metrics().game_value, abs=1e-6)
     assert locked.metrics().exploitability == pytest.approx(free.metrics().exploitability, abs=1e-6)
+
+
+def test_cli_locks_a_flop_on_the_compiled_walk_and_reports_rounding_in_the_files_game(
+    tmp_path, capsys
+):
+    """``pokertui solve FLOP --lock``: the file keeps the lock; what rounding added is measured
+    against the unrounded strategy's own (unlocked) gap, not against the locked game's."""
+    lock = tmp_path / "lock.json"
+    lock.write_text(json.dumps({"nodes": {"": {"check": "AA", "all-in 100": "AKs,T9s"}}}))
+    out = tmp_path / "flop.json"
+    args = ["solve", FLOP, "--algo", "dcfr", "--target", "0.3%", "--lock", str(lock)]
+    assert main([*args, "--out", str(out), "--json"]) == 0
+    final = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert final["exploitability"] <= 0.3  # chips of the locked game; pot 100
+    assert final["exploitability_unlocked"] > 1.0  # never betting aces is a mistake
+    assert abs(final["rounding_added"]) < 1e-3
+    assert final["exploitability_unrounded"] == pytest.approx(
+        final["exploitability_unlocked"], abs=1e-3
+    )
+    assert "target_missed_by_rounding" not in final
+    loaded = load_strategy(out)
+    root = np.asarray(loaded.strategy[loaded.game.node_by_key("").id])
+    aces = [i for i, h in enumerate(loaded.game.hand_labels[0]) if h[0] == "A" and h[2] == "A"]
+    assert root[aces, 0].tolist() == [1.0] * len(aces)
+    assert (root[[i for i in range(len(root)) if i not in aces], 1] == 1.0).all()

@@ -25,7 +25,7 @@ from solvers.exact.compiled_locks import (
     pinned_rows,
     suit_symmetric,
 )
-from solvers.exact.evaluation import expected_values
+from solvers.exact.evaluation import Exploitability, expected_values
 from solvers.exact.executor import uses_compiled
 from solvers.exact.locks import Locks, apply_locks, edge_locks, locked_exploitability
 from solvers.games.base import Strategy, TreeGame
@@ -104,6 +104,12 @@ class LockedCFR(FullWidthCFR):
 
     def average_strategy(self) -> Strategy:
         return apply_locks(super().average_strategy(), self.locks)
+
+    def unlocked(self) -> Exploitability:
+        """The average strategy's exploitability in the full game, locks ignored (what the
+        strategy file's header measures)."""
+        self.metrics()  # on the compiled walk this pins the locked rows' sums to the lock
+        return self._measure()
 
     def metrics(self) -> Metrics:
         """Exploitability of the locked game (lock-following best responses)."""

@@ -196,8 +196,11 @@ def _execute_iterative(spec: RunRequest, prepared: Prepared, emit: Emit, should_
             last_checkpoint = time.perf_counter()
     solver.save_checkpoint(checkpoint)
     info = _solver_info(spec, solver)
-    unrounded = solver.metrics().exploitability
-    compiled = getattr(solver, "compiled", None) is not None and spec.lock is None
+    # what rounding adds is measured in the file's own game: a locked run's unlocked gap
+    unrounded = (solver.metrics() if spec.lock is None else solver.unlocked()).exploitability
+    compiled = getattr(solver, "compiled", None) is not None
+    if spec.lock is not None:
+        target = None  # --target is the locked game's: the file's own gap is not held to it
     binary = spec.out.suffix == BINARY_SUFFIX
     if compiled:
         # the final checkpoint holds the state: the file is written in the memory it held
@@ -253,7 +256,7 @@ def _write_strategy(
     for precision in TARGET_PRECISIONS:
         rounded = rounded_strategy(game, strategy, precision)
         measured = measure(game, rounded)
-        if target is None or spec.lock is not None or measured.exploitability <= target:
+        if target is None or measured.exploitability <= target:
             break
     document = to_document(game, rounded, solver=info, measured=measured, arrays=True)
     atomic_write_text(spec.out, dumps_document(document))
