@@ -1,0 +1,101 @@
+"""Which flop re-solve plays better per second: the flop's trees compared by the value of the flop
+play each gives, with the turn and river played well (``solvers/agents/locked_value.py``).
+
+For a single-raised and a 3-bet pot at 100 bb on the flop ``Ks 7h 2d`` (the blueprint's ranges
+there), each flop tree of the re-solving bot (``FLOP_TREES``: ``checkdown``, a 66% bet and
+all-in then checked down, the default; ``allin``, check or all-in on every street) is solved
+for a number of iterations (the two cost the same per iteration; CPU seconds are printed). One
+player's flop strategy from that solve is locked into a common tree (the same flop sizes, then
+66% or all-in with an all-in raise on the turn and a 66% river bet, as the turn re-solve's
+tree), the rest is solved, and the player's value is bracketed by exact best responses. The
+common tree solved with no lock gives the reference value; "cost" is the reference less the
+locked value, in % of the flop's pot (the bracket's middles; "± " is half the two brackets'
+widths added). The bot's own seat is either player.
+
+Run: ``.venv/bin/python benchmarks/bench_flop_value.py [--pots srp,3bet] [--iterations 10,30]
+[--target 0.5] [--max-iterations 80]``. A run takes about an hour a pot on two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _timing import print_rows  # noqa: E402
+
+from solvers.agents.locked_value import first_street_locks, locked_values  # noqa: E402
+from solvers.agents.registry import make_agent  # noqa: E402
+from solvers.agents.resolving import FLOP_TREES, TURN_TREES  # noqa: E402
+from solvers.agents.subgame import bayes_ranges, build_subgame  # noqa: E402
+from solvers.algorithms.base import make_solver  # noqa: E402
+from solvers.cards.deck import parse_cards  # noqa: E402
+from solvers.games.hunl.rules import HunlConfig, replay  # noqa: E402
+
+POTS = {"srp": "r250c/", "3bet": "r250r750c/"}
+BOARD = "Ks 7h 2d"
+COMMON = {"flop": FLOP_TREES["checkdown"]["flop"], **TURN_TREES["pot-raise"]}
+"""The common tree: the default flop's sizes, then the turn re-solve's turn and river."""
+SEATS = {0: "OOP (big blind)", 1: "IP (button)"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bot", default="strategies/hunl_100bb.npz")
+    parser.add_argument("--pots", default="srp,3bet")
+    parser.add_argument("--iterations", default="10,30")
+    parser.add_argument("--target", type=float, default=0.5, help="bracket width, %% of the pot")
+    parser.add_argument("--max-iterations", type=int, default=80)
+    args = parser.parse_args()
+    config = HunlConfig(100)
+    blueprint = make_agent(args.bot, config)
+    budgets = [int(x) for x in args.iterations.split(",")]
+    rows = []
+    for pot_name in args.pots.split(","):
+        state = replay(POTS[pot_name], config)
+        board = np.array(parse_cards(BOARD))
+        ranges = bayes_ranges(state, board, (blueprint, blueprint))
+        common = build_subgame(state, board, ranges, COMMON).game
+        pot = float(common.pot)
+        print(f"{pot_name}: common tree {len(common.nodes):,} nodes, pot {pot:g}", flush=True)
+        reference = locked_values(common, {}, (0, 1), args.target, 4 * args.max_iterations)
+        for p, ref in reference.items():
+            rows.append(_row(pot_name, "none (reference)", "-", p, None, ref, ref, pot))
+            print_rows("", rows[-1:])
+        for name, sizes in FLOP_TREES.items():
+            sub = build_subgame(state, board, ranges, sizes).game
+            solver = make_solver(sub, "dcfr")
+            cpu = time.process_time()
+            done = 0
+            for budget in budgets:
+                solver.run(iterations=budget - done)
+                done = budget
+                spent = time.process_time() - cpu
+                strategy = solver.average_strategy()
+                for p in (0, 1):
+                    locks = first_street_locks(sub, strategy, common, p)
+                    got = locked_values(common, locks, (p,), args.target, args.max_iterations)[p]
+                    rows.append(_row(pot_name, name, budget, p, spent, got, reference[p], pot))
+                    print_rows("", rows[-1:])
+            sub.derived.clear()
+    print_rows("Flop trees by the value of their flop play (cost: % of the flop's pot)", rows)
+
+
+def _row(pot_name, tree, budget, player, cpu, got, ref, pot) -> dict:
+    cost = 100.0 * (ref.middle - got.middle) / pot
+    spread = 100.0 * ((ref.high - ref.low) + (got.high - got.low)) / 2 / pot
+    return {
+        "pot": pot_name, "flop tree": tree, "iterations": budget, "solve cpu s": cpu,
+        "bot seat": SEATS[player], "value low %pot": 100.0 * got.low / pot,
+        "value high %pot": 100.0 * got.high / pot, "cost %pot": cost, "±": spread,
+        "locked iterations": got.iterations, "locked s": got.seconds,
+    }  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
