@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -47,8 +48,9 @@ class SeedRun:
     def seed(self) -> int:
         return int(self.run["seed"])
 
-    @property
+    @cached_property
     def values(self) -> np.ndarray:
+        """The finished deals' rows in chunk order (read once: ``pool`` reads them twice)."""
         if not self.chunks:
             return np.empty((0, self.columns))
         return np.concatenate([self.chunks[i] for i in sorted(self.chunks)])
@@ -74,7 +76,7 @@ def read_runs(paths: list[str | os.PathLike]) -> list[SeedRun]:
 
 def pool(runs: list[SeedRun]) -> dict[str, Any]:
     """The figures of all the runs' deals together, and each seed's deal count."""
-    first = _same_run(runs, OWN_KEYS, "pooled")
+    first = _same_run(runs, OWN_KEYS, "pooled", seeds_once=True)
     values = np.concatenate([r.values for r in runs])
     if len(values) < 2:
         raise InputError(f"{len(values)} finished deal in these checkpoints: a figure needs two")
@@ -107,8 +109,9 @@ def _seed_figures(run: SeedRun, scale: float) -> dict[str, Any]:
 def paired(runs: list[SeedRun], others: list[SeedRun]) -> dict[str, Any]:
     """``runs`` less ``others`` deal by deal, over the deals of each seed that both finished
     (the duplicate averages, corrected ones where the runs have control variates)."""
-    first = _same_run(runs, OWN_KEYS, "pooled")
-    _same_run([first, _same_run(others, OWN_KEYS, "pooled")], (*OWN_KEYS, *BOT_KEYS), "paired")
+    first = _same_run(runs, OWN_KEYS, "pooled", seeds_once=True)
+    against = _same_run(others, OWN_KEYS, "pooled", seeds_once=True)
+    _same_run([first, against], (*OWN_KEYS, *BOT_KEYS), "paired")
     by_seed = {r.seed: r for r in others}
     gaps: list[np.ndarray] = []
     seeds: list[int] = []
@@ -133,8 +136,11 @@ def paired(runs: list[SeedRun], others: list[SeedRun]) -> dict[str, Any]:
             **summarise(np.concatenate(gaps), scale)}  # fmt: skip
 
 
-def _same_run(runs: list[SeedRun], free: tuple[str, ...], how: str) -> SeedRun:
-    """The first run, once every run names the same run apart from the ``free`` keys."""
+def _same_run(
+    runs: list[SeedRun], free: tuple[str, ...], how: str, seeds_once: bool = False
+) -> SeedRun:
+    """The first run, once every run names the same run apart from the ``free`` keys (and,
+    with ``seeds_once``, no seed comes twice)."""
     first = runs[0]
     for run in runs[1:]:
         keys = sorted(k for k in set(first.run) | set(run.run)
@@ -145,7 +151,7 @@ def _same_run(runs: list[SeedRun], free: tuple[str, ...], how: str) -> SeedRun:
                              f"{k} {run.run.get(k)!r} against {first.run.get(k)!r}")  # fmt: skip
         if run.path != first.path and _digests_differ(first.run, run.run):
             raise InputError(f"{run.path} and {first.path} name bot files of other bytes")
-    if "seed" in free and "bot" not in free:
+    if seeds_once:
         seen: dict[int, Path] = {}
         for run in runs:
             if run.seed in seen:
