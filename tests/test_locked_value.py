@@ -15,7 +15,7 @@ from solvers.games import load_game
 SPOT = (
     'nlhe(board="Ks 7h 2d",pot=100,stack=150,oop_range="AA,KQs,77,A5s,T9s",'
     'ip_range="KK,AK,22,98s,QJs",flop_oop_bet="{oop}",flop_ip_bet="a",flop_oop_raise="a",'
-    'flop_ip_raise="a",turn_oop_bet="75%",turn_ip_bet="75%")'
+    'flop_ip_raise="a",turn_oop_bet="a")'
 )
 """A small flop spot; ``{oop}`` is OOP's flop bets. No two suits are alike on this board."""
 
@@ -86,7 +86,7 @@ def test_a_pure_lock_is_worth_the_spot_without_those_actions(reference):
     free = locked_values(never, {}, (0,), 0.05, 2000)[0]
     assert locked.low <= free.high + 1e-9 and free.low <= locked.high + 1e-9
     assert abs(locked.middle - free.middle) < 0.05
-    assert values[0].middle - locked.middle > 0.5  # betting the flop is worth over 0.5 chips
+    assert values[0].middle - locked.middle > 0.3  # betting the flop is worth over 0.3 chips
 
 
 def test_locking_the_solved_flop_costs_nothing_and_a_shove_costs_much(reference):
