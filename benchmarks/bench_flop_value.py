@@ -70,12 +70,12 @@ def main() -> None:
         for name, sizes in FLOP_TREES.items():
             sub = build_subgame(state, board, ranges, sizes).game
             solver = make_solver(sub, "dcfr")
-            cpu = time.process_time()
-            done = 0
+            done, spent = 0, 0.0
             for budget in budgets:
+                cpu = time.process_time()
                 solver.run(iterations=budget - done)
+                spent += time.process_time() - cpu  # the tree's solve alone, not the locked ones
                 done = budget
-                spent = time.process_time() - cpu
                 strategy = solver.average_strategy()
                 for p in (0, 1):
                     locks = first_street_locks(sub, strategy, common, p)
