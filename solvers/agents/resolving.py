@@ -68,13 +68,16 @@ def _street(bet: str, raise_: str, cap: int) -> StreetSizes:
 FLOP_TREES = {
     "checkdown": {"flop": _street("66%, a", "a", 1)},
     "allin": {name: _street("a", "a", 1) for name in ("flop", "turn", "river")},
+    "bet-allin": {"flop": _street("66%, a", "a", 1), "turn": _street("a", "a", 1),
+                  "river": _street("a", "a", 1)},  # fmt: skip
 }
-"""Two flop trees of the same size (about 21,600 nodes: the 49 x 48 runouts dominate), compared
+"""Flop trees: two of the same size (about 21,600 nodes: the 49 x 48 runouts dominate), compared
 in ``bench_resolve.py``: a flop with a 66% bet and all-in followed by a check-down (a depth
 limit at the flop whose leaves are the showdown over every runout; the default: less
 exploitable in its own tree after the same iterations and CPU seconds, and its flop play has a
 real bet size), or all-in or check on every street to the end of the hand (the flop play is
-check or shove). By the value of the flop play in a richer common tree
+check or shove); and the first's flop with the second's turn and river (64,848 nodes, three
+times either's cost an iteration). By the value of the flop play in a richer common tree
 (``bench_flop_value.py``), the all-in tree plays better after 30 iterations in both pots and
 seats measured, the checked-down one mostly after 10 (``docs/resolve.md``)."""
 TURN_TREES = {
