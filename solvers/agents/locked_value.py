@@ -25,7 +25,7 @@ from solvers.algorithms.locked_cfr import LockedCFR
 from solvers.errors import InputError
 from solvers.exact.compiled_locks import first_street_decisions, locked_response_compiled
 from solvers.exact.locks import Locks, NodeLock
-from solvers.games.base import TreeGame
+from solvers.games.base import TreeError, TreeGame
 
 
 def first_street_locks(
@@ -46,7 +46,7 @@ def first_street_locks(
             continue
         try:
             theirs = source.node_by_key(node.key)
-        except Exception:  # noqa: BLE001 - TreeError: a node the source tree lacks
+        except TreeError:  # a node the source tree lacks
             continue
         missing = set(theirs.actions) - set(node.actions)
         if missing:
@@ -95,7 +95,8 @@ def locked_values(
     started = time.perf_counter()
     while True:
         solver.run(iterations=min(check_every, max_iterations - solver.iterations))
-        brackets = {p: _bracket(game, solver, locks, p) for p in players}
+        mine = _responses(game, solver, locks)  # each player's lock-following best response
+        brackets = {p: (-mine[1 - p], mine[p]) for p in players}
         width = max(high - low for low, high in brackets.values())
         if width <= target_pct / 100.0 * pot or solver.iterations >= max_iterations:
             break
@@ -103,13 +104,12 @@ def locked_values(
     return {p: LockedValue(p, *brackets[p], solver.iterations, took) for p in players}
 
 
-def _bracket(game: TreeGame, solver, locks: Locks, player: int) -> tuple[float, float]:
+def _responses(game: TreeGame, solver, locks: Locks) -> tuple[float, float]:
+    """Both players' lock-following best-response values against the solver's output (chips,
+    each from its own side): player p can guarantee ``-R[1-p]`` and no more than ``R[p]``."""
     walk = solver.compiled
     if walk is None:
         raise InputError("locked_values needs the compiled walk (a hold'em spot)")
-    if isinstance(solver, LockedCFR):
-        solver.metrics()  # pins the locked rows' sums to the lock
-    sources = [solver._sums_source(p) for p in (0, 1)]
-    opponent = locked_response_compiled(game, walk, sources, 1 - player, locks)
-    own = locked_response_compiled(game, walk, sources, player, locks)
-    return -opponent, own
+    sources = solver.output_sources()
+    r0, r1 = (locked_response_compiled(game, walk, sources, p, locks) for p in (0, 1))
+    return r0, r1

@@ -333,11 +333,14 @@ class FullWidthCFR(Solver):
     def _measure(self) -> Exploitability:
         if self._compiled is None:
             return super()._measure()
+        return exploitability_of_sources(self.game, self.output_sources(), walk=self._compiled)
+
+    def output_sources(self) -> list[Source]:
+        """Compiled walk: the output strategy (``output``: the average or the current one) as
+        the compiled loops read it, for both players."""
         if self.output == "average":
-            sources = [self._sums_source(p) for p in (0, 1)]
-        else:
-            sources = [self._source(p) for p in (0, 1)]
-        return exploitability_of_sources(self.game, sources, walk=self._compiled)
+            return [self._sums_source(p) for p in (0, 1)]
+        return [self._source(p) for p in (0, 1)]
 
     @property
     def compiled(self) -> CompiledWalk | None:
@@ -354,10 +357,7 @@ class FullWidthCFR(Solver):
         if self._compiled is None:
             return None
         plan = self._compiled.plan
-        sources: list[Source | None] = [
-            self._sums_source(p) if self.output == "average" else self._source(p)
-            for p in (0, 1)
-        ]
+        sources: list[Source | None] = list(self.output_sources())
         if release:
             self.regrets = self.strategy_sums = self.predictions = []
         out = []

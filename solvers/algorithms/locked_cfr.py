@@ -25,9 +25,10 @@ from solvers.exact.compiled_locks import (
     pinned_rows,
     suit_symmetric,
 )
+from solvers.exact.compiled_walk import Source
 from solvers.exact.evaluation import Exploitability, expected_values
 from solvers.exact.executor import uses_compiled
-from solvers.exact.locks import Locks, apply_locks, edge_locks, locked_exploitability
+from solvers.exact.locks import LockedEntries, Locks, apply_locks, edge_locks, locked_exploitability
 from solvers.games.base import Strategy, TreeGame
 
 
@@ -62,8 +63,8 @@ class LockedCFR(FullWidthCFR):
             raise SolverError("the compiled walk locks the first street's decisions only")
         else:  # the numpy walk's factor and per-edge arrays serve any lock
             config["walk"] = "numpy"
+        self._pinned: tuple[LockedEntries, LockedEntries] | None = None
         super().__init__(game, variant=variant, output=output, **config)
-        self._pinned = None
         if self._compiled is not None:
             self._pinned = pinned_rows(game, self._compiled, self.locks)
             self._pin()
@@ -76,9 +77,9 @@ class LockedCFR(FullWidthCFR):
         it) and their predictions zero (``compiled_locks``)."""
         assert self._pinned is not None
         for p, pinned in enumerate(self._pinned):
-            pinned.pin(self.regrets[p])
+            pinned.apply(self.regrets[p])
             if self.config.predictive:
-                pinned.pin(self.predictions[p], 0.0)
+                pinned.apply(self.predictions[p], 0.0)
 
     def _compiled_update(self, player: int, iteration: int) -> None:
         self._pin()
@@ -105,10 +106,16 @@ class LockedCFR(FullWidthCFR):
     def average_strategy(self) -> Strategy:
         return apply_locks(super().average_strategy(), self.locks)
 
+    def _sums_source(self, player: int) -> Source:
+        """Compiled walk: the locked rows' sums made the lock first, so every reader of the
+        average (measures, the file, ``average_strategy``) sees it exactly."""
+        if self._pinned is not None:
+            self._pinned[player].apply(self.strategy_sums[player])
+        return super()._sums_source(player)
+
     def unlocked(self) -> Exploitability:
-        """The average strategy's exploitability in the full game, locks ignored (what the
+        """The output strategy's exploitability in the full game, locks ignored (what the
         strategy file's header measures)."""
-        self.metrics()  # on the compiled walk this pins the locked rows' sums to the lock
         return self._measure()
 
     def metrics(self) -> Metrics:
@@ -121,13 +128,8 @@ class LockedCFR(FullWidthCFR):
                 cached[1].exploitability,
                 cached[1].game_value,
             )
-        if self._compiled is not None and self._pinned is not None:
-            for p, pinned in enumerate(self._pinned):  # normalised, the sums read as the lock
-                pinned.pin(self.strategy_sums[p])
-            if self.output == "average":
-                sources = [self._sums_source(p) for p in (0, 1)]
-            else:
-                sources = [self._source(p) for p in (0, 1)]
+        if self._compiled is not None:
+            sources = self.output_sources()
             gap = locked_exploitability_compiled(self.game, self._compiled, sources, self.locks)
             value = float(self._compiled.root_values(0, sources).sum())
         else:

@@ -5,7 +5,8 @@ flop spot's do not fit in memory. Locks on the decisions above the first chance 
 strategy locked into a flop spot, the first street's play of any spot) run on the compiled walk:
 
 - **Solving**: regret matching reads exactly the lock when a locked row's regrets are the lock's
-  probabilities (positive where the lock plays, zero elsewhere), so ``pin`` writes them there
+  probabilities (positive where the lock plays, zero elsewhere), so the solver writes them there
+  (``pinned_rows``)
   before and after every pass (and zeroes the predictions): the compiled loops form the locked
   strategy, and what their update wrote at those rows is gone before anything reads it.
 - **Measuring**: a lock-following best response is the compiled best response below the locked
@@ -20,12 +21,11 @@ strategy locked into a flop spot, the first street's play of any spot) run on th
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 import numpy as np
 
 from solvers.exact.compiled_walk import MODE_RESPOND, CompiledWalk, Source
-from solvers.exact.locks import Locks
+from solvers.exact.locks import LockedEntries, Locks, locked_entries
 from solvers.exact.walk import build_plan
 from solvers.games.base import TreeGame
 
@@ -33,7 +33,7 @@ from solvers.games.base import TreeGame
 def first_street_decisions(game: TreeGame) -> set[int]:
     """Decision nodes with no chance node above them (the first street's)."""
     found: set[int] = set()
-    stack = [game.nodes[0]]
+    stack = [game.root]
     while stack:
         node = stack.pop()
         if node.is_decision:
@@ -61,44 +61,17 @@ def suit_symmetric(game: TreeGame, locks: Locks) -> bool:
     return True
 
 
-@dataclass(frozen=True)
-class PinnedRows:
-    """One player's locked (edge, hand) entries in the compiled walk's compact edge layout."""
-
-    edges: np.ndarray
-    mask: np.ndarray
-    """``[len(edges), n_hands]`` True where the entry is locked."""
-    probs: np.ndarray
-    """``[len(edges), n_hands]`` the lock's probabilities there."""
-
-    def pin(self, per_edge: np.ndarray, value: np.ndarray | float | None = None) -> None:
-        """Write the lock (or ``value``) over the locked entries of a per-edge array."""
-        if self.edges.size:
-            block = per_edge[self.edges]
-            fill = self.probs if value is None else value
-            per_edge[self.edges] = np.where(self.mask, fill, block)
-
-
-def pinned_rows(game: TreeGame, walk: CompiledWalk, locks: Locks) -> tuple[PinnedRows, PinnedRows]:
+def pinned_rows(
+    game: TreeGame, walk: CompiledWalk, locks: Locks
+) -> tuple[LockedEntries, LockedEntries]:
     """Both players' locks laid out on ``walk``'s compact edges."""
     row_of = build_plan(game).row_of_node
     out = []
     for p in (0, 1):
-        n_hands = walk.plan.n_hands[p]
-        edges, masks, probs = [], [], []
-        for node_id, lock in sorted(locks.items()):
-            node = game.nodes[node_id]
-            if node.player != p:
-                continue
-            first, width = int(walk.plan.first_edge[row_of[node_id]]), len(node.actions)
-            edges.append(np.arange(first, first + width))
-            masks.append(np.broadcast_to(lock.hands, (width, n_hands)))
-            probs.append(np.where(lock.hands[None, :], lock.probs.T, 0.0))
-        if edges:
-            out.append(PinnedRows(np.concatenate(edges), np.vstack(masks), np.vstack(probs)))
-        else:
-            empty = np.zeros((0, n_hands))
-            out.append(PinnedRows(np.zeros(0, dtype=np.intp), empty.astype(bool), empty))
+        first = {
+            n: int(walk.plan.first_edge[row_of[n]]) for n in locks if game.nodes[n].player == p
+        }
+        out.append(locked_entries(game, locks, walk.plan.n_hands[p], first))
     return out[0], out[1]
 
 
@@ -158,7 +131,7 @@ def locked_response_compiled(
             else:
                 weighted = (lock.probs.T * children).sum(axis=0)
                 new[node_id] = np.where(lock.hands, weighted, best)
-        return float(new[0].sum())
+        return float(new[game.root.id].sum())
 
 
 def locked_exploitability_compiled(

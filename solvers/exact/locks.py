@@ -37,24 +37,49 @@ Locks = Mapping[int, NodeLock]
 
 
 @dataclass(frozen=True)
-class EdgeLocks:
-    """One player's locks in the per-edge layout ``[n_edges, n_hands]`` of the walk."""
+class LockedEntries:
+    """One player's locked (edge, hand) entries of a per-edge array ``[n_edges, n_hands]``."""
 
     edges: np.ndarray
     """Edges of the locked nodes (every action of each)."""
     mask: np.ndarray
     """``[len(edges), n_hands]`` True where the hand's row at that node is locked."""
     probs: np.ndarray
-    """``[len(edges), n_hands]`` the locked probabilities (anything where ``mask`` is False)."""
+    """``[len(edges), n_hands]`` the locked probabilities (0 where ``mask`` is False)."""
+
+    def apply(self, per_edge: np.ndarray, fill: np.ndarray | float | None = None) -> np.ndarray:
+        """Overwrite the locked entries of a per-edge array in place with the lock (or
+        ``fill``); returns it."""
+        if self.edges.size:
+            block = per_edge[self.edges]
+            per_edge[self.edges] = np.where(self.mask, self.probs if fill is None else fill, block)
+        return per_edge
+
+
+@dataclass(frozen=True)
+class EdgeLocks(LockedEntries):
+    """One player's locks in the numpy walk's edge layout, with its decision slots."""
+
     slot_mask: np.ndarray
     """``[n_decision_slots, n_hands]`` True where a (node, hand) is locked."""
 
-    def apply(self, per_edge: np.ndarray) -> np.ndarray:
-        """Overwrite the locked entries of a per-edge array in place; returns it."""
-        if self.edges.size:
-            block = per_edge[self.edges]
-            per_edge[self.edges] = np.where(self.mask, self.probs, block)
-        return per_edge
+
+def locked_entries(
+    game: TreeGame, locks: Locks, n_hands: int, first_edge: Mapping[int, int]
+) -> LockedEntries:
+    """The locks of the nodes in ``first_edge`` (node id to the first of its edges in some
+    per-edge layout) as entries of that layout; one player's nodes, ``n_hands`` hands."""
+    picked, masks, probs = [], [], []
+    for node_id in sorted(first_edge):
+        lock, first = locks[node_id], int(first_edge[node_id])
+        width = len(game.nodes[node_id].actions)
+        picked.append(np.arange(first, first + width))
+        masks.append(np.broadcast_to(lock.hands, (width, n_hands)))
+        probs.append(np.where(lock.hands[None, :], lock.probs.T, 0.0))
+    if not picked:
+        empty = np.zeros((0, n_hands))
+        return LockedEntries(np.zeros(0, dtype=np.intp), empty.astype(bool), empty)
+    return LockedEntries(np.concatenate(picked), np.vstack(masks), np.vstack(probs))
 
 
 def check_locks(game: TreeGame, locks: Locks) -> None:
@@ -84,26 +109,13 @@ def edge_locks(game: TreeGame, locks: Locks) -> tuple[EdgeLocks, EdgeLocks]:
     plan = build_plan(game)
     out = []
     for p, edges in enumerate(plan.edges):
-        n_hands = plan.n_hands[p]
-        slot_of_node = {node_id: k for k, node_id in enumerate(edges.decision_nodes)}
-        slot_mask = np.zeros((len(edges.decision_nodes), n_hands), dtype=bool)
-        picked, masks, probs = [], [], []
-        for node_id, lock in sorted(locks.items()):
-            if node_id not in slot_of_node:
-                continue
-            slot = slot_of_node[node_id]
-            first, width = edges.first_edge[slot], edges.n_actions[slot]
-            slot_mask[slot] = lock.hands
-            picked.append(np.arange(first, first + width))
-            masks.append(np.broadcast_to(lock.hands, (width, n_hands)))
-            probs.append(np.where(lock.hands[None, :], lock.probs.T, 0.0))
-        if picked:
-            out.append(
-                EdgeLocks(np.concatenate(picked), np.vstack(masks), np.vstack(probs), slot_mask)
-            )
-        else:
-            empty = np.zeros((0, n_hands))
-            out.append(EdgeLocks(np.zeros(0, dtype=np.intp), empty.astype(bool), empty, slot_mask))
+        slots = {n: k for k, n in enumerate(edges.decision_nodes) if n in locks}
+        slot_mask = np.zeros((len(edges.decision_nodes), plan.n_hands[p]), dtype=bool)
+        for node_id, slot in slots.items():
+            slot_mask[slot] = locks[node_id].hands
+        first = {n: int(edges.first_edge[slot]) for n, slot in slots.items()}
+        entries = locked_entries(game, locks, plan.n_hands[p], first)
+        out.append(EdgeLocks(entries.edges, entries.mask, entries.probs, slot_mask))
     return out[0], out[1]
 
 
