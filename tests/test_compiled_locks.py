@@ -166,3 +166,37 @@ def test_cli_locks_a_flop_on_the_compiled_walk_and_reports_rounding_in_the_files
     aces = [i for i, h in enumerate(loaded.game.hand_labels[0]) if h[0] == "A" and h[2] == "A"]
     assert root[aces, 0].tolist() == [1.0] * len(aces)
     assert (root[[i for i in range(len(root)) if i not in aces], 1] == 1.0).all()
+
+
+def test_cli_writes_a_locked_flop_as_a_binary_file_that_keeps_the_lock(tmp_path, capsys):
+    """A locked flop fits the binary form (JSON is a GB a flop): the decoded file plays the
+    lock (pure rows are exact in 8 bits), its header records the lock and the exact
+    exploitability of the decoded profile in the file's own game."""
+    lock = tmp_path / "lock.json"
+    lock.write_text(json.dumps({"nodes": {"": {"check": "AA", "all-in 100": "AKs,T9s"}}}))
+    out = tmp_path / "flop.ptsb"
+    args = ["solve", FLOP, "--algo", "dcfr", "--iterations", "40", "--lock", str(lock)]
+    assert main([*args, "--out", str(out), "--json"]) == 0
+    final = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert final["bits"] == 8 and final["exploitability_unlocked"] > 1.0
+    loaded = load_strategy(out)
+    assert loaded.solver.settings["locks"] == {"": {"check": "AA", "all-in 100": "AKs,T9s"}}
+    root = np.asarray(loaded.strategy[loaded.game.node_by_key("").id])
+    aces = [i for i, h in enumerate(loaded.game.hand_labels[0]) if h[0] == "A" and h[2] == "A"]
+    assert root[aces, 0].tolist() == [1.0] * len(aces)
+    assert (root[[i for i in range(len(root)) if i not in aces], 1] == 1.0).all()
+    free = exploitability(loaded.game, loaded.strategy).exploitability
+    assert loaded.measured.exploitability == pytest.approx(free, rel=1e-6)
+    assert final["exploitability_unlocked"] == pytest.approx(free, rel=1e-6)
+
+
+def test_cli_refuses_a_binary_file_for_a_lock_that_splits_suit_twins(tmp_path, capsys):
+    """Ac As is locked and its suit twin Ad As is not: a binary file's one row for both would
+    break the lock, so the run stops before solving, with exit 2 and no file."""
+    lock = tmp_path / "lock.json"
+    lock.write_text(json.dumps({"nodes": {"": {"check": "AcAs"}}}))
+    out = tmp_path / "flop.ptsb"
+    args = ["solve", FLOP, "--algo", "dcfr", "--iterations", "5", "--lock", str(lock)]
+    assert main([*args, "--out", str(out)]) == 2
+    assert "suit twins differently" in capsys.readouterr().err
+    assert not out.exists()

@@ -104,18 +104,32 @@ def prepare(spec: RunRequest, resume: bool = False) -> Prepared:
         solver = make_locked_solver(game, spec.algo, locks, record, **spec.options)
     else:
         solver = make_solver(game, spec.algo, **spec.options)
-    if spec.out.suffix == BINARY_SUFFIX and (
-        spec.lock is not None or getattr(solver, "compiled", None) is None
-    ):
-        raise InputError(
-            f"{spec.out}: binary strategy files ({BINARY_SUFFIX}) are for hold'em spots solved "
-            "by the full-width CFR family without locks; write .json or .json.gz"
-        )
+    if spec.out.suffix == BINARY_SUFFIX:
+        _check_binary(spec, game, solver)
     if resume:
         if not spec.checkpoint_path.exists():
             raise InputError(f"nothing to resume: no checkpoint at {spec.checkpoint_path}")
         solver.load_checkpoint(spec.checkpoint_path)
     return Prepared(game, solver, resume, target)
+
+
+def _check_binary(spec: RunRequest, game, solver) -> None:
+    """A binary file holds a hold'em spot's compiled solve, one row per pair of suit twins."""
+    if getattr(solver, "compiled", None) is None:
+        raise InputError(
+            f"{spec.out}: binary strategy files ({BINARY_SUFFIX}) are for hold'em spots solved "
+            "by the full-width CFR family (locks on the first street only); write .json or "
+            ".json.gz"
+        )
+    if spec.lock is not None:
+        from solvers.exact.compiled_locks import suit_symmetric  # noqa: PLC0415
+
+        if not suit_symmetric(game, solver.locks):
+            raise InputError(
+                f"{spec.out}: the lock plays two suit twins differently (hands that differ only "
+                "in two suits the board leaves interchangeable) and a binary file keeps one row "
+                "for both; lock the twins alike, or write .json or .json.gz"
+            )
 
 
 def execute(
