@@ -81,7 +81,8 @@ def test_raise_cap_limits_raises_per_street():
 
 
 def test_turn_spot_deals_every_river_with_card_removal():
-    game = load_game('nlhe(board="Qs Jh 2h 8d",pot=100,stack=300,oop_range="AA",ip_range="KK,QQ")')
+    game = load_game('nlhe(board="Qs Jh 2h 8d",pot=100,stack=300,oop_range="AA",ip_range="KK,QQ",'
+                     'river_oop_bet="50%")')  # fmt: skip
     chance = game.node_by_key("x/x")
     assert chance.is_chance and len(chance.children) == 48
     assert chance.outcome_probs[0] == pytest.approx(1 / 44)

@@ -71,16 +71,15 @@ FLOP_TREES = {
     "bet-allin": {"flop": _street("66%, a", "a", 1), "turn": _street("a", "a", 1),
                   "river": _street("a", "a", 1)},  # fmt: skip
 }
-"""Flop trees: two of the same size (about 21,600 nodes: the 49 x 48 runouts dominate), compared
-in ``bench_resolve.py``: a flop with a 66% bet and all-in followed by a check-down (a depth
-limit at the flop whose leaves are the showdown over every runout; the default: less
-exploitable in its own tree after the same iterations and CPU seconds, and its flop play has a
-real bet size), or all-in or check on every street to the end of the hand (the flop play is
-check or shove); and the first's flop with the second's turn and river (64,848 nodes, three
-times either's cost an iteration). By the value of the flop play in a richer common tree
-(``bench_flop_value.py``), the all-in tree plays best with 8 to 13 CPU seconds in both pots
-and seats measured, ``bet-allin`` with 24 (3-bet pot), the checked-down one only with about 4,
-for OOP (``docs/resolve.md``)."""
+"""Flop trees, compared in ``bench_resolve.py``: a flop with a 66% bet and all-in followed by a
+check-down (a depth limit at the flop whose leaves are the showdown over every runout, 21 nodes;
+the default: less exploitable in its own tree after the same iterations, a third of the CPU an
+iteration, and its flop play has a real bet size), or all-in or check on every street to the
+end of the hand (21,618 nodes: the flop play is check or shove); and the first's flop with the
+second's turn and river (64,848 nodes). By the value of the flop play in a richer common tree
+(``bench_flop_value.py``), the checked-down tree plays best in three of four cells with about 4
+CPU seconds, the all-in tree with 9 to 13 for IP, ``bet-allin`` with 24 (3-bet pot)
+(``docs/resolve.md``)."""
 TURN_TREES = {
     "two-street": {"turn": _street("66%, a", "a", 1), "river": _street("66%, a", "a", 1)},
     "small-river": {"turn": _street("66%, a", "a", 1), "river": _street("66%", "", 0)},
