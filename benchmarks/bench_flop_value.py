@@ -4,7 +4,7 @@ play each gives, with the turn and river played well (``solvers/agents/locked_va
 For a single-raised and a 3-bet pot at 100 bb on the flop ``Ks 7h 2d`` (the blueprint's ranges
 there), each flop tree of the re-solving bot (``FLOP_TREES``: ``checkdown``, a 66% bet and
 all-in then checked down, the default; ``allin``, check or all-in on every street) is solved
-for a number of iterations (the two cost the same per iteration; CPU seconds are printed). One
+for a number of iterations (CPU seconds are printed: since session 23 the first costs a tenth). One
 player's flop strategy from that solve is locked into a common tree (the same flop sizes, then
 66% or all-in with an all-in raise on the turn and a 66% river bet, as the turn re-solve's
 tree), the rest is solved, and the player's value is bracketed by exact best responses. The

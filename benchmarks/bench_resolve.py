@@ -107,7 +107,7 @@ SHOWN = (10, 20, 30, 40, 50)
 
 def variants(street: int, safe: bool, flop_iterations: int | None) -> list[tuple[str, dict]]:
     """The bots compared on a street: (label, ResolvingAgent keywords), the default last."""
-    if street == 1:  # two flop trees of the same size, on the clock or to an iteration count
+    if street == 1:  # the flop trees, on the clock or to an iteration count
         cap = {"max_iterations": flop_iterations, "seconds": {1: math.inf}}
         return [(f"tree {name}", {"sizes": {1: tree}, **(cap if flop_iterations else {})})
                 for name, tree in FLOP_TREES.items()]  # fmt: skip

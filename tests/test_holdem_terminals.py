@@ -158,3 +158,23 @@ def test_the_compiled_terminals_equal_the_numpy_oracle_on_every_terminal(
         single = game.terminal_values_batch(player, reach.astype(np.float32))
         assert single.dtype == np.float32
         np.testing.assert_allclose(single, expected, rtol=1e-5, atol=1e-6 * np.abs(expected).max())
+
+
+@pytest.mark.parametrize("identical", [False, True])
+def test_flop_runouts_valued_as_one_product_match_a_dense_matrix(identical):
+    """A flop's called all-ins and checked-down lines are showdowns over every 2-card runout,
+    valued as one product with the runouts' summed signs (``HoldemGame._dense_runouts``), hands
+    sharing a card (the identical combo too) counting neither way."""
+    rng = np.random.default_rng(13)
+    board = [int(c) for c in rng.choice(52, size=3, replace=False)]
+    oop = _random_range(rng, board, 9)
+    ip = oop if identical else _random_range(rng, board, 9)
+    game = load_game(
+        f'nlhe(board="{cards_str(board, " ")}",pot=20,stack=30,oop_range="{oop}",'
+        f'ip_range="{ip}",flop_oop_bet="50%, a",flop_ip_bet="a")'
+    )
+    tables = game.combo_terminals()
+    dense = [game.nodes[int(t)] for t in game.terminal_ids[tables.dense_of >= 0]]
+    assert {n.key for n in dense} >= {"x/x", "b10/c", "b30/c", "x/b30/c"}
+    assert tables.dense[0].shape == (1, *game.n_hands)  # one board: one matrix for them all
+    _check_all_terminals(game, rng, dense)

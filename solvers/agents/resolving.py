@@ -73,11 +73,11 @@ FLOP_TREES = {
 }
 """Flop trees, compared in ``bench_resolve.py``: a flop with a 66% bet and all-in followed by a
 check-down (a depth limit at the flop whose leaves are the showdown over every runout, 21 nodes;
-the default: less exploitable in its own tree after the same iterations, a third of the CPU an
-iteration, and its flop play has a real bet size), or all-in or check on every street to the
+the default: less exploitable in its own tree after the same iterations, a tenth of the CPU, and
+its flop play has a real bet size), or all-in or check on every street to the
 end of the hand (21,618 nodes: the flop play is check or shove); and the first's flop with the
 second's turn and river (64,848 nodes). By the value of the flop play in a richer common tree
-(``bench_flop_value.py``), the checked-down tree plays best in three of four cells with about 4
+(``bench_flop_value.py``), the checked-down tree plays best in three of four cells with 3 to 4
 CPU seconds, the all-in tree with 9 to 13 for IP, ``bet-allin`` with 24 (3-bet pot)
 (``docs/resolve.md``)."""
 TURN_TREES = {

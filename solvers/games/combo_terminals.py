@@ -44,6 +44,14 @@ class ComboTerminals(NamedTuple):
     normaliser: float
     hands: tuple[ComboHands, ComboHands]
     """Per player."""
+    dense_of: np.ndarray
+    """Per terminal, its ``dense`` matrix, or -1: showdowns over many runouts of one board."""
+    dense_scale: np.ndarray
+    """Per dense terminal, its jobs' scale (the same for every runout)."""
+    dense: tuple[np.ndarray, np.ndarray]
+    """Per player, ``[groups, own hands, opp hands]`` float32: per board, the runouts where the
+    player's hand beats the opponent's less those where it loses (pairs sharing a card 0; exact
+    integers; player 1's is minus the transpose of player 0's)."""
 
 
 class TerminalTables(NamedTuple):
@@ -60,6 +68,12 @@ class TerminalTables(NamedTuple):
     job_scale: np.ndarray
     scale: float
     """1 / the prior's normaliser: values are chips per deal."""
+    dense_of: np.ndarray
+    dense_scale: np.ndarray
+    dense: np.ndarray
+    """``[groups, own hands, opp hands]``: the player's ``ComboTerminals.dense``. A dense
+    terminal's value is ``dense_scale`` times its product with the opponent weight, where the
+    sorted sweep would take every runout in turn."""
 
 
 def terminal_tables(tables: ComboTerminals, player: int) -> TerminalTables:
@@ -72,4 +86,7 @@ def terminal_tables(tables: ComboTerminals, player: int) -> TerminalTables:
         job_board=tables.job_board,
         job_scale=tables.job_scale,
         scale=1.0 / tables.normaliser,
+        dense_of=tables.dense_of,
+        dense_scale=tables.dense_scale,
+        dense=tables.dense[player],
     )

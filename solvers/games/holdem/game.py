@@ -31,6 +31,10 @@ from solvers.games.holdem.symmetry import SuitSwap, find_suit_swap
 from solvers.games.holdem.tree import BettingState, SpotTreeBuilder, TreeShapeError
 from solvers.games.spec import FILE_LOADERS, register_game
 
+DENSE_RUNOUTS = 200
+"""Showdowns over at least this many runouts (a flop's: 1,176) are valued as one product with a
+matrix of summed signs (``_dense_runouts``); a turn's 48 rivers keep the sweep."""
+
 
 def live_hands(params: SpotParams, player: int) -> tuple[np.ndarray, np.ndarray]:
     """Combo ids with positive weight that the board leaves, and their weights."""
@@ -211,15 +215,55 @@ class HoldemGame(TreeGame):
                     n_live=(strength >= 0).sum(axis=1).astype(np.int64),
                 )
             )
+        job_board = job_boards[by_terminal].astype(np.int64)
+        job_scale = job_scale[by_terminal].astype(np.float64)
+        dense_of, dense_scale, dense = self._dense_runouts(job_ptr, job_board, job_scale)
         return ComboTerminals(
             is_fold=is_fold,
             fold_pay0=pay,
             job_ptr=job_ptr,
-            job_board=job_boards[by_terminal].astype(np.int64),
-            job_scale=job_scale[by_terminal].astype(np.float64),
+            job_board=job_board,
+            job_scale=job_scale,
             normaliser=self.normaliser,
             hands=(hands[0], hands[1]),
+            dense_of=dense_of,
+            dense_scale=dense_scale,
+            dense=dense,
         )
+
+    def _dense_runouts(self, job_ptr, job_board, job_scale):
+        """Showdowns over at least ``DENSE_RUNOUTS`` runouts (a flop's called all-ins and
+        checked-down lines) as one ``[n0, n1]`` matrix of summed signs per board, shared by the
+        terminals on it: a product of about n0 x n1 where the sweep takes runouts x (n0 + n1)
+        steps, each several times dearer (``terminal_kernels.runout_signs``)."""
+        from solvers.games.holdem import terminal_kernels  # noqa: PLC0415 - numba on use
+
+        n_terminals = len(job_ptr) - 1
+        dense_of = np.full(n_terminals, -1, dtype=np.int64)
+        dense_scale = np.zeros(n_terminals)
+        groups: dict[bytes, int] = {}
+        first_of: list[int] = []
+        counts = np.diff(job_ptr)
+        for t in np.flatnonzero(counts >= DENSE_RUNOUTS):
+            jobs = slice(job_ptr[t], job_ptr[t + 1])
+            scales = job_scale[jobs]
+            if not (scales == scales[0]).all():
+                continue
+            key = job_board[jobs].tobytes()
+            dense_of[t] = groups.setdefault(key, len(groups))
+            if dense_of[t] == len(first_of):
+                first_of.append(int(t))
+            dense_scale[t] = scales[0]
+        ev = self.strengths
+        n0, n1 = self.n_hands
+        signs = np.zeros((len(first_of), n0, n1), dtype=np.float32)
+        for g, t in enumerate(first_of):
+            terminal_kernels.runout_signs(
+                job_board[job_ptr[t] : job_ptr[t + 1]],
+                ev.strength[0], ev.strength[1], ev.cards[0], ev.cards[1], signs[g],
+            )  # fmt: skip
+        flipped = np.ascontiguousarray(-np.transpose(signs, (0, 2, 1)))
+        return dense_of, dense_scale, (signs, flipped)
 
     def terminal_matrix(self, node: int | str | Node) -> np.ndarray:
         """Dense ``[n0, n1]`` payoff times prior, from the batch code (for small spots only)."""

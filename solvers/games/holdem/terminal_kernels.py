@@ -97,6 +97,51 @@ def _showdown_add(
 
 
 @njit(cache=True, nogil=True)
+def _dense_value(signs, pay, opp_weight, out):
+    """``out[h] = pay * sum over o of signs[h, o] * opp_weight[o]``: a showdown over many
+    runouts of one board, as one product with the runouts' summed signs."""
+    n_opp = opp_weight.shape[0]
+    for h in range(out.shape[0]):
+        row = signs[h]
+        acc = 0.0
+        for o in range(n_opp):
+            acc += row[o] * opp_weight[o]
+        out[h] = pay * acc
+
+
+@njit(cache=True, parallel=True)
+def runout_signs(boards, own_strength, opp_strength, own_cards, opp_cards, out):
+    """``out[h, o]``: over ``boards`` (rows of the strength tables, -1 where the board blocks
+    the hand), the boards where own hand ``h`` beats opponent hand ``o`` less those where it
+    loses; 0 for hands sharing a card. Own hands in blocks, so each board's opponent row is read
+    once a block; int32 counts, written as exact floats."""
+    n_own, n_opp = out.shape
+    block = 32
+    for start in prange((n_own + block - 1) // block):
+        first = start * block
+        stop = min(first + block, n_own)
+        counts = np.zeros((stop - first, n_opp), dtype=np.int32)
+        for k in range(boards.shape[0]):
+            board = boards[k]
+            theirs = opp_strength[board]
+            for i in range(stop - first):
+                mine = own_strength[board, first + i]
+                if mine < 0:
+                    continue
+                row = counts[i]
+                for o in range(n_opp):
+                    other = theirs[o]
+                    live = np.int32(other >= 0)
+                    row[o] += live * (np.int32(mine > other) - np.int32(mine < other))
+        for i in range(stop - first):
+            a, b = own_cards[first + i, 0], own_cards[first + i, 1]
+            for o in range(n_opp):
+                c, d = opp_cards[o, 0], opp_cards[o, 1]
+                clash = a == c or a == d or b == c or b == d
+                out[first + i, o] = 0.0 if clash else counts[i, o]
+
+
+@njit(cache=True, nogil=True)
 def terminal_value(terminal, opp_weight, out, tables, own, opp, totals, weaker):
     """The walking player's value of ``terminal`` for every hand, given opponent weight
     ``opp_weight`` (reach times range weight times chance), into ``out``. ``tables`` is a
@@ -105,6 +150,10 @@ def terminal_value(terminal, opp_weight, out, tables, own, opp, totals, weaker):
     if tables.is_fold[terminal]:
         _fold_value(
             opp_weight, own.cards, own.same, opp.cards, tables.fold_pay[terminal], out, totals
+        )
+    elif tables.dense_of[terminal] >= 0:
+        _dense_value(
+            tables.dense[tables.dense_of[terminal]], tables.dense_scale[terminal], opp_weight, out
         )
     else:
         out[:] = 0.0
