@@ -58,10 +58,10 @@ TURN_ALLIN = (
 """All-ins on the turn: their showdowns are valued over every river card (no chance node)."""
 FLOP_ALLIN = (
     'nlhe(board="Qs Jh 2h",pot=100,stack=100,oop_range="AA, KQs, 87s",'
-    'ip_range="QQ, AKs, T9s, AA:0.5",flop_oop_bet="a",flop_ip_bet="a")'
+    'ip_range="QQ, AKs, T9s, AA:0.5",flop_oop_bet="a",flop_ip_bet="a",river_oop_bet="a")'
 )
 """Check or all-in on the flop: an all-in is valued over 2-card runouts, a check goes through
-two chance nodes."""
+two chance nodes (OOP's river all-in keeps the streets after it from being checked down)."""
 SPOTS = {"river": RIVER, "turn": TURN, "turn_allin": TURN_ALLIN, "flop_allin": FLOP_ALLIN}
 ALGOS = ("dcfr", "cfr+", "pcfr+")
 

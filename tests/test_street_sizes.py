@@ -124,7 +124,7 @@ def test_every_spot_file_reads_back_from_its_spec(path):
 
 def test_an_empty_donk_list_is_no_lead_and_absent_is_the_bet_sizes():
     base = ('nlhe(board="Qs Jh 2h 8d",pot=100,stack=300,oop_range="AA",ip_range="KK",'
-            'turn_ip_bet="50%",river_oop_bet="100%"{})')  # fmt: skip
+            'turn_ip_bet="50%",river_oop_bet="100%",river_ip_bet="50%"{})')  # fmt: skip
     assert load_game(base.format("")).node_by_key("x/b50/c/4c").tokens == ("x", "b200")
     no_lead = load_game(base.format(',river_donk=""'))
     assert no_lead.node_by_key("x/b50/c/4c").tokens == ("x",)  # OOP only checks
