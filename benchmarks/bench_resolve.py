@@ -28,7 +28,7 @@ blueprint. The blueprint's own decision time is in the same table.
 
 Run: ``.venv/bin/python benchmarks/bench_resolve.py [--bot strategies/hunl_100bb.npz]
 [--hands N] [--streets 1,2,3] [--repeats 3] [--target PCT] [--flop-target PCT]
-[--flop-iterations N] [--safe] [--flop]``.
+[--flop-iterations N] [--flop-trees checkdown,allin,bet-allin] [--safe] [--flop]``.
 """
 
 from __future__ import annotations
@@ -105,12 +105,15 @@ SHOWN = (10, 20, 30, 40, 50)
 """The issue's budgets per street, seconds."""
 
 
-def variants(street: int, safe: bool, flop_iterations: int | None) -> list[tuple[str, dict]]:
+def variants(street: int, safe: bool, flop_iterations: int | None,
+             flop_trees: tuple[str, ...] = tuple(FLOP_TREES)
+             ) -> list[tuple[str, dict]]:  # fmt: skip
     """The bots compared on a street: (label, ResolvingAgent keywords), the default last."""
     if street == 1:  # the flop trees, on the clock or to an iteration count
         cap = {"max_iterations": flop_iterations, "seconds": {1: math.inf}}
-        return [(f"tree {name}", {"sizes": {1: tree}, **(cap if flop_iterations else {})})
-                for name, tree in FLOP_TREES.items()]  # fmt: skip
+        return [(f"tree {name}", {"sizes": {1: FLOP_TREES[name]},
+                                  **(cap if flop_iterations else {})})
+                for name in flop_trees]  # fmt: skip
     if street == 2:
         two = {"sizes": {2: TURN_TREES["two-street"]}}
         allin = {"sizes": {2: TURN_TREES["small-river"]}}
@@ -141,7 +144,8 @@ def against_blueprint(solution, blueprint, me: int) -> tuple[float | None, float
 
 def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: bool,
                 repeats: int, flop_iterations: int | None = None,
-                board_text: str | None = None) -> list[dict]:  # fmt: skip
+                board_text: str | None = None,
+                flop_trees: tuple[str, ...] = tuple(FLOP_TREES)) -> list[dict]:  # fmt: skip
     """Each spot's bots solved ``repeats`` times, interleaved (repeat by repeat, every bot once)
     so that the machine's load falls on all of them alike; medians."""
     config = HunlConfig(100)
@@ -153,7 +157,7 @@ def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: b
         cards = fixed.split() if board_text is None else board_text.split()
         board = np.array(parse_cards(" ".join(cards[: len(fixed.split())])))
         street = state.street
-        bots = variants(street, safe, flop_iterations)
+        bots = variants(street, safe, flop_iterations, flop_trees)
         took: dict[str, list[float]] = {label: [] for label, _ in bots}
         solutions: dict[str, list] = {label: [] for label, _ in bots}
         cpus: dict[str, list[float]] = {label: [] for label, _ in bots}
@@ -215,6 +219,8 @@ def main() -> None:
     parser.add_argument("--flop-iterations", type=int, help="flop solves to this many iterations"
                         " (no clock: compares the trees by CPU time under any load)")
     parser.add_argument("--streets", default="1,2,3", help="fixed spots of these streets")
+    parser.add_argument("--flop-trees", default=",".join(FLOP_TREES),
+                        help="the flop trees compared (FLOP_TREES)")  # fmt: skip
     parser.add_argument("--safe", action="store_true", help="turn and river through the gadget")
     parser.add_argument("--flop", action="store_true", help="the played hands re-solve the flop")
     parser.add_argument("--repeats", type=int, default=3, help="solves per fixed spot")
@@ -227,8 +233,11 @@ def main() -> None:
     wanted = {int(s) for s in args.streets.split(",") if s}
     if args.board is not None and len(set(args.board.split())) != 5:
         parser.error("--board takes five different cards, such as 'Ah 8d 5c 5s Jd'")
+    flop_trees = tuple(args.flop_trees.split(","))
+    if not set(flop_trees) <= set(FLOP_TREES):
+        parser.error(f"--flop-trees: choose among {', '.join(FLOP_TREES)}")
     spots = fixed_spots(blueprint, wanted, targets, args.safe, args.repeats, args.flop_iterations,
-                        args.board)  # fmt: skip
+                        args.board, flop_trees)  # fmt: skip
     print_rows("fixed spots: one decision at the street's start, solved alone, medians", spots)
     streets = (1, 2, 3) if args.flop else (2, 3)
     gadget = {"gadget": "maxmargin"} if args.safe else {}  # the registry's resolve-safe: bot

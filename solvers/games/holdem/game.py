@@ -257,10 +257,17 @@ class HoldemGame(TreeGame):
         ev = self.strengths
         n0, n1 = self.n_hands
         signs = np.zeros((len(first_of), n0, n1), dtype=np.float32)
+        if first_of:
+            own = ev.strength[0].astype(np.int32)
+            blocked = np.iinfo(np.int32).max  # above every live strength: a loss, added back
+            opp = np.where(ev.strength[1] < 0, blocked, ev.strength[1]).astype(np.int32)
         for g, t in enumerate(first_of):
+            dealt = len(self.nodes[int(self.terminal_ids[t])].board)
+            left, k = 52 - dealt, 5 - dealt  # every k-card runout of the cards left is a job
+            dead_boards = comb(left - 2, k) - comb(left - 4, k)  # block o, leave h
             terminal_kernels.runout_signs(
-                job_board[job_ptr[t] : job_ptr[t + 1]],
-                ev.strength[0], ev.strength[1], ev.cards[0], ev.cards[1], signs[g],
+                job_board[job_ptr[t] : job_ptr[t + 1]], own, opp,
+                ev.cards[0], ev.cards[1], dead_boards, signs[g],
             )  # fmt: skip
         flipped = np.ascontiguousarray(-np.transpose(signs, (0, 2, 1)))
         return dense_of, dense_scale, (signs, flipped)

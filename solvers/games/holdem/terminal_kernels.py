@@ -110,11 +110,14 @@ def _dense_value(signs, pay, opp_weight, out):
 
 
 @njit(cache=True, parallel=True)
-def runout_signs(boards, own_strength, opp_strength, own_cards, opp_cards, out):
-    """``out[h, o]``: over ``boards`` (rows of the strength tables, -1 where the board blocks
-    the hand), the boards where own hand ``h`` beats opponent hand ``o`` less those where it
-    loses; 0 for hands sharing a card. Own hands in blocks, so each board's opponent row is read
-    once a block; int32 counts, written as exact floats."""
+def runout_signs(boards, own_strength, opp_strength, own_cards, opp_cards, dead_boards, out):
+    """``out[h, o]``: over ``boards`` (rows of the strength tables), the boards where own hand
+    ``h`` beats opponent hand ``o`` less those where it loses; 0 for hands sharing a card. An
+    own hand a board blocks (strength -1) is skipped; a blocked opponent hand must hold a
+    strength above every live one, so each board that blocks it counts -1, and ``dead_boards``
+    (the boards that block ``o`` and leave ``h``, the same number for every pair that shares no
+    card) is added back: the inner loop then has no branch and vectorises. Own hands in blocks,
+    so each board's opponent row is read once a block; int32 counts, written as exact floats."""
     n_own, n_opp = out.shape
     block = 32
     for start in prange((n_own + block - 1) // block):
@@ -128,17 +131,14 @@ def runout_signs(boards, own_strength, opp_strength, own_cards, opp_cards, out):
                 mine = own_strength[board, first + i]
                 if mine < 0:
                     continue
-                row = counts[i]
                 for o in range(n_opp):
-                    other = theirs[o]
-                    live = np.int32(other >= 0)
-                    row[o] += live * (np.int32(mine > other) - np.int32(mine < other))
+                    counts[i, o] += np.int32(mine > theirs[o]) - np.int32(mine < theirs[o])
         for i in range(stop - first):
             a, b = own_cards[first + i, 0], own_cards[first + i, 1]
             for o in range(n_opp):
                 c, d = opp_cards[o, 0], opp_cards[o, 1]
                 clash = a == c or a == d or b == c or b == d
-                out[first + i, o] = 0.0 if clash else counts[i, o]
+                out[first + i, o] = 0.0 if clash else counts[i, o] + dead_boards
 
 
 @njit(cache=True, nogil=True)
