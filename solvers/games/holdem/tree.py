@@ -182,7 +182,7 @@ class SpotTreeBuilder:
         """Whether nobody can bet on any street left: each would be checked through, so the
         hand ends in one showdown over every runout (as after a call of an all-in) instead of
         chance nodes over check-only decisions (the re-solve's checked-down flop: 21,630 nodes
-        become 30, each pass a sweep of the runouts per leaf)."""
+        become 21)."""
         put = state.contributions
         for dealt in range(1, 6 - len(state.board)):
             later = (*state.board, *([-1] * dealt))  # a later street: only its length is read
