@@ -265,7 +265,7 @@ class HoldemGame(TreeGame):
             dealt = len(self.nodes[int(self.terminal_ids[t])].board)
             left, k = 52 - dealt, 5 - dealt  # every k-card runout of the cards left is a job
             dead_boards = comb(left - 2, k) - comb(left - 4, k)  # block o, leave h
-            terminal_kernels.runout_signs(
+            terminal_kernels.runout_signs_on_all_threads(
                 job_board[job_ptr[t] : job_ptr[t + 1]], own, opp,
                 ev.cards[0], ev.cards[1], dead_boards, signs[g],
             )  # fmt: skip

@@ -13,6 +13,7 @@ Imported only on use (numba loads only for spots). Accumulators are float64.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 from numba import njit, prange
 
@@ -139,6 +140,18 @@ def runout_signs(boards, own_strength, opp_strength, own_cards, opp_cards, dead_
                 c, d = opp_cards[o, 0], opp_cards[o, 1]
                 clash = a == c or a == d or b == c or b == d
                 out[first + i, o] = 0.0 if clash else counts[i, o] + dead_boards
+
+
+def runout_signs_on_all_threads(*args) -> None:
+    """``runout_signs`` on every thread the process may use (a pool worker's share): the tables
+    are built wherever they are first needed, often inside a small walk that has set its own
+    regions to one thread, and this build is one large parallel job."""
+    before = numba.get_num_threads()
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    try:
+        runout_signs(*args)
+    finally:
+        numba.set_num_threads(before)
 
 
 @njit(cache=True, nogil=True)
