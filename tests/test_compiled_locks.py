@@ -143,16 +143,35 @@ def test_a_pure_lock_solves_as_the_spot_without_those_actions():
     assert locked.metrics().exploitability == pytest.approx(free.metrics().exploitability, abs=1e-6)
 
 
+ACES_CHECK = {"": {"check": "AA", "all-in 100": "AKs,T9s"}}
+"""OOP's flop root: aces always check, AKs and T9s always shove (a suit-symmetric lock)."""
+
+
+def _solve_locked(tmp_path, nodes: dict, out_name: str, *options: str) -> tuple[int, object]:
+    """``pokertui solve FLOP --lock`` with a lock file of ``nodes``: the exit code and the
+    output path."""
+    lock = tmp_path / "lock.json"
+    lock.write_text(json.dumps({"nodes": nodes}))
+    out = tmp_path / out_name
+    args = ["solve", FLOP, "--algo", "dcfr", *options, "--lock", str(lock), "--out", str(out)]
+    return main(args), out
+
+
+def _plays_aces_check(loaded) -> None:
+    """The file's root rows are ``ACES_CHECK``: aces check, every other hand shoves."""
+    root = np.asarray(loaded.strategy[loaded.game.node_by_key("").id])
+    aces = [i for i, h in enumerate(loaded.game.hand_labels[0]) if h[0] == "A" and h[2] == "A"]
+    assert root[aces, 0].tolist() == [1.0] * len(aces)
+    assert (root[[i for i in range(len(root)) if i not in aces], 1] == 1.0).all()
+
+
 def test_cli_locks_a_flop_on_the_compiled_walk_and_reports_rounding_in_the_files_game(
     tmp_path, capsys
 ):
     """``pokertui solve FLOP --lock``: the file keeps the lock; what rounding added is measured
     against the unrounded strategy's own (unlocked) gap, not against the locked game's."""
-    lock = tmp_path / "lock.json"
-    lock.write_text(json.dumps({"nodes": {"": {"check": "AA", "all-in 100": "AKs,T9s"}}}))
-    out = tmp_path / "flop.json"
-    args = ["solve", FLOP, "--algo", "dcfr", "--target", "0.3%", "--lock", str(lock)]
-    assert main([*args, "--out", str(out), "--json"]) == 0
+    code, out = _solve_locked(tmp_path, ACES_CHECK, "flop.json", "--target", "0.3%", "--json")
+    assert code == 0
     final = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert final["exploitability"] <= 0.3  # chips of the locked game; pot 100
     assert final["exploitability_unlocked"] > 1.0  # never betting aces is a mistake
@@ -161,30 +180,20 @@ def test_cli_locks_a_flop_on_the_compiled_walk_and_reports_rounding_in_the_files
         final["exploitability_unlocked"], abs=1e-3
     )
     assert "target_missed_by_rounding" not in final
-    loaded = load_strategy(out)
-    root = np.asarray(loaded.strategy[loaded.game.node_by_key("").id])
-    aces = [i for i, h in enumerate(loaded.game.hand_labels[0]) if h[0] == "A" and h[2] == "A"]
-    assert root[aces, 0].tolist() == [1.0] * len(aces)
-    assert (root[[i for i in range(len(root)) if i not in aces], 1] == 1.0).all()
+    _plays_aces_check(load_strategy(out))
 
 
 def test_cli_writes_a_locked_flop_as_a_binary_file_that_keeps_the_lock(tmp_path, capsys):
     """A locked flop fits the binary form (JSON is a GB a flop): the decoded file plays the
     lock (pure rows are exact in 8 bits), its header records the lock and the exact
     exploitability of the decoded profile in the file's own game."""
-    lock = tmp_path / "lock.json"
-    lock.write_text(json.dumps({"nodes": {"": {"check": "AA", "all-in 100": "AKs,T9s"}}}))
-    out = tmp_path / "flop.ptsb"
-    args = ["solve", FLOP, "--algo", "dcfr", "--iterations", "40", "--lock", str(lock)]
-    assert main([*args, "--out", str(out), "--json"]) == 0
+    code, out = _solve_locked(tmp_path, ACES_CHECK, "flop.ptsb", "--iterations", "40", "--json")
+    assert code == 0
     final = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert final["bits"] == 8 and final["exploitability_unlocked"] > 1.0
     loaded = load_strategy(out)
-    assert loaded.solver.settings["locks"] == {"": {"check": "AA", "all-in 100": "AKs,T9s"}}
-    root = np.asarray(loaded.strategy[loaded.game.node_by_key("").id])
-    aces = [i for i, h in enumerate(loaded.game.hand_labels[0]) if h[0] == "A" and h[2] == "A"]
-    assert root[aces, 0].tolist() == [1.0] * len(aces)
-    assert (root[[i for i in range(len(root)) if i not in aces], 1] == 1.0).all()
+    assert loaded.solver.settings["locks"] == ACES_CHECK
+    _plays_aces_check(loaded)
     free = exploitability(loaded.game, loaded.strategy).exploitability
     assert loaded.measured.exploitability == pytest.approx(free, rel=1e-6)
     assert final["exploitability_unlocked"] == pytest.approx(free, rel=1e-6)
@@ -193,10 +202,7 @@ def test_cli_writes_a_locked_flop_as_a_binary_file_that_keeps_the_lock(tmp_path,
 def test_cli_refuses_a_binary_file_for_a_lock_that_splits_suit_twins(tmp_path, capsys):
     """Ac As is locked and its suit twin Ad As is not: a binary file's one row for both would
     break the lock, so the run stops before solving, with exit 2 and no file."""
-    lock = tmp_path / "lock.json"
-    lock.write_text(json.dumps({"nodes": {"": {"check": "AcAs"}}}))
-    out = tmp_path / "flop.ptsb"
-    args = ["solve", FLOP, "--algo", "dcfr", "--iterations", "5", "--lock", str(lock)]
-    assert main([*args, "--out", str(out)]) == 2
+    code, out = _solve_locked(tmp_path, {"": {"check": "AcAs"}}, "flop.ptsb", "--iterations", "5")
+    assert code == 2
     assert "suit twins differently" in capsys.readouterr().err
     assert not out.exists()
