@@ -32,7 +32,8 @@ from _timing import print_rows  # noqa: E402
 
 from solvers.agents.locked_value import first_street_locks, locked_values  # noqa: E402
 from solvers.agents.registry import make_agent  # noqa: E402
-from solvers.agents.resolving import FLOP_TREES, TURN_TREES  # noqa: E402
+from solvers.agents.resolving import FLOP_TREES, TURN_TREES, _street  # noqa: E402
+from solvers.agents.safe_resolve import blueprint_strategy  # noqa: E402
 from solvers.agents.subgame import bayes_ranges, build_subgame  # noqa: E402
 from solvers.algorithms.base import make_solver  # noqa: E402
 from solvers.cards.deck import parse_cards  # noqa: E402
@@ -40,8 +41,22 @@ from solvers.games.hunl.rules import HunlConfig, replay  # noqa: E402
 
 POTS = {"srp": "r250c/", "3bet": "r250r750c/"}
 BOARD = "Ks 7h 2d"
-COMMON = {"flop": FLOP_TREES["checkdown"]["flop"], **TURN_TREES["pot-raise"]}
-"""The common tree: the default flop's sizes, then the turn re-solve's turn and river."""
+BLUEPRINT_FLOP = {"flop": _street("33%, 75%, a", "75%, a", 2)}
+"""The blueprint's flop grammar (``abstraction/betting.py``: 33%, 75% or all-in, then 75% or
+all-in, then all-in): its flop play is read at these nodes (``blueprint_strategy``)."""
+UNION_FLOP = _street("33%, 66%, 75%, a", "75%, a", 2)
+"""A flop holding the re-solve's sizes and the blueprint's."""
+COMMONS = {
+    "resolve": {"flop": FLOP_TREES["checkdown"]["flop"], **TURN_TREES["pot-raise"]},
+    "union": {"flop": UNION_FLOP, **TURN_TREES["pot-raise"]},
+    "union-shove": {"flop": UNION_FLOP, "turn": _street("a", "", 0), "river": _street("a", "", 0)},
+    "union-river-checked": {"flop": UNION_FLOP, "turn": _street("66%, a", "a", 1),
+                            "river": _street("", "", 0)},  # fmt: skip
+}
+"""Common trees: the default flop's sizes, then the turn re-solve's turn and river (the default,
+for the re-solve's trees); for the blueprint's flop beside them, both flops' sizes, then the
+turn re-solve's streets (1.6M nodes single-raised), or check or all-in on the turn and river
+(411k), or the turn's 66% and all-in with the river checked down (20k)."""
 SEATS = {0: "OOP (big blind)", 1: "IP (button)"}
 
 
@@ -50,7 +65,9 @@ def main() -> None:
     parser.add_argument("--bot", default="strategies/hunl_100bb.npz")
     parser.add_argument("--pots", default="srp,3bet")
     parser.add_argument("--iterations", default="10,30")
-    parser.add_argument("--trees", default=",".join(FLOP_TREES))
+    parser.add_argument("--trees", default=",".join(FLOP_TREES),
+                        help="flop trees, and 'blueprint' for the blueprint's own flop play")
+    parser.add_argument("--common", default="resolve", choices=sorted(COMMONS))
     parser.add_argument("--seats", default="0,1", help="the bot's spot players: 0 OOP, 1 IP")
     parser.add_argument("--target", type=float, default=0.5, help="bracket width, %% of the pot")
     parser.add_argument("--max-iterations", type=int, default=80)
@@ -64,7 +81,7 @@ def main() -> None:
         state = replay(POTS[pot_name], config)
         board = np.array(parse_cards(BOARD))
         ranges = bayes_ranges(state, board, (blueprint, blueprint))
-        common = build_subgame(state, board, ranges, COMMON).game
+        common = build_subgame(state, board, ranges, COMMONS[args.common]).game
         pot = float(common.pot)
         print(f"{pot_name}: common tree {len(common.nodes):,} nodes, pot {pot:g}", flush=True)
         reference = locked_values(common, {}, (0, 1), args.target, 4 * args.max_iterations)
@@ -72,6 +89,15 @@ def main() -> None:
             rows.append(_row(pot_name, "none (reference)", "-", p, None, ref, ref, pot))
             print_rows("", rows[-1:])
         for name in args.trees.split(","):
+            if name == "blueprint":
+                sub = build_subgame(state, board, ranges, BLUEPRINT_FLOP)
+                strategy = blueprint_strategy(sub, blueprint)
+                for p in seats:
+                    locks = first_street_locks(sub.game, strategy, common, p)
+                    got = locked_values(common, locks, (p,), args.target, args.max_iterations)[p]
+                    rows.append(_row(pot_name, name, "-", p, None, got, reference[p], pot))
+                    print_rows("", rows[-1:])
+                continue
             sizes = FLOP_TREES[name]
             sub = build_subgame(state, board, ranges, sizes).game
             solver = make_solver(sub, "dcfr")

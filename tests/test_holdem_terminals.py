@@ -178,3 +178,43 @@ def test_flop_runouts_valued_as_one_product_match_a_dense_matrix(identical):
     assert {n.key for n in dense} >= {"x/x", "b10/c", "b30/c", "x/b30/c"}
     assert tables.dense[0].shape == (1, *game.n_hands)  # one board: one matrix for them all
     _check_all_terminals(game, rng, dense)
+
+
+def test_a_runout_matrix_kept_for_more_hands_serves_fewer(monkeypatch):
+    """A flop's runout matrix is kept (``runout_cache.py``): a game on the same flop whose hands
+    are among the kept ones picks its rows and columns out, equal to its own build; one with a
+    hand the kept matrix lacks builds its own."""
+    from solvers.games.holdem import runout_cache, terminal_kernels  # noqa: PLC0415
+
+    rng = np.random.default_rng(17)
+    board = [int(c) for c in rng.choice(52, size=3, replace=False)]
+    flop = cards_str(board, " ")
+    live = [c for c in range(1326) if not set(COMBO_CARDS[c]) & set(board)]
+    wide = [rng.choice(live, size=60, replace=False) for _ in range(2)]
+    narrow = [rng.choice(w, size=25, replace=False) for w in wide]
+
+    def spot(combos):
+        oop, ip = (", ".join(cards_str(COMBO_CARDS[c]) for c in side) for side in combos)
+        return load_game(
+            f'nlhe(board="{flop}",pot=20,stack=30,oop_range="{oop}",ip_range="{ip}",'
+            'flop_oop_bet="a",flop_ip_bet="a")'
+        )
+
+    def matrix(game):
+        return game.combo_terminals().dense[0][0]
+
+    runout_cache.clear()
+    built = matrix(spot(narrow))
+    runout_cache.clear()
+    matrix(spot(wide))
+
+    def refuse(*args):
+        raise AssertionError("built again")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(terminal_kernels, "runout_signs_on_all_threads", refuse)
+        np.testing.assert_array_equal(matrix(spot(narrow)), built)
+        swapped = spot(narrow[::-1])  # the players' hands swapped: not among the kept ones
+        with pytest.raises(AssertionError, match="built again"):
+            matrix(swapped)
+    assert np.abs(built).max() > 0

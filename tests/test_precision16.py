@@ -12,6 +12,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -185,6 +187,27 @@ def test_the_memory_estimate_counts_the_arrays_a_solve_allocates():
             memory.BASE_BYTES + size.n_nodes * memory.NODE_BYTES + per_edge + per_top + scratch
         )  # the estimate is the fixed part plus exactly these arrays and the scratches
         assert size.bytes(precision) == expected
+
+
+FLOP_SHOVES = (
+    'nlhe(board="Qs Jh 2h",pot=100,stack=100,oop_range="AA, KQs, 87s, T9s",'
+    'ip_range="AA, KQs, 87s, T9s",flop_oop_bet="a",flop_ip_bet="a")'
+)
+"""Flop all-ins between identical ranges: showdowns over the runouts, one runout matrix."""
+
+
+def test_the_memory_estimate_counts_the_runout_matrices():
+    game = load_game(FLOP_SHOVES)
+    size = game.solve_size
+    assert game.n_hands[0] == game.n_hands[1] == size.max_hands
+    assert size.dense_boards == 1
+    signs, flipped = game.combo_terminals().dense
+    held = signs.nbytes + flipped.nbytes
+    assert held == size.max_hands**2 * 8
+    without = dataclasses.replace(size, dense_boards=0)
+    for precision in ("int16", "float32", "float64"):
+        assert size.bytes(precision) - without.bytes(precision) == held
+    assert load_game(EVEN_TURN).solve_size.dense_boards == 0  # 48 rivers keep the sweep
 
 
 def test_a_tree_that_fits_only_in_16_bits_is_refused_at_32_with_the_way_out():

@@ -10,6 +10,7 @@ dense matrix for small spots (the exact LP).
 from __future__ import annotations
 
 import functools
+import hashlib
 from itertools import combinations
 from math import comb
 
@@ -18,7 +19,8 @@ import numpy as np
 from solvers.cards.deck import COMBO_LABELS, combos_conflict, dead_mask
 from solvers.games.base import GameParamError, Node, TreeGame
 from solvers.games.combo_terminals import ComboHands, ComboTerminals, terminal_tables
-from solvers.games.holdem.memory import SolveSize, check_memory
+from solvers.games.holdem import runout_cache
+from solvers.games.holdem.memory import DENSE_RUNOUTS, SolveSize, check_memory
 from solvers.games.holdem.showdown import BoardStrengths
 from solvers.games.holdem.spot import (
     SpotParams,
@@ -30,10 +32,6 @@ from solvers.games.holdem.spot import (
 from solvers.games.holdem.symmetry import SuitSwap, find_suit_swap
 from solvers.games.holdem.tree import BettingState, SpotTreeBuilder, TreeShapeError
 from solvers.games.spec import FILE_LOADERS, register_game
-
-DENSE_RUNOUTS = 200
-"""Showdowns over at least this many runouts (a flop's: 1,176) are valued as one product with a
-matrix of summed signs (``_dense_runouts``); a turn's 48 rivers keep the sweep."""
 
 
 def live_hands(params: SpotParams, player: int) -> tuple[np.ndarray, np.ndarray]:
@@ -257,18 +255,23 @@ class HoldemGame(TreeGame):
         ev = self.strengths
         n0, n1 = self.n_hands
         signs = np.zeros((len(first_of), n0, n1), dtype=np.float32)
-        if first_of:
-            own = ev.strength[0].astype(np.int32)
-            blocked = np.iinfo(np.int32).max  # above every live strength: a loss, added back
-            opp = np.where(ev.strength[1] < 0, blocked, ev.strength[1]).astype(np.int32)
+        boards = self._layout[5]
         for g, t in enumerate(first_of):
+            runouts = job_board[job_ptr[t] : job_ptr[t + 1]]
             dealt = len(self.nodes[int(self.terminal_ids[t])].board)
             left, k = 52 - dealt, 5 - dealt  # every k-card runout of the cards left is a job
             dead_boards = comb(left - 2, k) - comb(left - 4, k)  # block o, leave h
-            terminal_kernels.runout_signs_on_all_threads(
-                job_board[job_ptr[t] : job_ptr[t + 1]], own, opp,
-                ev.cards[0], ev.cards[1], dead_boards, signs[g],
-            )  # fmt: skip
+
+            def build(out, runouts=runouts, dead_boards=dead_boards):
+                blocked = np.iinfo(np.int32).max  # above every live strength: a loss, added back
+                opp = np.where(ev.strength[1] < 0, blocked, ev.strength[1]).astype(np.int32)
+                terminal_kernels.runout_signs_on_all_threads(
+                    runouts, ev.strength[0].astype(np.int32), opp,
+                    ev.cards[0], ev.cards[1], dead_boards, out,
+                )  # fmt: skip
+
+            key = hashlib.blake2b(boards[runouts].tobytes(), digest_size=16).digest()
+            signs[g] = runout_cache.signs(key, self.hand_combos, build)
         flipped = np.ascontiguousarray(-np.transpose(signs, (0, 2, 1)))
         return dense_of, dense_scale, (signs, flipped)
 

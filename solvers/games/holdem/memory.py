@@ -6,9 +6,11 @@ float64; predictive variants one more float array), and reaches of both players 
 walking player's values (float32, or float64 at ``precision=64``) per hand only for the
 non-terminal nodes above the first chance nodes and the subtrees' heads
 (``games/chance_subtrees.py``); each subtree below is walked in a scratch of its size, one per
-thread. No per-edge strategy and nothing per terminal. On top come the public tree and its
-tables (about 1.4 KB a node: Python nodes with their keys, uint8 deal masks, int32 showdown
-tables) and the interpreter, numpy, scipy and numba with its kernels (about 206 MB).
+thread. No per-edge strategy and nothing per terminal, except that a board whose showdowns run
+over many runouts (a flop's) keeps one runout matrix per player (8 bytes a pair of hands, up to
+14 MB). On top come the public tree and its tables (about 1.4 KB a node: Python nodes with
+their keys, uint8 deal masks, int32 showdown tables) and the interpreter, numpy, scipy and
+numba with its kernels (about 206 MB).
 Calibrated on the benchmark spots (``benchmarks/bench_holdem.py``, peak RSS with the exact
 exploitability checks): flop 1,089 MB estimated against 1,086 MB measured in float32, 750 MB
 against 759 MB at 16 bits; turn 305 MB against 305 MB in float32, 265 MB against 277 MB at 16 bits.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from math import comb
 
 import numpy as np
 
@@ -28,6 +31,11 @@ from solvers.games.base import GameParamError
 from solvers.games.chance_subtrees import subtree_heads
 from solvers.games.holdem.symmetry import walked_nodes
 
+DENSE_RUNOUTS = 200
+"""Showdowns over at least this many runouts (a flop's: 1,176) are valued as one product with a
+matrix of summed signs per board (``HoldemGame._dense_runouts``: float32, and its negated
+transpose for the other player); a turn's 48 rivers keep the sweep."""
+DENSE_BYTES_PER_PAIR = 8
 BASE_BYTES = 206 << 20
 NODE_BYTES = 1400
 EDGE_BYTES_PER_HAND = {"float64": 16, "float32": 8, "int16": 4}
@@ -124,6 +132,8 @@ class SolveSize:
     max_subtree: int
     """Walked non-terminal nodes of the largest subtree below the cut."""
     max_hands: int
+    dense_boards: int = 0
+    """Boards whose showdowns are valued through a runout matrix (``DENSE_RUNOUTS``)."""
 
     @property
     def n_kept(self) -> int:
@@ -131,7 +141,9 @@ class SolveSize:
         return self.n_top + SCRATCHES * self.max_subtree
 
     def bytes(self, precision: str = DEFAULT_PRECISION) -> int:
-        return estimate_bytes(self.n_nodes, self.n_edges, self.n_kept, self.max_hands, precision)
+        dense = self.dense_boards * self.max_hands**2 * DENSE_BYTES_PER_PAIR
+        sizes = (self.n_nodes, self.n_edges, self.n_kept, self.max_hands, precision)
+        return estimate_bytes(*sizes) + dense
 
     def check(self, precision: str = DEFAULT_PRECISION) -> int:
         """The estimate in bytes at ``precision``; a ``GameParamError`` over the limit."""
@@ -171,6 +183,18 @@ def check_memory(nodes, max_hands: int, swap=None) -> SolveSize:
         n_top=n_top,
         max_subtree=max_subtree,
         max_hands=max_hands,
+        dense_boards=len(dense_boards(nodes)),
     )
     size.check(LEANEST)
     return size
+
+
+def dense_boards(nodes) -> set[tuple[int, ...]]:
+    """The boards of showdowns over at least ``DENSE_RUNOUTS`` runouts (an upper bound on the
+    runout matrices: a board whose terminals scale their runouts unevenly keeps the sweep)."""
+    wide = {dealt for dealt in range(6) if comb(52 - dealt, 5 - dealt) >= DENSE_RUNOUTS}
+    return {
+        tuple(sorted(n.board))
+        for n in nodes
+        if n.is_terminal and n.terminal == "showdown" and len(n.board) in wide
+    }
