@@ -175,8 +175,9 @@ class Gate:
         self.hook(thinking)  # a cancelled worker stops here
 
 
-RESOLVING = "resolve(iterations=12):call"
-"""A re-solving bot that is quick to solve: twelve iterations over always-call's ranges."""
+RESOLVING = "resolve(from=turn,iterations=12):call"
+"""A re-solving bot that is quick to solve: twelve iterations over always-call's ranges, from
+the turn (the tests below gate the turn's solve; the flop is always-call's)."""
 
 
 @asynccontextmanager

@@ -135,6 +135,8 @@ async def test_the_new_game_dialog_defaults_to_the_re_solving_bot_with_its_think
         session = screen.session
         assert session.bot_name == f"resolve:{STRATEGIES / 'hunl_100bb.npz'}"
         assert isinstance(session.agent, ResolvingAgent) and session.think == 2.0
+        assert session.agent.streets == (1, 2, 3)  # the flop too, since session 24
+        assert session.agent.seconds[1] == pytest.approx(6.0)  # 15 s scaled as the turn's 5 to 2
         assert session.agent.seconds[2] == pytest.approx(2.0)
         assert session.agent.seconds[3] == pytest.approx(0.2)
         await pilot.press("escape")
@@ -184,23 +186,21 @@ def test_warm_up_of_the_re_solving_bot_warms_its_base_and_not_its_budgets():
     assert seen[:4] == [0, 1, 2, 3] and set(seen[4:]) <= {0, 1, 2}  # then the probe's ranges
 
 
-async def test_the_new_game_dialog_offers_the_bot_that_re_solves_the_flop_too(tmp_path):
+async def test_the_new_game_dialog_offers_the_bot_that_plays_the_blueprints_flop(tmp_path):
     from textual.widgets import Select
 
-    from pokertui.screens.hunl_setup import FLOP_BOT
+    from pokertui.screens.hunl_setup import TURN_BOT
 
     async with hunl_dialog(tmp_path) as (app, pilot, dialog):
-        dialog.query_one("#hunl-bot-choice", Select).value = FLOP_BOT
+        dialog.query_one("#hunl-bot-choice", Select).value = TURN_BOT
         await pilot.pause()
-        assert dialog.query_one("#hunl-bot", Input).value == FLOP_BOT
-        dialog.query_one("#hunl-think", Input).value = "2"
+        assert dialog.query_one("#hunl-bot", Input).value == TURN_BOT
         dialog.start()
         await pilot.pause()
         await pilot.pause()
         session = app.screen.session
-        assert session.bot_name == f"resolve(flop=15):{STRATEGIES / 'hunl_100bb.npz'}"
-        assert isinstance(session.agent, ResolvingAgent) and session.agent.streets == (1, 2, 3)
-        assert session.agent.seconds[1] == pytest.approx(6.0)  # 15 s scaled as the turn's 5 to 2
+        assert session.bot_name == f"resolve(from=turn):{STRATEGIES / 'hunl_100bb.npz'}"
+        assert isinstance(session.agent, ResolvingAgent) and session.agent.streets == (2, 3)
         await pilot.press("escape")
         await app.workers.wait_for_complete()
 

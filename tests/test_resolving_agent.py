@@ -73,7 +73,7 @@ def test_a_street_is_solved_once_and_an_off_tree_bet_is_solved_with_that_bet():
 def test_the_rivers_ranges_follow_the_turns_re_solved_policy():
     sizes = {2: {"turn": street("a"), "river": street("a")}, 3: {"river": street("a")}}
     bot = ResolvingAgent(Fixed(3), sizes=sizes, seconds={2: 1.0, 3: 1.0}, target_pct=5.0,
-                         range_floor=0.0)  # the model's Bayes ranges as they are  # fmt: skip
+                         range_floor=0.0, streets=(2, 3))  # Bayes ranges as they are  # fmt: skip
     turn = replay("r250c/cr400c/", CONFIG)
     turn_policy = bot.policy(turn, TURN)
     check = turn_policy.actions.index(Action(CALL))
@@ -223,7 +223,7 @@ def test_a_safe_solve_worse_than_the_blueprint_falls_back_to_the_blueprints_play
 def test_the_registry_reads_budgets_and_an_iteration_cap_switches_the_clock_off():
     bot = make_agent("resolve(turn=2, target=0.5):call", CONFIG)
     assert bot.seconds == {1: 15.0, 2: 2.0, 3: 0.5} and bot.target_pct == 0.5
-    assert bot.max_iterations is None and bot.streets == (2, 3)
+    assert bot.max_iterations is None and bot.streets == (1, 2, 3)  # the flop too (session 24)
     capped = make_agent("resolve(iterations=40):call", CONFIG)
     assert capped.max_iterations == 40 and capped.seconds == {1: np.inf, 2: np.inf, 3: np.inf}
     flop = make_agent("resolve(flop=12):call", CONFIG)
@@ -231,6 +231,9 @@ def test_the_registry_reads_budgets_and_an_iteration_cap_switches_the_clock_off(
     assert make_agent("resolve-safe(river=0.3):call", CONFIG).safe
     assert make_agent("resolve(from=river):call", CONFIG).streets == (3,)
     assert make_agent("resolve(from=flop):call", CONFIG).streets == (1, 2, 3)
+    assert make_agent("resolve(from=turn):call", CONFIG).streets == (2, 3)
+    assert make_agent("resolve-safe:call", CONFIG).streets == (2, 3)  # safe where it solves
+    assert make_agent("resolve-safe(from=flop):call", CONFIG).streets == (1, 2, 3)
     bad = ("resolve(x=1):call", "resolve(turn=0):call", "resolve(turn=1e9):call",
            "resolve(iterations=2.5):call", "resolve(iterations=1e400):call",
            "resolve(target=nan):call",
@@ -316,15 +319,16 @@ def test_the_opponents_modelled_range_is_floored_and_the_bots_own_is_not():
     exact = bayes_ranges(state, TURN, (Narrow(3), Narrow(3)))
     live = ~dead_mask([int(c) for c in TURN])
     assert (exact[0][live] == 0).mean() > 0.9  # the model rules out most of the button's hands
-    plain = ResolvingAgent(Narrow(3), range_floor=0.0)._root_ranges(state, TURN, 1)
+    plain = ResolvingAgent(Narrow(3), range_floor=0.0, streets=(2, 3))._root_ranges(state, TURN, 1)
     np.testing.assert_array_equal(plain, exact)
-    floored = ResolvingAgent(Narrow(3))._root_ranges(state, TURN, 1)  # the default, 5%
+    turn_bot = ResolvingAgent(Narrow(3), streets=(2, 3))  # the flop played by the base
+    floored = turn_bot._root_ranges(state, TURN, 1)  # the default floor, 5%
     np.testing.assert_array_equal(floored[1], exact[1])  # the bot's own: untouched
     top = exact[0].max()
     expected = np.where(live, np.maximum(exact[0], 0.05 * top), 0.0)
     np.testing.assert_allclose(floored[0], expected, rtol=1e-12)
     assert floored[0][~live].sum() == 0 and (floored[0][live] >= 0.05 * top).all()
-    as_seat_0 = ResolvingAgent(Narrow(3))._root_ranges(state, TURN, 0)  # the bot on the button
+    as_seat_0 = turn_bot._root_ranges(state, TURN, 0)  # the bot on the button
     np.testing.assert_array_equal(as_seat_0[0], exact[0])
     assert (as_seat_0[1][live] > 0).all()
     assert make_agent("resolve(floor=0.2):call", CONFIG).range_floor == 0.2

@@ -168,7 +168,7 @@ def test_quitting_while_the_re_solving_bot_thinks_in_tmux(tmp_path):
     session = f"pokertui-resolve-{uuid.uuid4().hex[:8]}"
     command = (
         f"POKERTUI_SAVES={tmp_path} {SCRIPT} play --game 'hunl(stack_bb=100)' "
-        f"--bot 'resolve(iterations=100000):call' --think 600 --seed 4; "
+        f"--bot 'resolve(from=turn,iterations=100000):call' --think 600 --seed 4; "
         f"echo EXITED $? > {tmp_path / 'exit.txt'}; sleep 30"
     )
     tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)

@@ -2,8 +2,8 @@
 and a save name.
 
 The bot is by default the re-solving bot over the shipped blueprint of the chosen depth (a
-blank bot field), which solves the turn and river; the same bot solving the flop too; else a
-shipped blueprint alone (``strategies/hunl_*``), the re-solving bot
+blank bot field), which solves the flop, turn and river; the same bot playing the blueprint's
+flop; else a shipped blueprint alone (``strategies/hunl_*``), the re-solving bot
 over one, a chump (call, random, call-raise) or any bot name or file's path. The think time
 (seconds on a turn, a tenth on the river) trades the re-solving bot's accuracy for speed. Start
 builds the game and the agent here, so a bad depth, time or file shows its message inside the
@@ -26,9 +26,9 @@ from pokertui.paths import resolve_hunl_bot, shipped_hunl_bots
 
 DEFAULT_BOT = ""
 """A blank bot field: the re-solving bot over the shipped blueprint of the chosen depth."""
-FLOP_BOT = "resolve(flop=15):"
-"""The re-solving bot that solves the flop too (up to 15 s a flop, scaled with the think
-time), over the shipped blueprint of the chosen depth."""
+TURN_BOT = "resolve(from=turn):"
+"""The re-solving bot that plays the blueprint's flop and solves the turn and river (the
+default until session 24), over the shipped blueprint of the chosen depth."""
 SAFE_BOT = "resolve-safe:"
 """The re-solving bot whose turn and river solves go through the maxmargin gadget: none of the
 human's hands does better than against the blueprint, over the shipped blueprint of the depth."""
@@ -57,7 +57,7 @@ def shipped_bots(strategies_dir: Path) -> list[tuple[str, str]]:
     """``(label, bot)``: the default, then per shipped full-game blueprint (``hunl_*`` files)
     the re-solving bot over it and the blueprint alone."""
     bots = [("re-solving bot over the shipped blueprint of this depth (default)", DEFAULT_BOT),
-            ("the same, re-solving the flop too (up to 3x the think time a flop)", FLOP_BOT),
+            ("the same, playing the blueprint's flop (re-solves turn and river)", TURN_BOT),
             ("the same, safe: no hand of yours does better than against the blueprint", SAFE_BOT)]
     for path in shipped_hunl_bots(strategies_dir):
         bots.append((f"re-solving over {path.name}", f"resolve:{path}"))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from solvers.agents.blueprint import blueprint_file_loader
 from solvers.agents.chumps import AlwaysCall, CallRaiseHalf, RandomActionAgent, RandomAgent
-from solvers.agents.resolving import DEFAULT_SECONDS, ResolvingAgent
+from solvers.agents.resolving import DEFAULT_SECONDS, SAFE_STREETS, ResolvingAgent
 from solvers.agents.safe_resolve import GADGETS
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
@@ -36,20 +36,21 @@ kind, or raises ``InputError`` for a file of its kind that is broken or for anot
 
 
 RESOLVE_PREFIX = "resolve"
-"""``resolve:BOT`` re-solves the turn and river over ``BOT`` (a blueprint file or a chump);
-``resolve(turn=2,river=0.5,target=1,iterations=300):BOT`` sets the budgets (``OPTIONS``);
-``resolve(flop=15):BOT`` re-solves the flop as well."""
+"""``resolve:BOT`` re-solves the flop, turn and river over ``BOT`` (a blueprint file or a
+chump); ``resolve(flop=15,turn=2,river=0.5,target=1,iterations=300):BOT`` sets the budgets
+(``OPTIONS``); ``resolve(from=turn):BOT`` plays ``BOT``'s flop and re-solves turn and river."""
 SAFE_RESOLVE_PREFIX = "resolve-safe"
-"""The same with the turn and river re-solved through a gadget (``agents/safe_resolve.py``):
+"""The same with the turn and river re-solved through a gadget (``agents/safe_resolve.py``) and
+the base bot's flop (the flop re-solve has no gadget; ``from=flop`` adds it, range-only):
 maxmargin unless ``gadget=resolve`` (on 12 spots of 3 boards it met the 1% stop sooner, with
 every opponent hand further under its alternative and the total lower, ``docs/resolve.md``)."""
 OPTIONS = {
-    "flop": "seconds of the flop's solve (re-solves the flop too)",
+    "flop": "seconds of the flop's solve",
     "turn": "seconds of the turn's solve",
     "river": "seconds of the river's solve",
     "target": "stop at this exploitability, % of the pot",
     "iterations": "stop after this many iterations (alone: no clock, reproducible)",
-    "from": "the first re-solved street: flop, turn (default) or river",
+    "from": "the first re-solved street: flop (default), turn or river",
     "gadget": "the gadget of the safe solves and of the node re-solves after an off-tree bet: "
     "resolve (resolve:'s default) or maxmargin (resolve-safe:'s default)",
     "floor": "each hand of the opponent's modelled range weighs at least this share of the "
@@ -132,6 +133,7 @@ def make_agent(name_or_path: str, config: HunlConfig) -> Agent:
         keywords = resolve_options(options)
         if prefix == SAFE_RESOLVE_PREFIX:
             keywords.setdefault("gadget", "maxmargin")
+            keywords.setdefault("streets", SAFE_STREETS)
         return ResolvingAgent(make_agent(base, config), safe=prefix == SAFE_RESOLVE_PREFIX,
                               name=text, **keywords)  # fmt: skip
     if RESOLVE_LIKE.match(text) and not Path(text).is_file():

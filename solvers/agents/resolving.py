@@ -1,8 +1,8 @@
 """The re-solving bot: the blueprint early in the hand, a fresh spot-engine solve on later streets.
 
-Preflop (and on the flop unless it is one of ``streets``) the bot plays its base agent (the
-blueprint). At the first decision of a re-solved street (turn and river by default, the flop
-too with ``streets=(1, 2, 3)``) it builds the street's subgame from the public
+Preflop (and on any street not in ``streets``) the bot plays its base agent (the blueprint). At
+the first decision of a re-solved street (flop, turn and river by default; ``streets=(2, 3)``
+plays the blueprint's flop) it builds the street's subgame from the public
 state (``subgame.py``: real pot and stacks, both ranges by Bayes' rule, every bet of the street
 in the tree) and solves it with the compiled DCFR of the spot engine until the exploitability is
 below a target in percent of the pot or a time budget runs out. It plays its own row of that
@@ -303,7 +303,10 @@ class ResolvingAgent:
     ``inf`` the bot no longer depends on the machine's load (reproducible evaluation runs)."""
     progress: Callable[[Thinking], None] | None = field(default=None, repr=False)
     """Called after every iteration of a solve (from the solving thread)."""
-    streets: tuple[int, ...] = (2, 3)
+    streets: tuple[int, ...] = (1, 2, 3)
+    """Re-solved streets. The flop joined the default in session 24: its checked-down re-solve
+    takes 1 to 2 CPU s, and its flop play costs no more than the blueprint's in a common tree
+    (``bench_flop_value.py --trees blueprint``, ``docs/resolve.md``)."""
     range_floor: float = DEFAULT_RANGE_FLOOR
     """Every live combo of the opponent's modelled range weighs at least this share of its
     heaviest combo (``DEFAULT_RANGE_FLOOR``)."""
