@@ -31,8 +31,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--bot",
         help="the bot's strategy file (default: the shipped Leduc bot); with --game hunl(...) a "
-        "bot file or call, random, call-raise; resolve:BOT re-solves the turn and river over BOT "
-        "(the default: resolve: over the shipped blueprint of that depth)",
+        "bot file or call, random, call-raise; resolve:BOT re-solves the flop, turn and river "
+        "over BOT (the default: resolve: over the shipped blueprint of that depth)",
     )
     parser.add_argument(
         "--history",
@@ -49,7 +49,7 @@ def register(subparsers: Any) -> None:
         "--think",
         metavar="SECONDS",
         help="with --game hunl(...): the re-solving bot's seconds on a turn (default 5; the "
-        "river gets a tenth): less answers faster and plays weaker",
+        "flop gets 3x, the river a tenth): less answers faster and plays weaker",
     )
     parser.add_argument(
         "--seed",

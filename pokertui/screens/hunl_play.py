@@ -8,7 +8,7 @@ hand, and ``w`` writes the session's hands in PHH.
 
 The bot answers in a thread worker too (``bot_think``: the session's ``bot_job``, then
 ``BotActed`` plays it on the event loop), because the re-solving bot thinks for seconds on the
-turn and river. Its ``progress`` hook runs in the solving thread (the bot's think, or the live
+flop, turn and river. Its ``progress`` hook runs in the solving thread (the bot's think, or the live
 numbers' solve of a street the human opens) and posts ``ThinkingUpdate`` at most ten times a
 second; the line under the actions shows the street, the time spent against the budget and the
 exploitability reached. ``post_message`` rather than ``call_from_thread``: the solver never

@@ -5,9 +5,9 @@ The bot is by default the re-solving bot over the shipped blueprint of the chose
 blank bot field), which solves the flop, turn and river; the same bot playing the blueprint's
 flop; else a shipped blueprint alone (``strategies/hunl_*``), the re-solving bot
 over one, a chump (call, random, call-raise) or any bot name or file's path. The think time
-(seconds on a turn, a tenth on the river) trades the re-solving bot's accuracy for speed. Start
-builds the game and the agent here, so a bad depth, time or file shows its message inside the
-dialog, which stays open to fix it.
+(seconds on a turn, three times that on the flop, a tenth on the river) trades the re-solving
+bot's accuracy for speed. Start builds the game and the agent here, so a bad depth, time or
+file shows its message inside the dialog, which stays open to fix it.
 """
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ class HunlSetupDialog(ModalScreen[HunlSetup | None]):
             with Horizontal(classes="setup-row"):
                 yield Label("Think (s)", classes="setup-label")
                 yield Input(DEFAULT_THINK, id="hunl-think", tooltip="the re-solving bot's "
-                            "seconds on a turn (a tenth on the river): less is faster, weaker")
+                            "seconds on a turn (3x on the flop, a tenth on the river): less is "
+                            "faster, weaker")
             yield Select(SEATS, value="alternate", allow_blank=False, id="hunl-seat", compact=True)
             with Horizontal(classes="setup-row"):
                 yield Label("Seed", classes="setup-label")

@@ -10,7 +10,7 @@ action it took this hand (computed only when asked for, so headless matches stay
 Seats follow the rules module: seat 0 is the small blind and button. With ``human_seat=None``
 the human alternates, taking the button on odd hands. Chips are the ACPC's (big blind 100).
 
-The re-solving bot thinks for seconds on the turn and river, so a front end asks for the bot's
+The re-solving bot thinks for seconds on the flop, turn and river, so a front end asks for the bot's
 action as a job (``bot_job``) that a worker thread runs, then plays it (``play_bot``);
 ``act(..., advance=False)`` and ``new_hand(advance=False)`` leave the bot's turn to it, while
 the defaults play the bot at once (tests, headless). One lock serialises every use of the agent
@@ -102,7 +102,8 @@ def fresh_seed() -> int:
 
 
 THINK_DEFAULT = DEFAULT_SECONDS[2]
-"""The re-solving bot's turn budget in seconds (the river's is a tenth): ``think`` scales both."""
+"""The re-solving bot's turn budget in seconds (the flop's is three times it, the river's a
+tenth): ``think`` scales all three."""
 THINK_LIMITS = (0.05, 600.0)
 
 
@@ -115,7 +116,7 @@ def check_think(value: float | str) -> float:
     low, high = THINK_LIMITS
     if not (math.isfinite(seconds) and low <= seconds <= high):
         raise InputError(f"think time {str(value)[:40]} must be {low:g} to {high:g} seconds "
-                         "(the bot's budget on the turn; the river gets a tenth)")  # fmt: skip
+                         "(the bot's budget on the turn; 3x on the flop, a tenth on the river)")
     return seconds
 
 
