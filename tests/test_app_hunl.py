@@ -181,9 +181,9 @@ the turn (the tests below gate the turn's solve; the flop is always-call's)."""
 
 
 @asynccontextmanager
-async def resolving_table(tmp_path):
-    """A 100 bb table against ``RESOLVING`` whose solves wait at a ``Gate`` the test opens."""
-    app = make_app(STRATEGIES, tmp_path, bot=RESOLVING, game="hunl(stack_bb=100)", seed=4)
+async def resolving_table(tmp_path, bot=RESOLVING):
+    """A 100 bb table against ``bot`` whose solves wait at a ``Gate`` the test opens."""
+    app = make_app(STRATEGIES, tmp_path, bot=bot, game="hunl(stack_bb=100)", seed=4)
     async with app.run_test(size=(150, 50)) as pilot:
         await settle(pilot)
         screen = app.screen
@@ -238,6 +238,29 @@ async def test_the_bot_thinks_in_a_worker_the_screen_answers_and_shows_the_resol
             label = labels.get(action.kind) or session.raise_text(action.to)
             assert f"{label:<18} {round(value / 100, 2) + 0.0:>+8.2f}bb" in panel
         assert "-0.00bb" not in panel  # the fold's zero (a float's -0.0) shows as +0.00
+
+
+async def test_the_default_bot_thinks_on_the_flop_and_the_panel_shows_its_flop_re_solve(tmp_path):
+    """The default re-solves the flop too (session 24): the big blind's first flop decision is a
+    solve with its progress line, and the panel's flop EVs are that re-solve's."""
+    async with resolving_table(tmp_path, bot="resolve(iterations=12):call") as (
+        app, pilot, screen, session, gate
+    ):  # fmt: skip
+        assert session.agent.streets == (1, 2, 3)
+        await pilot.press("c")  # limp on the button; the bot checks, then opens the flop
+        await wait_until(pilot, gate.reached.is_set)
+        await wait_until(pilot, lambda: "flop" in text_of(screen, "#hunl-thinking"))
+        thinking = text_of(screen, "#hunl-thinking")
+        assert "The bot is thinking: flop" in thinking and "of 12 iterations" in thinking
+        assert session.state.street == 1 and session.bot_to_act
+        gate.opened.set()
+        await wait_until(pilot, lambda: session.human_to_act)
+        await settle(pilot)
+        assert session.state.street == 1 and text_of(screen, "#hunl-thinking").strip() == ""
+        panel = " ".join(text_of(screen, "#hunl-live-text", 96).split())
+        assert "against the bot's flop re-solve (12 iterations" in panel
+        assert "its tree checks the turn and river down" in panel
+        assert session.agent.solves >= 1
 
 
 async def test_quitting_while_the_bot_solves_keeps_the_autosave_whole(tmp_path):
