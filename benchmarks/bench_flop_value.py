@@ -12,9 +12,16 @@ common tree solved with no lock gives the reference value; "cost" is the referen
 locked value, in % of the flop's pot (the bracket's middles; "± " is half the two brackets'
 widths added). The bot's own seat is either player.
 
+``--trees blueprint`` adds the blueprint's own flop play (its policy at every flop decision of
+a tree with its flop grammar, ``blueprint_strategy``); its sizes need a common tree holding both
+flops' (``--common union``, 1.6M nodes single-raised, about an hour a locked solve here;
+``union-river-checked``, 20k nodes with the river checked down, about 4 minutes).
+
 Run: ``.venv/bin/python benchmarks/bench_flop_value.py [--pots srp,3bet] [--iterations 10,30]
-[--trees checkdown,allin] [--seats 0,1] [--target 0.5] [--max-iterations 80]``. The default
-run takes about 40 minutes a pot on two cores (the single-raised pot's reference 11).
+[--trees checkdown,allin,blueprint] [--common resolve] [--seats 0,1] [--target 0.5]
+[--max-iterations 80]``. The default run takes about 40 minutes a pot on two cores (the
+single-raised pot's reference 11); session 24's (``--trees blueprint,checkdown --iterations
+30,100 --common union-river-checked``) took 80 minutes for both pots.
 """
 
 from __future__ import annotations
