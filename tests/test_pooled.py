@@ -178,6 +178,29 @@ def test_the_documented_evaluation_recomputes(capsys, folder, seeds, hands, valu
     assert (round(paired["value"]), round(paired["ci95"])) == (gap, gap_ci)
 
 
+FLOP_FIGURES = [
+    # (seeds, hands, value, ci95, less the blueprint, ci95, less the turn-and-river bot, ci95)
+    ("53[0-9][0-9]", 140, -1_807, 1_591, -12_137, 3_270, -1_711, 1_519),
+]
+
+
+@pytest.mark.parametrize(("seeds", "hands", "value", "ci", "bp", "bp_ci", "tr", "tr_ci"),
+                         FLOP_FIGURES)  # fmt: skip
+def test_the_flop_bots_evaluation_recomputes(capsys, seeds, hands, value, ci, bp, bp_ci, tr,
+                                             tr_ci):  # fmt: skip
+    """Session 24's 56 3-4 seeds against the bot that re-solves the flop too, paired with the
+    blueprint's and the turn-and-river bot's runs of the same seeds (``56_3-4_bets``)."""
+    mine = sorted((RUNS / "56_3-4_flop").glob(f"default_{seeds}.json"))
+    for who, gap, gap_ci in (("blueprint", bp, bp_ci), ("default", tr, tr_ci)):
+        theirs = sorted((RUNS / "56_3-4_bets").glob(f"{who}_{seeds}.json"))
+        code, result, _ = pool(capsys, *mine, "--against", *theirs)
+        assert code == 0
+        pooled, paired = result["pooled"], result["paired"]
+        assert pooled["hands"] == hands
+        assert (round(pooled["value"]), round(pooled["ci95"])) == (value, ci)
+        assert (round(paired["value"]), round(paired["ci95"])) == (gap, gap_ci)
+
+
 def test_the_command_prints_both_figures(capsys):
     folder = RUNS / "56_3-4_cv"
     code = main(["pool", *map(str, sorted(folder.glob("default_*.json"))), "--against",
