@@ -14,7 +14,7 @@ widths added). The bot's own seat is either player.
 
 ``--trees blueprint`` adds the blueprint's own flop play (its policy at every flop decision of
 a tree with its flop grammar, ``blueprint_strategy``); its sizes need a common tree holding both
-flops' (``--common union``, 1.6M nodes single-raised, about an hour a locked solve here;
+flops' (``--common union``, 1.6M nodes single-raised, about an hour a locked solve here by estimate;
 ``union-river-checked``, 20k nodes with the river checked down, about 4 minutes).
 
 Run: ``.venv/bin/python benchmarks/bench_flop_value.py [--pots srp,3bet] [--iterations 10,30]
