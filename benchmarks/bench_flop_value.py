@@ -99,9 +99,7 @@ def main() -> None:
             if name == "blueprint":
                 sub = build_subgame(state, board, ranges, BLUEPRINT_FLOP)
                 strategy = blueprint_strategy(sub, blueprint)
-                for p in seats:
-                    locks = first_street_locks(sub.game, strategy, common, p)
-                    got = locked_values(common, locks, (p,), args.target, args.max_iterations)[p]
+                for p, got in _locked(sub.game, strategy, common, seats, args):
                     rows.append(_row(pot_name, name, "-", p, None, got, reference[p], pot))
                     print_rows("", rows[-1:])
                 continue
@@ -115,13 +113,19 @@ def main() -> None:
                 spent += time.process_time() - cpu  # the tree's solve alone, not the locked ones
                 done = budget
                 strategy = solver.average_strategy()
-                for p in seats:
-                    locks = first_street_locks(sub, strategy, common, p)
-                    got = locked_values(common, locks, (p,), args.target, args.max_iterations)[p]
+                for p, got in _locked(sub, strategy, common, seats, args):
                     rows.append(_row(pot_name, name, budget, p, spent, got, reference[p], pot))
                     print_rows("", rows[-1:])
             sub.derived.clear()
     print_rows("Flop trees by the value of their flop play (cost: % of the flop's pot)", rows)
+
+
+def _locked(source, strategy, common, seats, args):
+    """``(seat, value)`` as each seat's locked solve ends: its flop play of ``strategy`` (a
+    profile of ``source``) locked into the common tree and the rest solved."""
+    for p in seats:
+        locks = first_street_locks(source, strategy, common, p)
+        yield p, locked_values(common, locks, (p,), args.target, args.max_iterations)[p]
 
 
 def _row(pot_name, tree, budget, player, cpu, got, ref, pot) -> dict:

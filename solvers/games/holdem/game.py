@@ -256,6 +256,7 @@ class HoldemGame(TreeGame):
         n0, n1 = self.n_hands
         signs = np.zeros((len(first_of), n0, n1), dtype=np.float32)
         boards = self._layout[5]
+        strengths = functools.cache(self._runout_strengths)  # on a kept matrix's miss, once
         for g, t in enumerate(first_of):
             runouts = job_board[job_ptr[t] : job_ptr[t + 1]]
             dealt = len(self.nodes[int(self.terminal_ids[t])].board)
@@ -263,17 +264,23 @@ class HoldemGame(TreeGame):
             dead_boards = comb(left - 2, k) - comb(left - 4, k)  # block o, leave h
 
             def build(out, runouts=runouts, dead_boards=dead_boards):
-                blocked = np.iinfo(np.int32).max  # above every live strength: a loss, added back
-                opp = np.where(ev.strength[1] < 0, blocked, ev.strength[1]).astype(np.int32)
+                own, opp = strengths()
                 terminal_kernels.runout_signs_on_all_threads(
-                    runouts, ev.strength[0].astype(np.int32), opp,
-                    ev.cards[0], ev.cards[1], dead_boards, out,
-                )  # fmt: skip
+                    runouts, own, opp, ev.cards[0], ev.cards[1], dead_boards, out
+                )
 
             key = hashlib.blake2b(boards[runouts].tobytes(), digest_size=16).digest()
             signs[g] = runout_cache.signs(key, self.hand_combos, build)
         flipped = np.ascontiguousarray(-np.transpose(signs, (0, 2, 1)))
         return dense_of, dense_scale, (signs, flipped)
+
+    def _runout_strengths(self) -> tuple[np.ndarray, np.ndarray]:
+        """Both players' strengths on every board as the runout kernel reads them (int32), the
+        opponent's blocked hands above every live strength: a loss, added back."""
+        strength = self.strengths.strength
+        blocked = np.iinfo(np.int32).max
+        opp = np.where(strength[1] < 0, blocked, strength[1]).astype(np.int32)
+        return strength[0].astype(np.int32), opp
 
     def terminal_matrix(self, node: int | str | Node) -> np.ndarray:
         """Dense ``[n0, n1]`` payoff times prior, from the batch code (for small spots only)."""
