@@ -9,9 +9,14 @@ the live panel's numbers are computed.
   frame: how long the UI could not react). It also reports, per decision, the key-to-panel
   time (the key press until ``SpotReady`` is handled) and the time ``current_spot`` takes alone,
   which runs in a thread worker and must not show up in the stall.
+- **While solving**: the solver launcher runs a Leduc CFR+ solve (its own process, both cores
+  contested) while ``--keys`` keys are typed into its options box; per key, the press until the
+  pilot returns, and how late a 20 ms sleep on the event loop wakes (its lag). The suite checks
+  only that the keys arrive while the run goes on (``tests/test_app_solve.py``); these times
+  depend on the machine's load, so they are measured here.
 
 Run: ``.venv/bin/python benchmarks/bench_app.py [--launches N] [--decisions N] [--bot FILE]
-[--json]``.
+[--keys N] [--json]``.
 """
 
 from __future__ import annotations
@@ -128,11 +133,57 @@ async def latency(bot: Path, decisions: int) -> dict[str, float]:
     }
 
 
+async def solving_latency(keys: int) -> dict[str, float]:
+    from textual.widgets import Input, Select  # noqa: PLC0415
+
+    from pokertui.app import make_app  # noqa: PLC0415
+    from pokertui.screens.solve import SolveScreen  # noqa: PLC0415
+
+    latencies, lags = [], []
+    with tempfile.TemporaryDirectory() as saves:
+        app = make_app(ROOT / "strategies", saves, seed=1)
+        async with app.run_test(size=(100, 30)) as pilot:
+            screen = SolveScreen(Path(saves) / "runs")
+            await app.push_screen(screen)
+            await pilot.pause()
+            screen.query_one("#solve-algo", Select).value = "cfr+"
+            screen.query_one("#solve-stop", Select).value = "seconds"
+            await pilot.pause()
+            screen.query_one("#solve-spec", Input).value = "leduc"
+            screen.query_one("#solve-stop-value", Input).value = "120"
+            await pilot.press("ctrl+s")
+            record = screen.book.runs[0]
+            deadline = time.perf_counter() + 60
+            while len(record.history) < 3 and time.perf_counter() < deadline:
+                await asyncio.sleep(0.05)
+            if record.state != "running":
+                raise SystemExit(f"the solve did not start: {record.state} {record.error}")
+            screen.query_one("#solve-options", Input).focus()
+            await pilot.press("space", "backspace")  # first paint of the focused input
+            for index in range(keys):
+                started = time.perf_counter()
+                await pilot.press("abcdefghij"[index % 10])
+                latencies.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                await asyncio.sleep(0.02)
+                lags.append(time.perf_counter() - started - 0.02)
+            screen.book.cancel(record.run_id)
+            while record.handle is not None:
+                await asyncio.sleep(0.05)
+    return {
+        "solving_keys": len(latencies),
+        "solving_key_median_ms": 1000 * statistics.median(latencies),
+        "solving_key_max_ms": 1000 * max(latencies),
+        "solving_loop_lag_max_ms": 1000 * max(lags),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--launches", type=int, default=5)
     parser.add_argument("--decisions", type=int, default=40)
     parser.add_argument("--bot", type=Path, default=ROOT / "strategies" / "leduc.json")
+    parser.add_argument("--keys", type=int, default=30)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     app_only = startup_seconds(args.launches, "app")
@@ -144,6 +195,7 @@ def main() -> None:
         "startup_target_s": 1.0,
         "bot": args.bot.name,
         **asyncio.run(latency(args.bot, args.decisions)),
+        **asyncio.run(solving_latency(args.keys)),
     }
     if args.json:
         print(json.dumps(report, indent=1))
