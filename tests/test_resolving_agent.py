@@ -295,6 +295,36 @@ def test_the_flop_re_solve_claims_the_exploitability_of_an_independent_best_resp
     assert reference_exploitability_pct(game, uniform) > 10 * measured
 
 
+def test_an_off_tree_flop_bet_re_solves_the_flop_with_that_bet_in_the_default_tree():
+    # preflop: SB raises to 250, BB calls (pot 500, 9,750 behind each). The bot is the big blind
+    # (OOP): it checks from the default flop tree (66% or all-in, an all-in raise, then a
+    # check-down), then the button bets 650 = 130% of the pot (to 900), which the tree lacks.
+    bot = ResolvingAgent(Narrow(3), streets=(1,), max_iterations=5, seconds={1: np.inf},
+                         range_floor=0.0)  # fmt: skip
+    flop = np.array(parse_cards("Ks 7h 2d"))
+    bot.policy(replay("r250c/", CONFIG), flop)
+    assert bot.solves == 1
+    facing = replay("r250c/cr900", CONFIG)
+    policy = bot.policy(facing, flop)
+    assert bot.solves == 2
+    sub = bot.solution(facing, flop).subgame
+    assert (sub.params.pot, sub.params.stack) == (500.0, 9750.0)
+    sizes = [s.value for s in sub.params.flop.ip_bet]
+    assert 130.0 in sizes and sub.params.flop.oop_bet == bot.sizes[1]["flop"].oop_bet
+    game = sub.game
+    # 21 nodes of the default tree, and the new bet's 6: the button's decision, fold, call, the
+    # all-in raise, and the button's fold or call facing it
+    assert len(game.nodes) == 21 + 6 and not any(n.is_chance for n in game.nodes)
+    node = game.nodes[sub.node_of(facing)]
+    assert node.player == 0 and node.contributions == (250.0, 900.0)
+    actions = [sub.real_action(node.id, i, facing) for i in range(len(node.tokens))]
+    assert actions == [Action("f"), Action(CALL), Action(RAISE, 10_000)]
+    assert policy.actions == tuple(actions)
+    called = game.nodes[node.children[1]]  # nobody can bet after the call: every runout's showdown
+    assert called.terminal == "showdown" and len(called.board) == 3
+    assert called.contributions == (900.0, 900.0)
+
+
 def test_exploitability_checks_grow_apart_as_the_solve_goes():
     def checked(**options) -> list[int]:
         seen = []
