@@ -260,6 +260,21 @@ async def test_the_default_bot_thinks_on_the_flop_and_the_panel_shows_its_flop_r
         panel = " ".join(text_of(screen, "#hunl-live-text", 96).split())
         assert "against the bot's flop re-solve (12 iterations" in panel
         assert "its tree checks the turn and river down" in panel
+        from solvers.agents.resolve_values import bot_solution, resolved_values  # noqa: PLC0415
+
+        # every size key has its EV: the tree's from the flop's solve, the others each from the
+        # flop solved again with it (the bot's answer if it is bet)
+        await wait_until(pilot, lambda: "solving its answer" not in text_of(
+            screen, "#hunl-live-text", 96))  # fmt: skip
+        panel = " ".join(text_of(screen, "#hunl-live-text", 96).split())
+        assert "sizes off its tree: the flop solved again with each" in panel
+        assert "not in its tree" not in panel
+        board = np.array(session.board)
+        solution = bot_solution(session.agent, session.state, board)
+        found = resolved_values(solution, session.state, session.hand.hole[0])
+        off_tree = [o.action for o in session.options()
+                    if o.action.kind == "r" and found.value_of(o.action) is None]  # fmt: skip
+        assert off_tree and session.agent.solves == 1 + len(off_tree)
         assert session.agent.solves >= 1
 
 

@@ -13,7 +13,7 @@ from solvers.agents.resolving import ResolvingAgent, Solution
 from solvers.agents.subgame import build_subgame
 from solvers.cards.deck import COMBO_CARDS, COMBO_INDEX, N_COMBOS, card_str, parse_cards
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, Action, HunlConfig, replay
-from tests.resolve_fixtures import Fixed, street
+from tests.resolve_fixtures import Fixed, Narrow, street
 
 CONFIG = HunlConfig(100)
 RIVER = np.array(parse_cards("Ks 7h 2d 9c 4s"))
@@ -252,6 +252,10 @@ def test_the_heading_says_where_the_values_come_from():
     flop = ResolvedValues((Action(CALL),), (0.0,), 1, 12, float("nan"))
     assert resolve_note(flop) == ("the bot's flop re-solve (12 iterations); its tree checks the "
                                   "turn and river down; your best play after")  # fmt: skip
+    flop = ResolvedValues((Action(CALL), bet), (0.0, 1.0), 1, 12, float("nan"), answered=(bet,))
+    assert resolve_note(flop) == ("the bot's flop re-solve (12 iterations); sizes off its tree: "
+                                  "the flop solved again with each; its tree checks the turn and "
+                                  "river down; your best play after")  # fmt: skip
 
 
 def test_the_review_values_decisions_played_without_hints_against_the_bots_own_solves():
@@ -289,3 +293,87 @@ def test_the_review_values_decisions_played_without_hints_against_the_bots_own_s
                 assert valued[str(action)] is not None, (step.action, str(action))
             if valued[str(action)] is not None:
                 assert valued[str(action)] == pytest.approx(ev, rel=1e-9, abs=1e-6)
+
+
+FLOP = np.array(parse_cards("Ks 7h 2d"))
+
+
+def flop_results(hole: int, hands: list[int]) -> np.ndarray:
+    """Per bot hand, the human's mean showdown sign over every turn and river left (+1: the
+    human wins), by phevaluator's ranks."""
+    dead = {*map(int, FLOP), *map(int, COMBO_CARDS[hole])}
+    results = np.zeros(len(hands))
+    for k, other in enumerate(hands):
+        left = [c for c in range(52) if c not in dead | set(map(int, COMBO_CARDS[other]))]
+        signs = []
+        for i, turn in enumerate(left):
+            for river in left[i + 1 :]:
+                board = [card_str(int(c)) for c in (*FLOP, turn, river)]
+                mine = evaluate_cards(*board, *[card_str(int(c)) for c in COMBO_CARDS[hole]])
+                theirs = evaluate_cards(*board, *[card_str(int(c)) for c in COMBO_CARDS[other]])
+                signs.append(np.sign(mine - theirs) * -1.0)  # lower rank is better
+        results[k] = np.mean(signs)
+    return results
+
+
+def flop_value(game, strategy, human: int, node, w: np.ndarray, results: np.ndarray) -> float:
+    """``brute_value`` on the flop's checked-down tree: a showdown is the mean over runouts."""
+    bot = 1 - human
+    if node.is_terminal:
+        parent = game.nodes[node.parent]
+        if parent.tokens[parent.children.index(node.id)] == "f":
+            sign = -1.0 if parent.player == human else 1.0
+            return float(w.sum()) * sign * node.contributions[parent.player]
+        return float(np.dot(w, results)) * node.contributions[bot]
+    children = [game.nodes[c] for c in node.children]
+    if node.player == human:
+        return max(flop_value(game, strategy, human, c, w, results) for c in children)
+    rows = strategy[node.id]
+    return sum(flop_value(game, strategy, human, c, w * rows[:, k], results)
+               for k, c in enumerate(children))  # fmt: skip
+
+
+def test_an_off_tree_flop_bet_is_valued_against_the_street_solved_again_with_it():
+    """On the flop the bot answers a bet its tree lacks by solving the street again with the bet
+    added. The panel values 130% of the pot against that solve, made on the side, with the
+    bot's check taken from the solve it played: equal to a brute force over the bot's hands
+    (its range times the check it played, the new solve's answer, the human best-replying, every
+    runout ranked by phevaluator). The bot keeps that solve and answers the bet from it, while
+    the lines it played before (its check, the tree's own bet) stay the first solve's."""
+    from solvers.agents.resolve_values import off_tree_values  # noqa: PLC0415
+
+    bot = ResolvingAgent(Narrow(3), streets=(1,), seconds={1: np.inf}, max_iterations=20,
+                         range_floor=0.0)  # fmt: skip
+    state = replay("r250c/c", CONFIG)  # the bot (big blind) checked; the button decides
+    hole = tuple(parse_cards("QcJc"))
+    played = bot_solution(bot, state, FLOP)
+    found = resolved_values(played, state, hole)
+    bet = Action(RAISE, 250 + 650)
+    assert found.value_of(bet) is None and bot.solves == 1
+    valued = off_tree_values(bot, found, state, FLOP, hole, (bet,))
+    assert valued.answered == (bet,) and valued.values[: len(found.values)] == found.values
+    # the new solve holds every line of the street, but the lines the bot played from the first
+    # stay that one's: the panel's question changes nothing the bot plays
+    assert bot.solves == 2 and bot_solution(bot, state, FLOP) is played
+    root = replay("r250c/", CONFIG)
+    replayed = bot.policy(root, FLOP).probabilities  # what the bot's later ranges replay
+    np.testing.assert_array_equal(replayed, played.policy(root).probabilities)
+    on_tree = state.apply(found.actions[1])  # the tree's 66% bet: answered from the played solve
+    assert bot.solution(on_tree, FLOP) is played
+    answer = bot.solution(state.apply(bet), FLOP)  # facing the bet: the solve the panel used
+    assert bot.solves == 2 and answer is not played and answer.subgame.start is None
+    game, sub = answer.subgame.game, answer.subgame
+    human, me = 1 - game.root.player, game.root.player  # the bot (big blind) is OOP, player 0
+    hands, weights = bot_weights(answer, me, combo("QcJc"))
+    check = played.subgame.game.root.tokens.index("x")
+    weights = weights * played.strategy[played.subgame.game.root.id][:, check]
+    node = game.nodes[sub.node_of(state)]
+    after = game.nodes[node.children[node.tokens.index(f"b{650}")]]
+    results = flop_results(combo("QcJc"), hands)
+    expected = flop_value(game, answer.strategy, human, after, weights, results)
+    expected = expected / weights.sum() + 250  # chips won from the decision on
+    assert valued.value_of(bet) == pytest.approx(expected, rel=1e-6)  # float32 rows
+    # the new solve's own check would give the bot another range there, and another value
+    own = bot_weights(answer, me, combo("QcJc"))[1] * answer.strategy[game.root.id][:, check]
+    other = flop_value(game, answer.strategy, human, after, own, results) / own.sum() + 250
+    assert abs(other - expected) > 1.0

@@ -82,7 +82,10 @@ def resolve_note(found: ResolvedValues) -> str:
     street = STREET_NAMES[found.street]
     reached = found.exploitability_pct
     quality = "" if math.isnan(reached) else f", exploitable by {reached:.1f}% of the pot"
-    answered = "; sizes off its tree: its re-solve facing each" if found.answered else ""
+    answered = ""
+    if found.answered:  # a node re-solve facing each; on the flop the street solved again
+        answered = ("; sizes off its tree: the flop solved again with each" if found.street == 1
+                    else "; sizes off its tree: its re-solve facing each")  # fmt: skip
     depth = "; its tree checks the turn and river down" if found.street == 1 else ""
     return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}){answered}"
             f"{depth}; your best play after")  # fmt: skip

@@ -19,8 +19,11 @@ A bet or raise that solution's tree lacks is valued with the bot's own answer to
 keeps it, so making the bet costs no second solve), the human best-responding after. On the
 river a node re-solve takes a tenth to half a second; on the turn up to the turn's budget each
 (its gain bound is seldom attainable for a raise, so most run the whole budget), so a front end
-values them one at a time (``off_tree_raises``) and shows each as it lands. The flop's off-tree
-answer is the whole street solved again, so ``OFF_TREE_STREETS`` leaves it out.
+values them one at a time (``off_tree_raises``) and shows each as it lands. On the flop the
+bot answers an off-tree bet by solving the whole street again with the bet added (about a
+second; the bot keeps it, and answers the bet from it if it is made); the bet is valued in that
+solve with the bot's play before the bet taken from the solve it played, so that its range
+there is the one it really has.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from solvers.agents.resolving import ResolvingAgent, Solution
+from solvers.agents.resolving import NODE_STREETS, ResolvingAgent, Solution
 from solvers.agents.subgame import (
     SEAT_OF_SPOT_PLAYER,
     SPOT_PLAYER_OF_SEAT,
@@ -43,9 +46,10 @@ from solvers.exact.evaluation import action_values, best_response
 from solvers.games.base import Strategy, TreeGame
 from solvers.games.hunl.rules import CALL, RAISE, Action, HunlState
 
-OFF_TREE_STREETS = (2, 3)
+OFF_TREE_STREETS = (1, 2, 3)
 """Streets whose off-tree sizes the live panel values: a node re-solve each (a tenth to half a
-second on the river, up to the turn's budget on the turn)."""
+second on the river, up to the turn's budget on the turn), the street solved again on the flop
+(about a second on its checked-down tree)."""
 
 
 @dataclass(frozen=True)
@@ -139,6 +143,11 @@ def off_tree_values(
     player = SPOT_PLAYER_OF_SEAT[state.to_act]
     extra: list[tuple[Action, float]] = []
     for action in off_tree_raises(found, actions):
+        if state.street not in NODE_STREETS:  # the flop: the street solved again with the bet
+            value = _street_answer_value(agent, state, board, hole, action)
+            if value is not None:
+                extra.append((action, value))
+            continue
         solution = agent.solution(state.apply(action), board)
         if solution.subgame.start is None:  # not a node re-solve: the street solved again
             continue
@@ -152,6 +161,35 @@ def off_tree_values(
     return replace(found, actions=found.actions + added,
                    values=found.values + tuple(v for _, v in extra),
                    answered=found.answered + added)  # fmt: skip
+
+
+def _street_answer_value(
+    agent: ResolvingAgent, state: HunlState, board: np.ndarray, hole: tuple[int, int],
+    action: Action,
+) -> float | None:  # fmt: skip
+    """``action``'s value where the bot answers it by solving the street again with it added
+    (the flop): in that solve, with the bot's rows at its decisions before ``state`` on this
+    street replaced by those of the solve it played them from; None when the two solves' trees
+    or hands differ there."""
+    played = bot_solution(agent, state, board)
+    if played is None:
+        return None
+    answer = agent.solution(state.apply(action), board)
+    bot = SPOT_PLAYER_OF_SEAT[1 - state.to_act]
+    old, new = played.subgame, answer.subgame
+    if not np.array_equal(old.game.hand_combos[bot], new.game.hand_combos[bot]):
+        return None
+    strategy = dict(answer.strategy)
+    for before, _ in street_line(state):
+        if before.to_act != state.to_act:
+            was, now = old.node_of(before), new.node_of(before)
+            if was is None or now is None:
+                return None
+            if old.game.nodes[was].tokens != new.game.nodes[now].tokens:
+                return None
+            strategy[now] = played.strategy[was]
+    found = resolved_values(replace(answer, strategy=strategy), state, hole)
+    return None if found is None else found.value_of(action)
 
 
 def off_tree_raises(found: ResolvedValues, actions: tuple[Action, ...]) -> tuple[Action, ...]:

@@ -22,6 +22,7 @@ Combos outside the bot's range (reach 0) get uniform rows, as blocked ones do.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections import OrderedDict
@@ -240,6 +241,10 @@ class Thinking:
         return min(max(parts), 1.0)
 
 
+_MADE = itertools.count(1)
+"""Stamps of kept solutions, in the order they were made."""
+
+
 @dataclass
 class Solution:
     """A solved street: the subgame, its average strategy and how the solve ended."""
@@ -255,6 +260,9 @@ class Solution:
     opponent_gain_pct: float | None = None
     """Safe solves: what the opponent's best response wins against this strategy less what it
     wins against the base agent's, in percent of the pot (at most 0: no more exploitable)."""
+    made: int = 0
+    """When the bot kept it (``ResolvingAgent.solution``): of several solutions holding a state,
+    the first made is the one the bot played it from."""
 
     @cached_property
     def profile(self) -> CompiledProfile | None:
@@ -345,16 +353,27 @@ class ResolvingAgent:
         return self.policy(state, board).sample(combo, rng)
 
     def solution(self, state: HunlState, board: np.ndarray) -> Solution:
-        """The street's solution that holds ``state`` (solved now if none does)."""
+        """The street's solution that holds ``state`` (solved now if none does). Where several
+        do, the first made: the one the bot played ``state`` from. A node re-solve holds only
+        the states from its node on, but on the flop an off-tree bet re-solves the street from
+        its start with the bet added, a tree that holds the street's other lines too: the
+        bot's play before the bet, replayed for its ranges later, and the lines the live panel
+        asks about, stay those of the solve it played them from."""
         board = np.asarray(board, dtype=np.int64)
         key = (state.to_act, "/".join(state.history[:-1]), tuple(int(c) for c in board))
         kept: list[Solution] = self._cache.get(key, [])
-        for index in range(len(kept) - 1, -1, -1):  # no two solutions hold one state
-            known = kept[index]
-            if known.subgame.node_of(state) is not None:
-                kept.append(kept.pop(index))  # used last: the node re-solves kept are the latest
-                self._cache.move_to_end(key)
-                return known
+        known = None
+        for other in reversed(kept):  # a node's re-solve is the only one holding its states
+            if known is not None and (other.subgame.start is not None or other.made > known.made):
+                continue
+            if other.subgame.node_of(state) is not None:
+                known = other
+                if other.subgame.start is not None:
+                    break
+        if known is not None:
+            kept.append(kept.pop(next(i for i, k in enumerate(kept) if k is known)))  # used last
+            self._cache.move_to_end(key)
+            return known
         budget = self.seconds.get(state.street, 1.0)
         entry = self._entry(state, kept)
         if entry is None and self._opens_off_tree(state):
@@ -363,6 +382,7 @@ class ResolvingAgent:
             # with half the budget
             budget /= 2
             street = self._solve(street_root(state), board, state.to_act, budget)
+            street.made = next(_MADE)
             kept = [*kept, street]
             entry = self._entry(state, kept)
         if entry is None:
@@ -376,6 +396,7 @@ class ResolvingAgent:
         if len(nodes) >= NODE_KEEP:  # LBR asks dozens of sizes at a node: keep the latest
             latest = set(nodes[-NODE_KEEP + 1 :])
             kept = [k for k in kept if k.subgame.start is None or id(k) in latest]
+        solved.made = next(_MADE)
         self._cache[key] = [*kept, solved]
         self._cache.move_to_end(key)
         while len(self._cache) > self.cache_size:
