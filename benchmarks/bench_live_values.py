@@ -1,13 +1,14 @@
 """How long the live panel's EVs take against the re-solving bot, per street and per size.
 
 Hands are dealt with a fixed seed and played headless (``HunlSession``) against the re-solving
-bot over the shipped 100 bb blueprint, the human checking or calling to the turn or the river.
+bot over the shipped 100 bb blueprint, the human checking or calling to the flop, turn or river.
 At the first decision of the human on that street the live job runs as the app runs it
 (``live_job()(report)``): the tree's values arrive first (the street's solve, made now when
 the human opens the street, then the exact action values), then each bet size off the tree,
-valued against the bot's node re-solve facing it. Listed per decision: seconds to the tree's
-values, how many sizes were off the tree, and each one's seconds (``report`` marks when each
-starts); then medians and maxima per street. Two rows per street compare the think times.
+valued against the bot's node re-solve facing it (on the flop: the street solved again with
+it). Listed per decision: seconds to the tree's values, how many sizes were off the tree, and
+each one's seconds (``report`` marks when each starts); then medians and maxima per street.
+Two rows per street compare the think times.
 
 Run: ``.venv/bin/python benchmarks/bench_live_values.py [--hands 10] [--streets 2,3]
 [--think 5] [--seed 1]``.
@@ -55,7 +56,7 @@ def decision(session: HunlSession, street: int) -> dict | None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=10)
-    parser.add_argument("--streets", default="2,3", help="2 turn, 3 river")
+    parser.add_argument("--streets", default="2,3", help="1 flop, 2 turn, 3 river")
     parser.add_argument("--think", type=float, default=5.0, help="the bot's turn seconds")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
