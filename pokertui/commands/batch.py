@@ -12,12 +12,12 @@ resumes; a failed job is retried once, then reported, and the others go on.
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
 from pathlib import Path
 from typing import Any
 
 from pokertui.commands.arguments import bounded_int
+from pokertui.commands.interrupt import sigterm_as_interrupt
 from pokertui.commands.output import print_json
 from solvers.errors import InputError
 
@@ -112,12 +112,9 @@ def _run(args: argparse.Namespace, jobs, folder, about) -> int:
         sys.stderr.write(f"[{count[0]:>{len(str(total))}}/{total}] {name}: {state}\n")
         sys.stderr.flush()
 
-    previous = signal.signal(signal.SIGTERM, _interrupt)  # stop the workers, not orphan them
-    try:
+    with sigterm_as_interrupt():  # stop the workers, not orphan them
         result = run_batch(jobs, folder, backend=args.backend, workers=args.workers,
                            address=args.address, about=about, progress=progress)  # fmt: skip
-    finally:
-        signal.signal(signal.SIGTERM, previous)
     if args.json:
         print_json({"folder": str(Path(folder).resolve()), **result.as_dict()})
     else:
@@ -128,10 +125,6 @@ def _run(args: argparse.Namespace, jobs, folder, about) -> int:
         for name, error in result.failed.items():
             print(f"  failed: {name}: {error}")
     return 1 if result.failed else 0
-
-
-def _interrupt(*_: Any) -> None:
-    raise KeyboardInterrupt
 
 
 def _report(args: argparse.Namespace) -> int:

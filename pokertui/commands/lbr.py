@@ -22,6 +22,7 @@ from functools import partial
 from typing import Any
 
 from pokertui.commands.arguments import MAX_SEED, add_chunk_pool_arguments, bounded_int, seed
+from pokertui.commands.interrupt import sigterm_as_interrupt
 from pokertui.commands.output import add_json_flag, deal_progress, print_json
 from solvers.errors import InputError
 from solvers.reports.lbr_names import ACTION_SETS, ESTIMATES, STREETS
@@ -209,12 +210,13 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
         read_blueprint(args.bot)  # --record writes into a blueprint file: refuse others first
 
     def evaluate(_file, action_set, deals, seed, streets, workers, progress=None, **where):
-        return evaluate_hunl(
-            config, args.bot, make_agent, action_set, deals, seed, streets, workers, progress,
-            **where, chunk_deals=args.chunk_deals, checkpoint=args.checkpoint,
-            control=args.control_variates is not None,
-            estimate=args.control_variates or "checkdown",
-        )
+        with sigterm_as_interrupt():  # killed, the pool stops and the checkpoint keeps its chunks
+            return evaluate_hunl(
+                config, args.bot, make_agent, action_set, deals, seed, streets, workers, progress,
+                **where, chunk_deals=args.chunk_deals, checkpoint=args.checkpoint,
+                control=args.control_variates is not None,
+                estimate=args.control_variates or "checkdown",
+            )
 
     if args.json:
         result = evaluate(None, args.action_set, args.hands, args.seed, streets, args.workers,

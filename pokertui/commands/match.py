@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from pokertui.commands.arguments import add_chunk_pool_arguments, bounded_int, seed
+from pokertui.commands.interrupt import sigterm_as_interrupt
 from pokertui.commands.output import add_json_flag, deal_progress, print_json
 
 MAX_DEALS = 1_000_000
@@ -50,10 +51,11 @@ def run(args: argparse.Namespace) -> int:
     config = parse_hunl_spec(args.game)
 
     def play(progress=None) -> dict[str, Any]:
-        return play_duplicate(config, args.bot, args.opponent, make_agent, args.hands, args.seed,
-                              args.workers, progress, args.backend, args.address,
-                              args.chunk_deals, args.checkpoint,
-                              args.control_variates)  # fmt: skip
+        with sigterm_as_interrupt():  # killed, the pool stops and the checkpoint keeps its chunks
+            return play_duplicate(config, args.bot, args.opponent, make_agent, args.hands,
+                                  args.seed, args.workers, progress, args.backend, args.address,
+                                  args.chunk_deals, args.checkpoint,
+                                  args.control_variates)  # fmt: skip
 
     if args.json:
         print_json(play())
