@@ -61,7 +61,7 @@ def decisions(draw) -> HunlState:
     return state
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
 @given(decisions())
 def test_every_line_is_a_node_of_its_street_with_its_chips_and_legal_answers(state):
     board = BOARD[: BOARD_CARDS[state.street]]
