@@ -242,7 +242,7 @@ class Thinking:
 
 
 _MADE = itertools.count(1)
-"""Stamps of kept solutions, in the order they were made."""
+"""Stamps of solutions, in the order they were made."""
 
 
 @dataclass
@@ -260,9 +260,9 @@ class Solution:
     opponent_gain_pct: float | None = None
     """Safe solves: what the opponent's best response wins against this strategy less what it
     wins against the base agent's, in percent of the pot (at most 0: no more exploitable)."""
-    made: int = 0
-    """When the bot kept it (``ResolvingAgent.solution``): of several solutions holding a state,
-    the first made is the one the bot played it from."""
+    made: int = field(default_factory=lambda: next(_MADE))
+    """The order solutions were made in: of several the bot keeps that hold a state, the first
+    made is the one it played it from (``ResolvingAgent.solution``)."""
 
     @cached_property
     def profile(self) -> CompiledProfile | None:
@@ -382,7 +382,6 @@ class ResolvingAgent:
             # with half the budget
             budget /= 2
             street = self._solve(street_root(state), board, state.to_act, budget)
-            street.made = next(_MADE)
             kept = [*kept, street]
             entry = self._entry(state, kept)
         if entry is None:
@@ -396,7 +395,6 @@ class ResolvingAgent:
         if len(nodes) >= NODE_KEEP:  # LBR asks dozens of sizes at a node: keep the latest
             latest = set(nodes[-NODE_KEEP + 1 :])
             kept = [k for k in kept if k.subgame.start is None or id(k) in latest]
-        solved.made = next(_MADE)
         self._cache[key] = [*kept, solved]
         self._cache.move_to_end(key)
         while len(self._cache) > self.cache_size:
