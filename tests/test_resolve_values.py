@@ -78,9 +78,11 @@ def bot_weights(solution: Solution, bot: int, hole: int) -> tuple[list[int], np.
     return hands, weights
 
 
-def brute_value(solution: Solution, human: int, hole: int, hands: list[int], node, w) -> float:
+def brute_value(solution: Solution, human: int, hole: int, hands: list[int], node, w,
+                results: np.ndarray | None = None) -> float:  # fmt: skip
     """Sum over the bot's ``hands`` of weight ``w`` times the human's payoff from ``node``, the
-    human best-replying at each of its nodes (it knows only its own hand)."""
+    human best-replying at each of its nodes (it knows only its own hand). A showdown is the
+    river's by phevaluator's ranks, or each hand's mean sign ``results`` (a flop's runouts)."""
     game = solution.subgame.game
     bot = 1 - human
     if node.is_terminal:
@@ -90,14 +92,16 @@ def brute_value(solution: Solution, human: int, hole: int, hands: list[int], nod
             folder = parent.player
             sign = -1.0 if folder == human else 1.0
             return float(w.sum()) * sign * node.contributions[folder]
-        own_rank = rank(hole)
-        results = [np.sign(rank(c) - own_rank) for c in hands]  # +1: the human wins
+        if results is None:
+            own_rank = rank(hole)
+            results = np.array([np.sign(rank(c) - own_rank) for c in hands])  # +1: human wins
         return float(np.dot(w, results)) * node.contributions[bot]
     children = [game.nodes[c] for c in node.children]
     if node.player == human:
-        return max(brute_value(solution, human, hole, hands, child, w) for child in children)
+        return max(brute_value(solution, human, hole, hands, child, w, results)
+                   for child in children)  # fmt: skip
     rows = solution.strategy[node.id]
-    return sum(brute_value(solution, human, hole, hands, child, w * rows[:, k])
+    return sum(brute_value(solution, human, hole, hands, child, w * rows[:, k], results)
                for k, child in enumerate(children))  # fmt: skip
 
 
@@ -316,27 +320,10 @@ def flop_results(hole: int, hands: list[int]) -> np.ndarray:
     return results
 
 
-def flop_value(game, strategy, human: int, node, w: np.ndarray, results: np.ndarray) -> float:
-    """``brute_value`` on the flop's checked-down tree: a showdown is the mean over runouts."""
-    bot = 1 - human
-    if node.is_terminal:
-        parent = game.nodes[node.parent]
-        if parent.tokens[parent.children.index(node.id)] == "f":
-            sign = -1.0 if parent.player == human else 1.0
-            return float(w.sum()) * sign * node.contributions[parent.player]
-        return float(np.dot(w, results)) * node.contributions[bot]
-    children = [game.nodes[c] for c in node.children]
-    if node.player == human:
-        return max(flop_value(game, strategy, human, c, w, results) for c in children)
-    rows = strategy[node.id]
-    return sum(flop_value(game, strategy, human, c, w * rows[:, k], results)
-               for k, c in enumerate(children))  # fmt: skip
-
-
 def test_an_off_tree_flop_bet_is_valued_against_the_street_solved_again_with_it():
     """On the flop the bot answers a bet its tree lacks by solving the street again with the bet
-    added. The panel values 130% of the pot against that solve, made on the side, with the
-    bot's check taken from the solve it played: equal to a brute force over the bot's hands
+    added. The panel values 130% of the pot against that solve, made in its worker and kept,
+    with the bot's check taken from the solve it played: equal to a brute force over the bot's hands
     (its range times the check it played, the new solve's answer, the human best-replying, every
     runout ranked by phevaluator). The bot keeps that solve and answers the bet from it, while
     the lines it played before (its check, the tree's own bet) stay the first solve's."""
@@ -368,12 +355,13 @@ def test_an_off_tree_flop_bet_is_valued_against_the_street_solved_again_with_it(
     check = played.subgame.game.root.tokens.index("x")
     weights = weights * played.strategy[played.subgame.game.root.id][:, check]
     node = game.nodes[sub.node_of(state)]
-    after = game.nodes[node.children[node.tokens.index(f"b{650}")]]
+    after = game.nodes[node.children[node.tokens.index("b650")]]
     results = flop_results(combo("QcJc"), hands)
-    expected = flop_value(game, answer.strategy, human, after, weights, results)
+    expected = brute_value(answer, human, combo("QcJc"), hands, after, weights, results)
     expected = expected / weights.sum() + 250  # chips won from the decision on
     assert valued.value_of(bet) == pytest.approx(expected, rel=1e-6)  # float32 rows
     # the new solve's own check would give the bot another range there, and another value
     own = bot_weights(answer, me, combo("QcJc"))[1] * answer.strategy[game.root.id][:, check]
-    other = flop_value(game, answer.strategy, human, after, own, results) / own.sum() + 250
+    other = brute_value(answer, human, combo("QcJc"), hands, after, own, results)
+    other = other / own.sum() + 250
     assert abs(other - expected) > 1.0
