@@ -217,11 +217,11 @@ def test_the_command_prints_both_figures(capsys):
 
 def test_the_flop_bots_head_to_head_recomputes(capsys):
     """Session 25's duplicate match of the default (the flop re-solved too) against the blueprint,
-    seeds 41-47 (docs/resolve.md): bb/100 with control variates and the chips' own figure."""
+    seeds 41-48 (docs/resolve.md): bb/100 with control variates and the chips' own figure."""
     files = sorted((RUNS / "h2h_flop").glob("default_*.json"))
     code, result, _ = pool(capsys, *files)
     pooled = result["pooled"]
     assert code == 0 and pooled["unit"] == "bb_per_100"
-    assert (pooled["hands"], round(pooled["value"]), round(pooled["ci95"])) == (3_020, 9, 39)
-    assert [round(v) for v in pooled["seat_values"]] == [0, 18]
-    assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (7, 42)
+    assert (pooled["hands"], round(pooled["value"]), round(pooled["ci95"])) == (4_000, 12, 33)
+    assert [round(v) for v in pooled["seat_values"]] == [15, 9]
+    assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (7, 36)
