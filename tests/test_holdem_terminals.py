@@ -218,3 +218,29 @@ def test_a_runout_matrix_kept_for_more_hands_serves_fewer(monkeypatch):
         with pytest.raises(AssertionError, match="built again"):
             matrix(swapped)
     assert np.abs(built).max() > 0
+
+
+def test_a_released_game_builds_the_same_tables_again():
+    """``HoldemGame.release`` drops the walks and the showdown tables a kept flop solve no
+    longer needs; the next walk builds them again, and the values are the same to the bit."""
+    from solvers.algorithms.base import make_solver  # noqa: PLC0415
+    from solvers.exact.evaluation import exploitability  # noqa: PLC0415
+
+    rng = np.random.default_rng(19)
+    board = [int(c) for c in rng.choice(52, size=3, replace=False)]
+    game = load_game(
+        f'nlhe(board="{cards_str(board, " ")}",pot=20,stack=30,'
+        f'oop_range="{_random_range(rng, board, 30)}",ip_range="{_random_range(rng, board, 30)}",'
+        'flop_oop_bet="50%, a",flop_ip_bet="a",turn_oop_bet="a",turn_ip_bet="a")'
+    )
+    solver = make_solver(game, "dcfr")
+    solver.run(iterations=5)
+    strategy = solver.average_strategy()
+    reach = rng.uniform(0, 1, size=(len(game.terminal_ids), game.n_hands[1]))
+    before = (exploitability(game, strategy).exploitability, game.terminal_values_batch(0, reach))
+    assert {"strengths", "_combo_terminals"} <= set(vars(game)) and game.derived.keys("plan")
+    game.release()
+    assert not {"strengths", "_combo_terminals"} & set(vars(game)) and not game.derived.keys("plan")
+    after = (exploitability(game, strategy).exploitability, game.terminal_values_batch(0, reach))
+    assert after[0] == before[0] > 0
+    assert np.array_equal(after[1], before[1])

@@ -189,7 +189,7 @@ def _street_answer_value(
                 return None
             strategy[now] = played.strategy[was]
     found = resolved_values(replace(answer, strategy=strategy), state, hole)
-    new.game.derived.clear()  # the walks' buffers, rebuilt if the bet is made; the nodes stay
+    new.game.release()  # walks and showdown tables, rebuilt if the bet is made; nodes stay
     return None if found is None else found.value_of(action)
 
 

@@ -115,9 +115,10 @@ CHECK_GROWTH = 0.25
 CHECK_COST = 1.5
 """A check's cost in iterations before one is measured (turn and flop: 1.3 to 1.5)."""
 RELEASE_STREETS = (1,)
-"""Streets whose solution drops the game's derived walks after the solve (a flop's compiled
-walks hold reach and value buffers of hundreds of MB; its nodes and strategy are kept) and
-whose cache keeps one solution (or one per seat line) at a time."""
+"""Streets whose solution releases its game after the solve (``HoldemGame.release``: a flop's
+compiled walks hold hundreds of MB of reach and value buffers, its showdown tables about 60 MB;
+the nodes and strategy are kept, the rest is built again if the live panel values the solve)
+and whose cache keeps one solution (or one per seat line) at a time."""
 NODE_STREETS = (2, 3)
 """Streets where an off-tree bet or raise is re-solved safely from the node facing it
 (``_solve_node``, both bots); on the flop, whose walks are released after the solve, the
@@ -502,7 +503,7 @@ class ResolvingAgent:
         self.solves += 1
         strategy = solver.average_strategy()
         if street in RELEASE_STREETS:
-            game.derived.clear()  # the compiled walk's buffers: hundreds of MB on a flop
+            game.release()  # the walk's buffers and the showdown tables: hundreds of MB a flop
         return Solution(sub, strategy, solver.iterations, time.perf_counter() - started, reached)
 
     def _safe_solve(

@@ -173,6 +173,16 @@ class HoldemGame(TreeGame):
         )
         return out.astype(np.float32) if opp_reach.dtype == np.float32 else out
 
+    def release(self) -> None:
+        """Drop what walks and terminal values are built from (the compiled walks, the
+        showdown tables and the hand strengths: about 60 MB on a flop re-solve); each is built
+        again, the same, on its next use (a fifth of a second on a flop). The nodes, the prior
+        and the terminal layout stay. A solved flop kept for its strategy holds no more."""
+        self.derived.clear()
+        for name in ("strengths", "_combo_terminals"):
+            self.__dict__.pop(name, None)
+        self._terminal_cache.clear()
+
     def suit_swap(self) -> SuitSwap | None:
         """Two suits the board and both ranges cannot tell apart (``symmetry.py``), or None."""
         return self._suit_swap
