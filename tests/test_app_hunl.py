@@ -330,3 +330,24 @@ async def test_the_turns_off_tree_sizes_fill_in_and_acting_stops_their_solves(tm
         kept = [k for line in session.agent._cache.values() for k in line]
         turn_nodes = [k for k in kept if k.subgame.start and k.subgame.root.street == 2]
         assert not turn_nodes  # the stopped valuation kept nothing half-done
+
+
+async def test_a_slow_warm_up_is_shown_then_gives_way(tmp_path, monkeypatch):
+    """A fresh install compiles the solver in the bot's warm-up (10 to 20 s) while its first
+    answer and the panel wait: the thinking line says so, and clears when it ends."""
+    import threading  # noqa: PLC0415
+
+    from pokertui.screens import hunl_play  # noqa: PLC0415
+
+    release = threading.Event()
+    monkeypatch.setattr(hunl_play, "warm_up", lambda agent, config: release.wait(60))
+    app = make_app(STRATEGIES, tmp_path, bot="call", game="hunl(stack_bb=100)", seed=8)
+    async with app.run_test(size=(150, 50)) as pilot:
+        await wait_until(pilot, lambda: isinstance(app.screen, HunlPlayScreen))
+        screen = app.screen
+        line = lambda: text_of(screen, "#hunl-thinking", 120)  # noqa: E731
+        await wait_until(pilot, lambda: "compiles on its first use" in line(), timeout=30)
+        assert screen.warming
+        release.set()
+        await wait_until(pilot, lambda: not screen.warming, timeout=30)
+        assert "compiles" not in line()

@@ -81,6 +81,10 @@ class ThinkingUpdate(Message):
 
 PROGRESS_EVERY = 0.1
 """Seconds between two progress updates posted by a solve (the hook runs every iteration)."""
+WARMING = "Getting the bot ready: the solver compiles on its first use after an install…"
+WARMING_AFTER = 0.5
+"""Seconds of warm-up (``warm_up``) before the line says so: a compiled engine takes 0.1 s,
+a fresh install's first compile 10 to 20 s, while the bot's first answer and the panel wait."""
 
 
 class LiveFailed(Message):
@@ -148,6 +152,9 @@ class HunlPlayScreen(Screen[None]):
         """The decision whose off-tree sizes a worker is valuing (node re-solves nobody else
         needs: stopped as soon as the human acts), or None."""
         self.last_progress = 0.0
+        self.warming = False
+        """The bot's warm-up still runs (its first answers wait for it)."""
+        self.thinking_text = ""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -166,6 +173,8 @@ class HunlPlayScreen(Screen[None]):
         self.query_one("#hunl-live").display = self.hints
         if hasattr(self.session.agent, "progress"):  # the re-solving bot reports its solves
             self.session.agent.progress = self.thinking_hook
+        self.warming = True
+        self.set_timer(WARMING_AFTER, self.show_warming)
         self.warm_up_bot()
         if self.session.hand_over:
             self.action_next_hand()
@@ -211,13 +220,27 @@ class HunlPlayScreen(Screen[None]):
             self.autosave()
 
     def show_thinking(self, text) -> None:
+        self.thinking_text = text
         self.query_one("#hunl-thinking", Static).update(text)
+
+    def show_warming(self) -> None:
+        if self.warming:
+            self.show_thinking(WARMING)
+
+    def warmed_up(self) -> None:
+        """The warm-up's notice gives way to what the line said before it."""
+        self.warming = False
+        if self.thinking_text == WARMING:
+            self.show_thinking("The bot is thinking…" if self.thinking_key is not None else "")
 
     @work(thread=True, exit_on_error=False, group="hunl-warm-up")
     def warm_up_bot(self) -> None:
         """The bot's first answer on each street, asked off the event loop (see ``warm_up``)."""
-        with self.session.agent_lock:
-            warm_up(self.session.agent, self.session.config)
+        try:
+            with self.session.agent_lock:
+                warm_up(self.session.agent, self.session.config)
+        finally:
+            self.app.call_from_thread(self.warmed_up)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="hunl-bot")
     def bot_think(self, job, key) -> None:
