@@ -40,7 +40,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+EXIT_PIPE_CLOSED = 141
+"""What a shell reports for a program stopped by SIGPIPE (128 + 13)."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except BrokenPipeError:  # the reader went away (``pokertui ... | head``): stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no error at exit
+        return EXIT_PIPE_CLOSED
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -63,6 +75,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         sys.stderr.write("pokertui: interrupted\n")
         return 130
+    except BrokenPipeError:
+        raise
     except Exception as exc:  # noqa: BLE001 - last line of defence for the user's terminal
         if os.environ.get("POKERTUI_DEBUG"):
             raise

@@ -2,6 +2,7 @@
 too far apart for the LP, an LP that HiGHS cannot solve, and rounding noise printed as a gap."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -13,6 +14,7 @@ from solvers.exact import lp
 from solvers.exact.lp import solve_lp
 from solvers.games import GameParamError, load_game
 from solvers.games.params import MAX_CHIP_SPAN
+from tests.conftest import ROOT
 
 SPOT_KEYS = {
     "board": '"Qs Jh 2h 8d 3c"',
@@ -146,3 +148,20 @@ def test_an_lp_solve_of_a_spot_reports_its_file(tmp_path, capsys):
     assert main(["solve", spec, "--algo", "lp", "--out", str(out)]) == 0
     text = " ".join(capsys.readouterr().err.split())
     assert "exploitability 0% of the pot; EV OOP" in text and "; file 0.00 MB" in text
+
+
+@pytest.mark.parametrize(("args", "code"), [
+    (["pool", "docs/runs/fc_3-4/default_2201.json"], 141),
+    (["--help"], 0),  # argparse drops what it cannot write
+])  # fmt: skip
+def test_a_reader_that_went_away_stops_the_command_quietly(args, code):
+    """``pokertui ... | head`` closes the pipe before the output ends: the command stops with a
+    shell's SIGPIPE code and says nothing (it reported an internal error)."""
+    read, write = os.pipe()
+    os.close(read)  # the reader is gone before the first line is written
+    try:
+        run = subprocess.run([sys.executable, "-m", "pokertui", *args], stdout=write,
+                             stderr=subprocess.PIPE, text=True, cwd=ROOT, timeout=120)  # fmt: skip
+    finally:
+        os.close(write)
+    assert (run.returncode, run.stderr) == (code, "")
