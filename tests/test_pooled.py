@@ -184,20 +184,23 @@ def check_pooled(capsys, mine, theirs, pooled_figures, paired_figures) -> None:
 
 
 FLOP_FIGURES = [
-    # (seeds, hands, value, ci95, less the blueprint, ci95, less the turn-and-river bot, ci95)
-    ("53[0-9][0-9]", 140, -1_807, 1_591, -12_137, 3_270, -1_711, 1_519),
+    # (folder of the runs, of the blueprint's and the turn-and-river bot's on the same seeds,
+    #  seeds, hands, value, ci95, less the blueprint, ci95, less the turn-and-river bot, ci95)
+    ("56_3-4_flop", "56_3-4_bets", "53[0-9][0-9]", 140, -1_807, 1_591, -12_137, 3_270, -1_711,
+     1_519),
+    ("fcpa_3-4_flop", "fcpa_3-4", "320[1-6]", 1_200, -1_045, 704, -2_134, 942, -659, 774),
 ]
 
 
-@pytest.mark.parametrize(("seeds", "hands", "value", "ci", "bp", "bp_ci", "tr", "tr_ci"),
-                         FLOP_FIGURES)  # fmt: skip
-def test_the_flop_bots_evaluation_recomputes(capsys, seeds, hands, value, ci, bp, bp_ci, tr,
-                                             tr_ci):  # fmt: skip
-    """Session 24's 56 3-4 seeds against the bot that re-solves the flop too, paired with the
-    blueprint's and the turn-and-river bot's runs of the same seeds (``56_3-4_bets``)."""
-    mine = sorted((RUNS / "56_3-4_flop").glob(f"default_{seeds}.json"))
+@pytest.mark.parametrize(("folder", "others", "seeds", "hands", "value", "ci", "bp", "bp_ci", "tr",
+                          "tr_ci"), FLOP_FIGURES)  # fmt: skip
+def test_the_flop_bots_evaluation_recomputes(capsys, folder, others, seeds, hands, value, ci, bp,
+                                             bp_ci, tr, tr_ci):  # fmt: skip
+    """LBR against the default since session 24 (the flop re-solved too), paired with the
+    blueprint's and the turn-and-river bot's runs of the same seeds (docs/resolve.md)."""
+    mine = sorted((RUNS / folder).glob(f"default_{seeds}.json"))
     for who, gap, gap_ci in (("blueprint", bp, bp_ci), ("default", tr, tr_ci)):
-        theirs = sorted((RUNS / "56_3-4_bets").glob(f"{who}_{seeds}.json"))
+        theirs = sorted((RUNS / others).glob(f"{who}_{seeds}.json"))
         check_pooled(capsys, mine, theirs, (hands, value, ci), (gap, gap_ci))
 
 
