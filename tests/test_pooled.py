@@ -186,8 +186,7 @@ def check_pooled(capsys, mine, theirs, pooled_figures, paired_figures) -> None:
 FLOP_FIGURES = [
     # (folder of the runs, of the blueprint's and the turn-and-river bot's on the same seeds,
     #  seeds, hands, value, ci95, less the blueprint, ci95, less the turn-and-river bot, ci95)
-    ("56_3-4_flop", "56_3-4_bets", "53[0-9][0-9]", 140, -1_807, 1_591, -12_137, 3_270, -1_711,
-     1_519),
+    ("56_3-4_flop", "56_3-4_bets", "53[0-9][0-9]", 320, -1_247, 714, -9_690, 1_871, -927, 687),
     ("fcpa_3-4_flop", "fcpa_3-4", "320[1-6]", 1_200, -1_045, 704, -2_134, 942, -659, 774),
     ("fc_3-4_flop", "fc_3-4", "2201", 200, -1_467, 912, -1_014, 845, -1_054, 772),
     ("fcpa_1-4_flop", "fcpa_1-4", "210[12]", 400, 49, 1_305, -1_915, 1_618, -930, 1_540),
