@@ -220,8 +220,9 @@ def test_the_command_prints_both_figures(capsys):
 
 
 def test_the_flop_bots_head_to_head_recomputes(capsys):
-    """Session 25's duplicate match of the default (the flop re-solved too) against the blueprint,
-    seeds 41-48 (docs/resolve.md): bb/100 with control variates and the chips' own figure."""
+    """Sessions 25 and 26's duplicate match of the default (the flop re-solved too) against the
+    blueprint, seeds 41-48 (docs/resolve.md): bb/100 with control variates and the chips' own
+    figure."""
     files = sorted((RUNS / "h2h_flop").glob("default_*.json"))
     code, result, _ = pool(capsys, *files)
     pooled = result["pooled"]

@@ -116,7 +116,7 @@ CHECK_COST = 1.5
 """A check's cost in iterations before one is measured (turn and flop: 1.3 to 1.5)."""
 RELEASE_STREETS = (1,)
 """Streets whose solution releases its game after the solve (``HoldemGame.release``: a flop's
-compiled walks hold hundreds of MB of reach and value buffers, its showdown tables about 60 MB;
+compiled walks hold hundreds of MB of reach and value buffers, its showdown tables about 50 MB;
 the nodes and strategy are kept, the rest is built again if the live panel values the solve)
 and whose cache keeps one solution (or one per seat line) at a time."""
 NODE_STREETS = (2, 3)

@@ -175,7 +175,7 @@ class HoldemGame(TreeGame):
 
     def release(self) -> None:
         """Drop what walks and terminal values are built from (the compiled walks, the
-        showdown tables and the hand strengths: about 60 MB on a flop re-solve); each is built
+        showdown tables and the hand strengths: about 50 MB on a flop re-solve); each is built
         again, the same, on its next use (a fifth of a second on a flop). The nodes, the prior
         and the terminal layout stay. A solved flop kept for its strategy holds no more."""
         self.derived.clear()
