@@ -1,7 +1,7 @@
 """Local best response speed (issue 14): duplicate deals per second on push/fold and a river spot.
 
 Targets: 100,000 duplicate push/fold deals in under a minute and 20,000 river-spot deals in
-under two minutes (medians, all cores). Each run is ``solvers.reports.lbr_run.evaluate`` as
+under two minutes (medians, all cores). Each run is ``solvers.reports.lbr.spot_run.evaluate`` as
 ``pokertui lbr`` calls it: worker start-up, file loading in every worker and the deals. The
 river bot is ``spots/river.toml`` solved by DCFR to 0.3% of the pot first (not timed).
 
@@ -24,7 +24,7 @@ from _timing import median_seconds, print_rows  # noqa: E402
 from solvers.algorithms import make_solver  # noqa: E402
 from solvers.exact.evaluation import exploitability  # noqa: E402
 from solvers.games import load_game  # noqa: E402
-from solvers.reports.lbr_run import evaluate  # noqa: E402
+from solvers.reports.lbr.spot_run import evaluate  # noqa: E402
 from solvers.strategy_file import save_strategy  # noqa: E402
 
 

@@ -4,7 +4,7 @@ then hands per second of ``pokertui lbr 'hunl(200)'`` rows on one process, plain
 
 The flop rollout is every combo's strength on all 1,176 completions of a flop (1.56 M seven-card
 hands). The numpy column evaluates them with the evaluator's vectorised keys (the first version
-of ``lbr_hunl_cards.board_strengths``); the compiled column is ``lbr_hunl_kernels``. Both give
+of ``lbr.hunl_cards.board_strengths``); the compiled column is ``lbr.hunl_kernels``. Both give
 the same array (checked here). Hands per second count both seats of every duplicate deal.
 
 Run: ``python benchmarks/bench_lbr_hunl.py [--repeats 5] [--deals 100] [--json]``.
@@ -30,8 +30,8 @@ from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.cards import evaluator  # noqa: E402
 from solvers.cards.deck import COMBO_CARDS, N_COMBOS  # noqa: E402
 from solvers.games.hunl.rules import HunlConfig  # noqa: E402
-from solvers.reports.lbr_hunl import HunlLocalBestResponse  # noqa: E402
-from solvers.reports.lbr_hunl_cards import board_strengths  # noqa: E402
+from solvers.reports.lbr.hunl import HunlLocalBestResponse  # noqa: E402
+from solvers.reports.lbr.hunl_cards import board_strengths  # noqa: E402
 
 FLOPS = [(0, 17, 33), (51, 47, 22), (12, 13, 14), (4, 30, 44)]
 ROWS = [

@@ -31,8 +31,8 @@ from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.agents.subgame import line  # noqa: E402
 from solvers.errors import InputError  # noqa: E402
 from solvers.games.hunl.rules import RAISE, STREET_NAMES, HunlConfig, HunlState  # noqa: E402
-from solvers.reports.lbr_hunl import HunlLocalBestResponse  # noqa: E402
-from solvers.reports.lbr_run import run_chunks  # noqa: E402
+from solvers.reports.lbr.hunl import HunlLocalBestResponse  # noqa: E402
+from solvers.reports.lbr.spot_run import run_chunks  # noqa: E402
 
 FIRSTS = ("no bet", *(f"{street} {size}" for street in STREET_NAMES for size in ("bet", "all-in")))
 ENDS = (*(f"{who} folds on the {street}" for who in ("LBR", "bot") for street in STREET_NAMES),

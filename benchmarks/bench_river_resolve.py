@@ -20,10 +20,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _timing import median_seconds, print_rows  # noqa: E402
 
+from solvers.agents.beliefs import after_bot, after_lbr, observations, start  # noqa: E402
 from solvers.agents.river_resolve import RiverResolver  # noqa: E402
 from solvers.exact.evaluation import exploitability  # noqa: E402
 from solvers.games.holdem.spot import load_spot_params  # noqa: E402
-from solvers.reports.lbr_belief import after_bot, after_lbr, observations, start  # noqa: E402
 from solvers.runs.shipped import SHIPPED_SPOTS  # noqa: E402
 from solvers.strategy_file import load_strategy  # noqa: E402
 

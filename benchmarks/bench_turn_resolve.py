@@ -28,9 +28,9 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from _timing import median_seconds, print_rows  # noqa: E402
 
+from solvers.agents.beliefs import Belief, start  # noqa: E402
 from solvers.agents.turn_resolve import TurnResolver, TurnSolve  # noqa: E402
 from solvers.exact.evaluation import best_response, exploitability  # noqa: E402
-from solvers.reports.lbr_belief import Belief, start  # noqa: E402
 from solvers.runs.shipped import SHIPPED_SPOTS  # noqa: E402
 from solvers.strategy_file import load_strategy  # noqa: E402
 

@@ -9,7 +9,7 @@ import shutil
 import pytest
 
 from solvers.batch.runner import run_batch
-from solvers.reports.lbr_run import evaluate
+from solvers.reports.lbr.spot_run import evaluate
 from tests.batch_fixtures import stack_jobs
 from tests.conftest import STRATEGIES
 from tests.test_batch import walk_threads

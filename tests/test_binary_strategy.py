@@ -338,7 +338,7 @@ def test_per_edge_transforms_are_the_per_node_ones(change):
 
 
 def lbr_result(action_set: str, value: float) -> dict:
-    """An exact LBR result as ``lbr_run.evaluate_exact`` returns it (the fields recorded)."""
+    """An exact LBR result as ``lbr.spot_run.evaluate_exact`` returns it (the fields recorded)."""
     return {"action_set": action_set, "streets": ["flop", "turn", "river"], "exact": True,
             "unit": "pot_percent", "value": value, "ci95": 0.0,
             "seat_values": [value + 1.0, value - 1.0], "river_resolve": None}  # fmt: skip
@@ -347,7 +347,7 @@ def lbr_result(action_set: str, value: float) -> dict:
 def test_recording_lbr_rewrites_the_header_and_keeps_every_row(solved, tmp_path):
     """A binary file's header grows with each figure, which moves its sections: the rewrite
     copies them, so every decoded row and the measured figures stay as they were."""
-    from solvers.reports.lbr_record import record_lbr  # noqa: PLC0415
+    from solvers.reports.lbr.record import record_lbr  # noqa: PLC0415
 
     path = tmp_path / "recorded.ptsb"
     path.write_bytes(solved[".ptsb"].read_bytes())

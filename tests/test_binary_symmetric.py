@@ -110,7 +110,7 @@ def test_an_old_file_is_read_symmetrised_by_exploit(files, capsys):
 
 
 def test_lbr_reads_a_file_as_played(files):
-    from solvers.reports.lbr_run import LbrJob, build
+    from solvers.reports.lbr.spot_run import LbrJob, build
 
     _, old = files
     engine = build(LbrJob(str(old), "tree", None))

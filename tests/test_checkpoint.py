@@ -20,7 +20,7 @@ from solvers.errors import InputError
 from solvers.games.hunl.rules import HunlConfig
 from solvers.reports.checkpoint import ChunkCheckpoint, run_checkpoint
 from solvers.reports.hunl_match import play_duplicate
-from solvers.reports.lbr_hunl_run import evaluate_hunl
+from solvers.reports.lbr.hunl_run import evaluate_hunl
 
 CONFIG = HunlConfig(100)
 

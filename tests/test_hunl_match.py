@@ -13,7 +13,7 @@ from solvers.agents.registry import make_agent
 from solvers.cards.deck import COMBO_CARDS, card_str
 from solvers.games.hunl.rules import HunlConfig, HunlState, replay
 from solvers.reports.hunl_match import DuplicateMatch, play_duplicate
-from solvers.reports.lbr_hunl_cards import deal
+from solvers.reports.lbr.hunl_cards import deal
 from tests.control_checks import assert_unbiased_and_tighter
 
 CONFIG = HunlConfig(100)

@@ -22,13 +22,13 @@ ALLOWED: dict[str, set[str]] = {
     "theory": {"cards", "games", "exact", "theory"},
     "algorithms": {"cards", "games", "abstraction", "exact", "algorithms"},
     "strategy_file": {"cards", "games", "abstraction", "exact", "strategy_file"},
-    "reports": {
-        "cards", "games", "abstraction", "exact", "theory", "strategy_file", "parallel",
-        "reports",
-    },
     "agents": {
         "cards", "games", "abstraction", "exact", "theory", "algorithms", "strategy_file",
-        "reports", "agents",
+        "agents",
+    },
+    "reports": {
+        "cards", "games", "abstraction", "exact", "theory", "strategy_file", "parallel",
+        "agents", "reports",
     },
     "runs": {
         "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "reports",
@@ -87,6 +87,20 @@ def test_imports_run_down_the_layers():
             if target not in ALLOWED[own]:
                 wrong.append(f"{module} imports {imported}")
     assert wrong == []
+
+
+def test_agents_sit_below_reports():
+    """The agents' machinery (beliefs along a line, bet sizing, policy columns) lives in
+    ``agents/`` or below; LBR, matches and the live panel use it, never the other way round."""
+    wrong = [
+        f"{module} imports {imported}"
+        for path, module in _modules()
+        if _layer(module) == "agents"
+        for imported, _ in _imports(path)
+        if _layer(imported) == "reports"
+    ]
+    assert wrong == []
+    assert "reports" not in ALLOWED["agents"]
 
 
 def _module_of(imported: str, modules: set[str]) -> str | None:

@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from phevaluator import evaluate_cards
 
+from solvers.agents.beliefs import start
+from solvers.agents.bet_sizing import ActionSetError, BetSizer, RealState, tree_mapping
 from solvers.cards.deck import COMBO_CARDS, card_str, parse_cards
 from solvers.exact.evaluation import expected_values, exploitability
 from solvers.games import load_game
-from solvers.reports.lbr import Choice, LbrInputError, LocalBestResponse, summarise
-from solvers.reports.lbr_actions import ActionSetError, BetSizer, RealState, tree_mapping
-from solvers.reports.lbr_belief import start
+from solvers.reports.lbr.spot import Choice, LbrInputError, LocalBestResponse, summarise
 from solvers.strategy_file import load_strategy
 from tests.conftest import STRATEGIES
 from tests.lbr_fixtures import (

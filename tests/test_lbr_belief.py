@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from solvers.reports.lbr import LocalBestResponse
-from solvers.reports.lbr_actions import tree_mapping
-from solvers.reports.lbr_belief import after_bot, after_lbr, observations, start
+from solvers.agents.beliefs import after_bot, after_lbr, observations, start
+from solvers.agents.bet_sizing import tree_mapping
+from solvers.reports.lbr.spot import LocalBestResponse
 from tests.lbr_fixtures import river_game
 
 # pseudo-harmonic odds of answering a pot bet (x = 1) as half pot (A = 0.5) rather than as

@@ -28,11 +28,11 @@ from solvers.cards.deck import (
     parse_cards,
 )
 from solvers.cards.evaluator import evaluate
-from solvers.games.hunl.agent import Policy
+from solvers.games.hunl.agent import Policy, action_column
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, Action, HunlConfig, replay
-from solvers.reports.lbr_hunl import HunlLbrError, HunlLocalBestResponse, action_column
-from solvers.reports.lbr_hunl_cards import board_strengths, deal
-from solvers.reports.lbr_hunl_run import evaluate_hunl
+from solvers.reports.lbr.hunl import HunlLbrError, HunlLocalBestResponse
+from solvers.reports.lbr.hunl_cards import board_strengths, deal
+from solvers.reports.lbr.hunl_run import evaluate_hunl
 from tests.conftest import STRATEGIES
 
 ACPC = HunlConfig(200)

@@ -18,10 +18,10 @@ from pokertui.cli import main
 from solvers.agents.registry import make_agent
 from solvers.cards.deck import COMBO_CARDS, N_COMBOS, combo_index, parse_card, parse_cards
 from solvers.games.hunl.rules import HunlConfig, replay
-from solvers.reports.lbr_hunl import HunlLocalBestResponse
-from solvers.reports.lbr_hunl_cards import HunlEquity, clash_matrix, combos_touching
-from solvers.reports.lbr_hunl_control import bet_value, card_chances
-from solvers.reports.lbr_hunl_run import evaluate_hunl
+from solvers.reports.lbr.hunl import HunlLocalBestResponse
+from solvers.reports.lbr.hunl_cards import HunlEquity, clash_matrix, combos_touching
+from solvers.reports.lbr.hunl_control import bet_value, card_chances
+from solvers.reports.lbr.hunl_run import evaluate_hunl
 from tests.conftest import STRATEGIES
 from tests.control_checks import assert_unbiased_and_tighter
 

@@ -16,7 +16,7 @@ import pytest
 from pokertui.cli import main
 from solvers.agents.registry import make_agent
 from solvers.games.hunl.rules import HunlConfig
-from solvers.reports.lbr_hunl import HunlLbrError, HunlLocalBestResponse
+from solvers.reports.lbr.hunl import HunlLbrError, HunlLocalBestResponse
 from tests.conftest import STRATEGIES
 
 CONFIG = HunlConfig(100)

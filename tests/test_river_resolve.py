@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from pokertui.session import Session
+from solvers.agents.beliefs import after_bot, after_card, after_lbr, observations, start
 from solvers.agents.river_resolve import RiverResolver, replay, river_params, translated_rows
 from solvers.algorithms import make_solver
 from solvers.cards.deck import COMBO_CARDS, N_COMBOS, parse_card
@@ -15,8 +16,7 @@ from solvers.cards.ranges import parse_range
 from solvers.exact.evaluation import best_response, exploitability
 from solvers.games import load_game
 from solvers.games.base import Strategy
-from solvers.reports.lbr import LocalBestResponse
-from solvers.reports.lbr_belief import after_bot, after_card, after_lbr, observations, start
+from solvers.reports.lbr.spot import LocalBestResponse
 from solvers.strategy_file import load_strategy, save_strategy
 
 # a turn spot whose OOP bets a third or the pot (or all-in) and whose river sizes keep their

@@ -6,8 +6,8 @@ import pytest
 
 from solvers.agents.river_resolve import RIVER_ITERATIONS, RiverResolver
 from solvers.agents.turn_resolve import TURN_ITERATIONS
-from solvers.reports.lbr_record import translation_price
-from solvers.reports.lbr_run import evaluate_exact
+from solvers.reports.lbr.record import translation_price
+from solvers.reports.lbr.spot_run import evaluate_exact
 from solvers.runs.shipped import LBR_ACTION_SETS, SHIPPED_BOTS, SHIPPED_SPOTS, is_lbr_target
 from solvers.strategy_file import load_strategy
 from tests.conftest import STRATEGIES

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from pokertui.session import Session
+from solvers.agents.beliefs import after_bot, after_lbr, observations, start
 from solvers.agents.river_resolve import RiverResolver
 from solvers.agents.turn_resolve import TurnResolver, street_raises
 from solvers.algorithms import make_solver
@@ -19,8 +20,7 @@ from solvers.cards.ranges import parse_range
 from solvers.exact.decision_values import path_reach
 from solvers.exact.evaluation import best_response, counterfactual_values
 from solvers.games import load_game
-from solvers.reports.lbr import LocalBestResponse
-from solvers.reports.lbr_belief import after_bot, after_lbr, observations, start
+from solvers.reports.lbr.spot import LocalBestResponse
 from solvers.strategy_file import load_strategy, save_strategy
 from tests.test_river_resolve import P_LOW, SPOT, random_strategy
 
@@ -268,7 +268,7 @@ def test_the_river_after_a_safe_turn_re_solve_is_safe_too(solved):
     assert tree is not None and tree.safe
     called = observations(resolver.sizer, belief)[("p",)]
     belief = after_bot(tree.game, tree.strategy, belief, ("p",), called)
-    from solvers.reports.lbr_belief import after_card  # noqa: PLC0415
+    from solvers.agents.beliefs import after_card  # noqa: PLC0415
 
     belief = after_card(game, belief, 0, "3c")
     assert resolver.applies(belief)

@@ -25,7 +25,7 @@ from pokertui.commands.arguments import MAX_SEED, add_chunk_pool_arguments, boun
 from pokertui.commands.interrupt import sigterm_as_interrupt
 from pokertui.commands.output import add_json_flag, deal_progress, print_json
 from solvers.errors import InputError
-from solvers.reports.lbr_names import ACTION_SETS, ESTIMATES, STREETS
+from solvers.reports.lbr.names import ACTION_SETS, ESTIMATES, STREETS
 
 UNIT_LABELS = {"mbb_per_hand": "mbb/hand", "pot_percent": "% of the pot"}
 
@@ -133,7 +133,7 @@ def parse_streets(text: str | None) -> tuple[str, ...] | None:
 def run(args: argparse.Namespace) -> int:
     from solvers.agents.river_resolve import RiverResolver  # noqa: PLC0415
     from solvers.games.hunl.spec import is_hunl_spec  # noqa: PLC0415
-    from solvers.reports.lbr_run import RiverFactory, evaluate, evaluate_exact  # noqa: PLC0415
+    from solvers.reports.lbr.spot_run import RiverFactory, evaluate, evaluate_exact  # noqa: PLC0415
 
     streets = parse_streets(args.streets)
     if is_hunl_spec(args.file):
@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         result = _with_progress(args, streets, partial(evaluate, river=river))
     if args.record:
-        from solvers.reports.lbr_record import record_lbr, translation_price  # noqa: PLC0415
+        from solvers.reports.lbr.record import record_lbr, translation_price  # noqa: PLC0415
 
         result["recorded"] = True
         result["translation_price"] = translation_price(record_lbr(args.file, result))
@@ -184,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
 def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) -> int:
     from solvers.agents.registry import make_agent  # noqa: PLC0415
     from solvers.games.hunl.spec import parse_hunl_spec  # noqa: PLC0415
-    from solvers.reports.lbr_hunl_run import evaluate_hunl  # noqa: PLC0415
+    from solvers.reports.lbr.hunl_run import evaluate_hunl  # noqa: PLC0415
 
     config = parse_hunl_spec(args.file)
     if args.no_resolve or args.no_turn_resolve:
@@ -224,7 +224,7 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
     else:
         result = _with_progress(args, streets, evaluate)
     if args.record:
-        from solvers.reports.lbr_hunl_run import record_hunl_lbr  # noqa: PLC0415
+        from solvers.reports.lbr.hunl_run import record_hunl_lbr  # noqa: PLC0415
 
         result["recorded"] = record_hunl_lbr(args.bot, result)
     if args.json:
@@ -239,8 +239,8 @@ def _run_full_game(args: argparse.Namespace, streets: tuple[str, ...] | None) ->
 def _replay(args: argparse.Namespace, config, streets: tuple[str, ...] | None) -> int:
     from pokertui.commands.lbr_replay_view import replay_lines  # noqa: PLC0415
     from solvers.agents.registry import make_agent  # noqa: PLC0415
-    from solvers.reports.lbr_hunl import HunlLocalBestResponse  # noqa: PLC0415
-    from solvers.reports.lbr_run import agent_chunk_deals  # noqa: PLC0415
+    from solvers.reports.lbr.hunl import HunlLocalBestResponse  # noqa: PLC0415
+    from solvers.reports.lbr.spot_run import agent_chunk_deals  # noqa: PLC0415
 
     if args.record or args.checkpoint is not None:
         flag = "--record" if args.record else "--checkpoint"

@@ -10,7 +10,7 @@ chips, the corrections' sum and the score the run counted.
 from __future__ import annotations
 
 from solvers.cards.deck import card_str, cards_str, combo_str
-from solvers.reports.lbr_names import STREETS
+from solvers.reports.lbr.names import STREETS
 
 SEATS = ("small blind", "big blind")
 BEST_BETS = 3

@@ -50,7 +50,7 @@ def gap_text(value: float, noise: bool, spec: str = ".3g") -> str:
 @contextmanager
 def deal_progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
     """A progress bar on stderr for a run of ``total`` duplicate deals, drawn from the run's
-    first report on: a run reports once its bots are built (``lbr_run.run_chunks``), so a bad
+    first report on: a run reports once its bots are built (``lbr.spot_run.run_chunks``), so a bad
     bot is refused with its message alone, and no bot is built twice to find out first."""
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415

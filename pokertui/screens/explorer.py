@@ -38,7 +38,7 @@ from pokertui.widgets.explorer.messages import Computed, Failed, Opened
 from pokertui.widgets.explorer.panes import ComparePane, ExploitPane, HandPane
 from pokertui.widgets.explorer.spot_pane import ByCardPane, SpotPane
 from solvers.errors import InputError
-from solvers.reports.lbr_record import lbr_summary
+from solvers.reports.lbr.record import lbr_summary
 
 
 class ExplorerScreen(Screen[None]):

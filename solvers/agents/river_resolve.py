@@ -11,7 +11,7 @@ So when the river comes after an off-tree bet, the bot solves the river it is re
 - sizes: the file's own river sizes and thresholds (``SpotParams.river``, the spot's grammar);
 - the bot's range: its prior times its own probability of every action it took, summed over
   the tree lines its translation may have drawn (the translation's odds, ``fold_to_call``
-  included), which is LBR's belief with the bot's public prior (``lbr_belief.py``): a function
+  included), which is LBR's belief with the bot's public prior (``agents/beliefs.py``): a function
   of the public line alone, so one solve serves every hand the bot may hold;
 - the opponent's range: its prior times the file's probability of its own actions on each
   translated line (``path_reach``), the lines weighted by how likely the bot's public actions
@@ -31,6 +31,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.agents.beliefs import (
+    Belief,
+    Tree,
+)
+from solvers.agents.bet_sizing import (
+    FOLD_TOKENS,
+    PASSIVE_TOKENS,
+    BetSizer,
+    bet_children,
+    child_index,
+)
 from solvers.agents.spot_lines import (
     bot_rows,
     given_hand,
@@ -50,17 +61,6 @@ from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.holdem.game import HoldemGame
 from solvers.games.holdem.off_tree import answer_rows, facing, real_amount, translate_bet
 from solvers.games.holdem.spot import SpotParams
-from solvers.reports.lbr_actions import (
-    FOLD_TOKENS,
-    PASSIVE_TOKENS,
-    BetSizer,
-    bet_children,
-    child_index,
-)
-from solvers.reports.lbr_belief import (
-    Belief,
-    Tree,
-)
 
 RIVER_ITERATIONS = 300
 """DCFR iterations of a river re-solve: 0.06% of the pot on a ``srp_paired_turn`` river

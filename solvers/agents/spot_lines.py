@@ -9,15 +9,7 @@ from typing import Protocol
 
 import numpy as np
 
-from solvers.agents.compiled_gadget import CompiledGadgetCFR
-from solvers.algorithms.base import make_solver
-from solvers.cards.deck import N_COMBOS
-from solvers.exact.decision_values import CompiledProfile, compiled_profile
-from solvers.exact.evaluation import counterfactual_values, path_reach
-from solvers.games.base import Node, Strategy, TreeGame
-from solvers.games.holdem.game import HoldemGame
-from solvers.reports.lbr_actions import BetSizer
-from solvers.reports.lbr_belief import (
+from solvers.agents.beliefs import (
     Belief,
     Tree,
     after_bot,
@@ -26,6 +18,14 @@ from solvers.reports.lbr_belief import (
     observations,
     start,
 )
+from solvers.agents.bet_sizing import BetSizer
+from solvers.agents.compiled_gadget import CompiledGadgetCFR
+from solvers.algorithms.base import make_solver
+from solvers.cards.deck import N_COMBOS
+from solvers.exact.decision_values import CompiledProfile, compiled_profile
+from solvers.exact.evaluation import counterfactual_values, path_reach
+from solvers.games.base import Node, Strategy, TreeGame
+from solvers.games.holdem.game import HoldemGame
 
 
 class TurnEntry(Protocol):
@@ -47,7 +47,7 @@ def is_off_tree(belief: Belief) -> bool:
 
 def replay(game: HoldemGame, strategy: Strategy, sizer: BetSizer, seat: int,
            history: tuple, turn: TurnEntry | None = None) -> Belief:  # fmt: skip
-    """The bot's public belief after ``history`` (LBR's events, ``lbr_belief.py``; the bot is
+    """The bot's public belief after ``history`` (LBR's events, ``agents/beliefs.py``; the bot is
     ``1 - seat``): every line's weights are the bot's prior times its reach on that line. With
     ``turn``, an off-tree turn bet moves into the bot's re-solve of it, as in LBR."""
     bot = 1 - seat

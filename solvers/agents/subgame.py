@@ -35,7 +35,7 @@ from solvers.games.holdem.bet_sizes import BetContext, Size, StreetSizes, action
 from solvers.games.holdem.game import HoldemGame
 from solvers.games.holdem.spot import SpotParams
 from solvers.games.holdem.tree import BettingState
-from solvers.games.hunl.agent import Agent
+from solvers.games.hunl.agent import Agent, action_column
 from solvers.games.hunl.rules import (
     BOARD_CARDS,
     CALL,
@@ -48,7 +48,6 @@ from solvers.games.hunl.rules import (
     betting_tokens,
     parse_action,
 )
-from solvers.reports.hunl_live import action_column
 
 SPOT_PLAYER_OF_SEAT = (1, 0)
 """Seat 0 (button) is in position (spot player 1); seat 1 (big blind) is OOP (player 0)."""

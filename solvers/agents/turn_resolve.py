@@ -29,6 +29,8 @@ from functools import cached_property
 
 import numpy as np
 
+from solvers.agents.beliefs import Belief, Line, Tree, advance_real, after_lbr
+from solvers.agents.bet_sizing import BetSizer
 from solvers.agents.compiled_gadget import CompiledGadgetCFR
 from solvers.agents.spot_lines import (
     alternatives,
@@ -47,8 +49,6 @@ from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.holdem.game import HoldemGame
 from solvers.games.holdem.spot import SpotParams
 from solvers.games.holdem.tree import BettingState
-from solvers.reports.lbr_actions import BetSizer
-from solvers.reports.lbr_belief import Belief, Line, Tree, advance_real, after_lbr
 
 TURN_ITERATIONS = 200
 """DCFR iterations of a turn re-solve (``benchmarks/bench_turn_resolve.py``)."""

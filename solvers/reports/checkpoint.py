@@ -1,7 +1,7 @@
 """A seeded run's finished chunks kept in a file, so that a long evaluation (a match or LBR
 against a bot that re-solves while it plays: an hour per 2,000 deals) survives a kill.
 
-Chunk ``i`` of a run is fixed by the run's seed and chunk size (``lbr_run``), so a chunk read
+Chunk ``i`` of a run is fixed by the run's seed and chunk size (``lbr.spot_run``), so a chunk read
 back is the chunk the run would compute again: the same command resumes where it stopped, and
 more ``--hands`` extend a finished run without playing its deals twice. The file names the run
 (command, game, bots, options, seed, chunk size, and each bot file's SHA-256, so that a copy or

@@ -25,28 +25,13 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from solvers.cards.deck import COMBO_INDEX, N_COMBOS, combos_to_classes, dead_mask
-from solvers.games.hunl.agent import Agent, Policy
+from solvers.games.hunl.agent import Agent, Policy, action_column
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, SHOWDOWN, Action, HunlState
 from solvers.reports.spot_equity import equity_on_boards, runouts, sampled_runouts
 from solvers.theory.poker_math import minimum_defence_frequency, required_equity
 
 PREFLOP_SAMPLES = 2_000
 """Boards sampled for a preflop equity: about 1% standard error, a fifth of a second."""
-
-
-def action_column(policy: Policy, action: Action) -> int:
-    """The policy's column for an action taken: the same action, or for a raise the listed
-    raise nearest in total (a chump's uniform raise amount, a blueprint's rounding)."""
-    for index, listed in enumerate(policy.actions):
-        if listed == action:
-            return index
-    raises = [i for i, a in enumerate(policy.actions) if a.kind == RAISE]
-    if action.kind == RAISE and raises:
-        return min(raises, key=lambda i: abs(policy.actions[i].to - action.to))
-    kinds = [i for i, a in enumerate(policy.actions) if a.kind == action.kind]
-    if kinds:
-        return kinds[0]
-    raise ValueError(f"the policy has no action like {action}")
 
 
 def bayes_reach(steps: list[tuple[Policy, Action]]) -> np.ndarray:

@@ -6,7 +6,7 @@ cancels in the pair's average. Chunk ``i`` draws its deals and both bots' random
 the stream ``(seed, i)``, so the figures depend on the seed and the chunk size, never on the
 number of workers or the backend. The score is the bot's, in big blinds per 100 hands.
 
-With ``control`` each hand is also scored less its luck (``lbr_hunl_control`` with each range the
+With ``control`` each hand is also scored less its luck (``lbr.hunl_control`` with each range the
 one combo actually held): the chance of each action is the acting bot's policy for its hand and
 each turn or river card is uniform over the cards left, both valued by the check-down equity of
 the two hands; a showdown after the flop pays the equity of the two hands over the board still
@@ -23,16 +23,15 @@ import numpy as np
 from solvers.cards.deck import COMBO_CARDS, N_COMBOS
 from solvers.cards.evaluator import evaluate
 from solvers.errors import InputError
-from solvers.games.hunl.agent import Agent
+from solvers.games.hunl.agent import Agent, action_column
 from solvers.games.hunl.rules import BOARD_CARDS, HunlConfig, HunlState
 from solvers.games.hunl.spec import hunl_spec_string
 from solvers.reports.checkpoint import run_checkpoint
-from solvers.reports.lbr import summarise
-from solvers.reports.lbr_hunl import action_column
-from solvers.reports.lbr_hunl_cards import HunlEquity, deal
-from solvers.reports.lbr_hunl_control import ControlVariates, imaginary_value
-from solvers.reports.lbr_hunl_run import AgentFactory, duplicate_figures
-from solvers.reports.lbr_run import agent_chunk_deals, check_counts, run_chunks
+from solvers.reports.lbr.hunl_cards import HunlEquity, deal
+from solvers.reports.lbr.hunl_control import ControlVariates, imaginary_value
+from solvers.reports.lbr.hunl_run import AgentFactory, duplicate_figures
+from solvers.reports.lbr.spot import summarise
+from solvers.reports.lbr.spot_run import agent_chunk_deals, check_counts, run_chunks
 
 
 @dataclass(frozen=True)

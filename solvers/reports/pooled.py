@@ -8,7 +8,7 @@ the seeds are independent, every deal is one sample of the duplicate average. Fi
 only when they name the same run apart from its seed (the same command, game, bots, options
 and chunk size; bot files of the same bytes where both name a digest), each seed once.
 
-``paired``: the same seeds and chunk sizes deal the same cards to any bot (``lbr_run``), so
+``paired``: the same seeds and chunk sizes deal the same cards to any bot (``lbr.spot_run``), so
 the difference of two bots' values on each deal both runs finished is a sample of the
 difference of their figures, with the luck of the cards taken out.
 """
@@ -26,7 +26,7 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.games.hunl.spec import parse_hunl_spec
 from solvers.reports.checkpoint import read_checkpoint
-from solvers.reports.lbr import summarise
+from solvers.reports.lbr.spot import summarise
 
 UNITS = {"lbr": ("mbb_per_hand", 1000.0), "match": ("bb_per_100", 100.0)}
 """Each command's unit and its scale per big blind (chips times scale over the big blind)."""
@@ -163,7 +163,7 @@ def _same_run(
 
 def _key(run: dict[str, Any], key: str) -> Any:
     """A run's ``key`` as pooling compares it: control variates with either value estimate
-    (``lbr_hunl_control``) estimate the same figure, so they pool; with and without do not
+    (``lbr.hunl_control``) estimate the same figure, so they pool; with and without do not
     (the rows differ)."""
     if key == "control_variates":
         return bool(run.get(key))

@@ -24,8 +24,8 @@ from solvers.agents.river_resolve import RiverResolver
 from solvers.exact.lp import solve_lp
 from solvers.games import load_game
 from solvers.games.holdem.spot import spot_meta
-from solvers.reports.lbr_record import record_lbr
-from solvers.reports.lbr_run import evaluate_exact
+from solvers.reports.lbr.record import record_lbr
+from solvers.reports.lbr.spot_run import evaluate_exact
 from solvers.runs.request import BINARY_SUFFIX, SPOT_TARGET, RunRequest, Target
 from solvers.runs.suit_symmetry import suit_symmetric
 from solvers.strategy_file import SolverInfo, StrategyFile, load_strategy, save_strategy

@@ -18,7 +18,7 @@ from typing import Protocol
 import numpy as np
 
 from solvers.cards.deck import N_COMBOS
-from solvers.games.hunl.rules import Action, HunlState
+from solvers.games.hunl.rules import RAISE, Action, HunlState
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,24 @@ class Policy:
         row = self.probabilities[combo]
         index = int(np.searchsorted(np.cumsum(row), rng.random() * row.sum(), side="right"))
         return self.actions[min(index, len(self.actions) - 1)]
+
+
+def action_column(policy: Policy, action: Action) -> int:
+    """The policy's column for an action taken: the same action, else for a raise the listed
+    raise nearest in total (an agent may list representative raise sizes and draw another, a
+    blueprint rounds), else the first listed action of the same kind.
+
+    Raises ``ValueError`` when the policy lists nothing like it."""
+    for index, listed in enumerate(policy.actions):
+        if listed == action:
+            return index
+    raises = [i for i, a in enumerate(policy.actions) if a.kind == RAISE]
+    if action.kind == RAISE and raises:
+        return min(raises, key=lambda i: abs(policy.actions[i].to - action.to))
+    kinds = [i for i, a in enumerate(policy.actions) if a.kind == action.kind]
+    if kinds:
+        return kinds[0]
+    raise ValueError(f"the policy lists no action like {action}")
 
 
 class Agent(Protocol):

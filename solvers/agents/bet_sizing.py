@@ -12,7 +12,7 @@ Off-tree bets reach the bot through the house translation that play uses
 (``solvers.games.holdem.off_tree.translate_bet``, pseudo-harmonic): the bot answers as if LBR had
 bet one of the two nearest tree sizes, drawn with the mapping's probability; all-in maps to the
 tree's all-in when it has one. ``tree_mapping`` is that adapter; LBR does not see the draw and
-keeps the bot's mixture over both lines (``lbr_belief.py``).
+keeps the bot's mixture over both lines (``agents/beliefs.py``).
 """
 
 from __future__ import annotations
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.agents.action_sets import ACTION_SETS
 from solvers.errors import InputError
 from solvers.games.base import Node, TreeGame
 from solvers.games.holdem.off_tree import translate_bet
-from solvers.reports.lbr_names import ACTION_SETS
 
 FRACTIONS_56 = tuple(float(0.05 * 1.15**k) for k in range(55))
 FOLD_TOKENS = ("f", "fold")

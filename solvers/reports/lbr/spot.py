@@ -17,7 +17,7 @@ calls. All candidate bets are scored with one matrix product over the bot's rang
 A bet the bot's tree lacks reaches it through the house translation (``off_tree.py``), which
 draws one of two tree sizes; LBR does not see the draw, so its range of the bot is a mixture
 over the translated lines, each updated by the bot's probability of what LBR then sees it do
-(``lbr_belief.py``). Its choices depend on the public events only.
+(``agents/beliefs.py``). Its choices depend on the public events only.
 
 Evaluation plays duplicate deals (each deal from both seats) and scores every terminal by the
 paper's imaginary observations: the expectation over the bot's range on the line played, which
@@ -34,21 +34,7 @@ from typing import Protocol
 
 import numpy as np
 
-from solvers.errors import InputError
-from solvers.games.base import Node, Strategy, TreeGame
-from solvers.games.holdem.off_tree import answer_rows
-from solvers.games.holdem.spot import SpotParams
-from solvers.games.push_fold import PushFoldParams
-from solvers.reports.lbr_actions import (
-    FOLD_TOKENS,
-    PASSIVE_TOKENS,
-    BetSizer,
-    RealState,
-    child_index,
-    fold_matrix,
-    tree_mapping,
-)
-from solvers.reports.lbr_belief import (
+from solvers.agents.beliefs import (
     Belief,
     Line,
     Tree,
@@ -60,7 +46,21 @@ from solvers.reports.lbr_belief import (
     observations,
     start,
 )
-from solvers.reports.lbr_cards import MAX_CACHED, LbrCards
+from solvers.agents.bet_sizing import (
+    FOLD_TOKENS,
+    PASSIVE_TOKENS,
+    BetSizer,
+    RealState,
+    child_index,
+    fold_matrix,
+    tree_mapping,
+)
+from solvers.errors import InputError
+from solvers.games.base import Node, Strategy, TreeGame
+from solvers.games.holdem.off_tree import answer_rows
+from solvers.games.holdem.spot import SpotParams
+from solvers.games.push_fold import PushFoldParams
+from solvers.reports.lbr.spot_cards import MAX_CACHED, LbrCards
 
 
 class LbrInputError(InputError):

@@ -25,7 +25,7 @@ from solvers.cards.deck import COMBO_CARDS, card_str, parse_card
 from solvers.cards.preflop_tables import ClassTable
 from solvers.games.base import TreeGame, spot_hand_combos
 from solvers.games.holdem.showdown import combo_strengths
-from solvers.reports.lbr_names import STREETS
+from solvers.reports.lbr.names import STREETS
 
 MAX_CACHED = 50_000
 """Equity vectors kept per process; flop spots see a new board on most deals."""

@@ -53,7 +53,7 @@ def translation_price(figures: list[LbrFigure]) -> TranslationPrice | None:
 
 
 def record_lbr(path: str | Path, result: dict[str, Any]) -> list[LbrFigure]:
-    """Store ``result`` (from ``lbr_run.evaluate``) in the header of the file at ``path``."""
+    """Store ``result`` (from ``lbr.spot_run.evaluate``) in the header of the file at ``path``."""
     loaded = load_strategy(path)  # the file must be valid before it is rewritten
     figure = figure_from_result(result)
     key = (figure.action_set, figure.streets)

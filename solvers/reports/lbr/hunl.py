@@ -5,7 +5,7 @@ range over all 1,326 combos: uniform over the combos its own cards and the board
 by the bot's probability of every action it takes (Bayes' rule on a vector; ``agent.policy``
 answers for every combo at once). At its own decisions on the streets it plays greedily, with
 ``wp`` its equity against the range (``WpRollout``: every remaining board card dealt, see
-``lbr_hunl_cards``), ``pot`` the chips in the middle and ``asked`` the chips it must add to call::
+``lbr.hunl_cards``), ``pot`` the chips in the middle and ``asked`` the chips it must add to call::
 
     U(call) = wp * pot - (1 - wp) * asked
     U(a)    = fp * pot + (1 - fp) * (wp' * (pot + a) - (1 - wp') * (asked + a))
@@ -26,7 +26,7 @@ showdown pays the expectation over the bot's range on the line played, the board
 exhaustively from the street where the betting ended (so an all-in preflop is valued over every
 board). The bot's own actions are drawn from its policy for its real hand, so the score is an
 unbiased estimate of LBR's winnings. With ``control`` each hand is also scored less the luck of
-the bot's actions and of the turn and river cards (``lbr_hunl_control``): the same expectation
+the bot's actions and of the turn and river cards (``lbr.hunl_control``): the same expectation
 with a narrower interval.
 """
 
@@ -37,9 +37,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from solvers.agents.bet_sizing import FRACTIONS_56, parse_action_set
 from solvers.cards.deck import N_COMBOS
 from solvers.errors import InputError
-from solvers.games.hunl.agent import Agent, Policy
+from solvers.games.hunl.agent import Agent, Policy, action_column
 from solvers.games.hunl.rules import (
     BOARD_CARDS,
     CALL,
@@ -49,10 +50,9 @@ from solvers.games.hunl.rules import (
     HunlConfig,
     HunlState,
 )
-from solvers.reports.lbr_actions import FRACTIONS_56, parse_action_set
-from solvers.reports.lbr_hunl_cards import HunlEquity, clash_matrix, combos_touching, deal
-from solvers.reports.lbr_hunl_control import ControlVariates, imaginary_value
-from solvers.reports.lbr_names import STREETS
+from solvers.reports.lbr.hunl_cards import HunlEquity, clash_matrix, combos_touching, deal
+from solvers.reports.lbr.hunl_control import ControlVariates, imaginary_value
+from solvers.reports.lbr.names import STREETS
 
 
 class HunlLbrError(InputError):
@@ -66,18 +66,12 @@ def pot_fraction_to(own: int, opp: int, fraction: float) -> int:
     return opp + max(int(np.floor(extra + 0.5)), 1)
 
 
-def action_column(policy: Policy, action: Action) -> int:
-    """The policy's column for the action the bot took: the same action, else the listed raise
-    nearest in chips (an agent may list representative raise sizes and draw another)."""
-    for i, listed in enumerate(policy.actions):
-        if listed == action:
-            return i
-    if action.kind == RAISE:
-        indexed = enumerate(policy.actions)
-        raises = [(abs(a.to - action.to), i) for i, a in indexed if a.kind == RAISE]
-        if raises:
-            return min(raises)[1]
-    raise HunlLbrError(f"the bot played {action}, which its policy does not list")
+def bot_column(policy: Policy, action: Action) -> int:
+    """The policy's column for the action the bot took (``action_column``), or LBR's error."""
+    try:
+        return action_column(policy, action)
+    except ValueError:
+        raise HunlLbrError(f"the bot played {action}, which its policy does not list") from None
 
 
 class PlayedHand(NamedTuple):
@@ -85,14 +79,14 @@ class PlayedHand(NamedTuple):
     """LBR's chips, scored by imaginary observations."""
     correction: float
     """The control variates' sum (0 without them): ``value - correction`` is the lower-variance
-    score with the same expectation (``lbr_hunl_control``)."""
+    score with the same expectation (``lbr.hunl_control``)."""
     state: HunlState
     """The hand's last state (its line, who folded)."""
 
 
 class HunlLocalBestResponse:
     """LBR against one agent in the full game ``config``; ``control``: also score each hand less
-    its control variates (``lbr_hunl_control``), with the value ``estimate`` named there."""
+    its control variates (``lbr.hunl_control``), with the value ``estimate`` named there."""
 
     def __init__(
         self,
@@ -219,7 +213,7 @@ class HunlLocalBestResponse:
             else:
                 policy = self.agent.policy(state, visible)
                 action = self.agent.act(state, visible, bot_combo, rng)
-                column = action_column(policy, action)
+                column = bot_column(policy, action)
                 step = 0.0
                 if self.control is not None:
                     step = self.control.action(state, seat, combo, visible, weights, policy,

@@ -4,7 +4,7 @@
 
 - **postflop** (3 or 4 board cards, or 5): every completion of the board is enumerated once per
   board (1,176 on a flop, 48 on a turn) and all 1,326 combos are evaluated on each by a numba
-  loop over the evaluator's tables (``lbr_hunl_kernels``; a flop's 1.56 M hands are shared by
+  loop over the evaluator's tables (``lbr.hunl_kernels``; a flop's 1.56 M hands are shared by
   both seats of a duplicate deal); LBR's equity against each bot combo averages the completions
   that neither hand blocks.
 - **preflop**: the exact class-against-class all-in table (``cards/preflop_tables``, every
@@ -28,7 +28,7 @@ import numpy as np
 
 from solvers.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX, N_COMBOS
 from solvers.cards.preflop_tables import preflop_allin_table
-from solvers.reports.lbr_hunl_kernels import (
+from solvers.reports.lbr.hunl_kernels import (
     combo_equity,
     completion_strengths,
     equity_by_next_card,

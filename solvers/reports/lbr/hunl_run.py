@@ -1,7 +1,7 @@
 """Running LBR on the full game against a bot, on the same seeded chunks and pool as spot LBR.
 
 The bot is named (``call``, ``random``) or a file, and turned into an ``Agent`` by a factory the
-caller passes in (``solvers.agents.registry.make_agent``): agents live above this layer. Each
+caller passes in (``solvers.agents.registry.make_agent``, or a test's own). Each
 worker process builds the bot once; chunk ``i`` draws its deals and the bot's random choices
 from the stream ``(seed, i)``, so the figures do not depend on the number of workers.
 """
@@ -17,9 +17,9 @@ from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import STREET_NAMES, HunlConfig
 from solvers.games.hunl.spec import hunl_spec_string
 from solvers.reports.checkpoint import run_checkpoint
-from solvers.reports.lbr import summarise
-from solvers.reports.lbr_hunl import HunlLocalBestResponse
-from solvers.reports.lbr_run import agent_chunk_deals, check_counts, run_chunks
+from solvers.reports.lbr.hunl import HunlLocalBestResponse
+from solvers.reports.lbr.spot import summarise
+from solvers.reports.lbr.spot_run import agent_chunk_deals, check_counts, run_chunks
 from solvers.strategy_file.blueprint_file import record_lbr
 
 AgentFactory = Callable[[str, HunlConfig], Agent]
@@ -66,9 +66,9 @@ def evaluate_hunl(
     ``chunk_deals`` deals (default: what the bot asks for); the same seed and chunk size deal
     the same cards to any bot, so two bots can be compared deal by deal. ``checkpoint``: a
     file that keeps the finished chunks (``reports.checkpoint``), to resume or extend the run.
-    ``control``: each hand is scored less its control variates (``lbr_hunl_control``), the same
+    ``control``: each hand is scored less its control variates (``lbr.hunl_control``), the same
     expectation with a narrower interval; ``plain`` then holds the figures without them;
-    ``estimate`` names their value estimate (``lbr_hunl_control.ESTIMATES``)."""
+    ``estimate`` names their value estimate (``lbr.hunl_control.ESTIMATES``)."""
     check_counts(deals, workers)
     job = HunlLbrJob(config, str(bot), action_set, streets, make_agent, control, estimate)
     engine = build(job)  # a bad bot or option fails here, before any worker starts

@@ -19,10 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from solvers.cards.deck import COMBO_CARDS, parse_card
-from solvers.games.base import Node, Strategy, TreeGame
-from solvers.games.holdem.off_tree import answer_rows
-from solvers.reports.lbr_actions import (
+from solvers.agents.bet_sizing import (
     FOLD_TOKENS,
     PASSIVE_TOKENS,
     BetSizer,
@@ -30,6 +27,9 @@ from solvers.reports.lbr_actions import (
     child_index,
     tree_mapping,
 )
+from solvers.cards.deck import COMBO_CARDS, parse_card
+from solvers.games.base import Node, Strategy, TreeGame
+from solvers.games.holdem.off_tree import answer_rows
 
 Observation = tuple
 """What LBR sees the bot do: ``("f",)``, ``("p",)`` (check or call) or ``("b", new total)``."""

@@ -29,8 +29,8 @@ import numpy as np
 from solvers.cards.deck import COMBO_CARDS, N_COMBOS
 from solvers.games.hunl.agent import Policy
 from solvers.games.hunl.rules import RAISE, HunlState
-from solvers.reports.lbr_hunl_cards import HunlEquity
-from solvers.reports.lbr_names import ESTIMATES
+from solvers.reports.lbr.hunl_cards import HunlEquity
+from solvers.reports.lbr.names import ESTIMATES
 
 _HOLDS = np.zeros((52, N_COMBOS))
 _HOLDS[COMBO_CARDS[:, 0], np.arange(N_COMBOS)] = 1.0

@@ -21,7 +21,7 @@ from solvers.errors import InputError
 from solvers.games.base import Strategy, TreeGame
 from solvers.parallel.backends import check_backend, check_workers, run_tasks
 from solvers.reports.checkpoint import ChunkCheckpoint
-from solvers.reports.lbr import LocalBestResponse, RiverBot, summarise
+from solvers.reports.lbr.spot import LocalBestResponse, RiverBot, summarise
 from solvers.strategy_file import load_strategy
 from solvers.strategy_file.binary import as_played
 
