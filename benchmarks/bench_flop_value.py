@@ -4,7 +4,7 @@ play each gives, with the turn and river played well (``solvers/agents/locked_va
 For a single-raised and a 3-bet pot at 100 bb on the flop ``Ks 7h 2d`` (the blueprint's ranges
 there), each flop tree of the re-solving bot (``FLOP_TREES``: ``checkdown``, a 66% bet and
 all-in then checked down, the default; ``allin``, check or all-in on every street) is solved
-for a number of iterations (CPU seconds are printed: since session 23 the first costs a tenth). One
+for a number of iterations (CPU seconds are printed). One
 player's flop strategy from that solve is locked into a common tree (the same flop sizes, then
 66% or all-in with an all-in raise on the turn and a 66% river bet, as the turn re-solve's
 tree), the rest is solved, and the player's value is bracketed by exact best responses. The
@@ -20,8 +20,8 @@ flops' (``--common union``, 1.6M nodes single-raised, about an hour a locked sol
 Run: ``.venv/bin/python benchmarks/bench_flop_value.py [--pots srp,3bet] [--iterations 10,30]
 [--trees checkdown,allin,blueprint] [--common resolve] [--seats 0,1] [--target 0.5]
 [--max-iterations 80]``. The default run takes about 40 minutes a pot on two cores (the
-single-raised pot's reference 11); session 24's (``--trees blueprint,checkdown --iterations
-30,100 --common union-river-checked``) took 80 minutes for both pots.
+single-raised pot's reference 11); ``--trees blueprint,checkdown --iterations
+30,100 --common union-river-checked`` takes 80 minutes for both pots.
 """
 
 from __future__ import annotations

@@ -241,7 +241,7 @@ async def test_the_bot_thinks_in_a_worker_the_screen_answers_and_shows_the_resol
 
 
 async def test_the_default_bot_thinks_on_the_flop_and_the_panel_shows_its_flop_re_solve(tmp_path):
-    """The default re-solves the flop too (session 24): the big blind's first flop decision is a
+    """The default re-solves the flop too: the big blind's first flop decision is a
     solve with its progress line, and the panel's flop EVs are that re-solve's."""
     async with resolving_table(tmp_path, bot="resolve(iterations=12):call") as (
         app, pilot, screen, session, gate

@@ -135,7 +135,7 @@ async def test_the_new_game_dialog_defaults_to_the_re_solving_bot_with_its_think
         session = screen.session
         assert session.bot_name == f"resolve:{STRATEGIES / 'hunl_100bb.npz'}"
         assert isinstance(session.agent, ResolvingAgent) and session.think == 2.0
-        assert session.agent.streets == (1, 2, 3)  # the flop too, since session 24
+        assert session.agent.streets == (1, 2, 3)  # the flop too
         assert session.agent.seconds[1] == pytest.approx(6.0)  # 15 s scaled as the turn's 5 to 2
         assert session.agent.seconds[2] == pytest.approx(2.0)
         assert session.agent.seconds[3] == pytest.approx(0.2)

@@ -197,7 +197,7 @@ FLOP_FIGURES = [
                           "tr_ci"), FLOP_FIGURES)  # fmt: skip
 def test_the_flop_bots_evaluation_recomputes(capsys, folder, others, seeds, hands, value, ci, bp,
                                              bp_ci, tr, tr_ci):  # fmt: skip
-    """LBR against the default since session 24 (the flop re-solved too), paired with the
+    """LBR against the default (the flop re-solved too), paired with the
     blueprint's and the turn-and-river bot's runs of the same seeds (docs/resolve.md)."""
     mine = sorted((RUNS / folder).glob(f"default_{seeds}.json"))
     for who, gap, gap_ci in (("blueprint", bp, bp_ci), ("default", tr, tr_ci)):
@@ -214,13 +214,13 @@ def test_the_command_prints_both_figures(capsys):
     assert "220 hands (110 duplicate deals): -332 ± 572 mbb a hand" in out
     assert "with control variates (checkdown); without them, on the same hands: +847 ± 1,869" in out
     assert "less strategies/hunl_100bb.npz on the same deals (200 hands" in out
-    # each seed's row of the session 20 table in docs/resolve.md
+    # each seed's row of the 56 table in docs/runs/README.md
     assert "seed 5207: 20 hands, -1,074 ± 1,643 (plain -870 ± 1,883)" in out
     assert "seed 5211: 20 hands, -1,496 ± 746 (plain -825 ± 7,733)" in out
 
 
 def test_the_flop_bots_head_to_head_recomputes(capsys):
-    """Sessions 25 and 26's duplicate match of the default (the flop re-solved too) against the
+    """The duplicate match of the default (the flop re-solved too) against the
     blueprint, seeds 41-48 (docs/resolve.md): bb/100 with control variates and the chips' own
     figure."""
     files = sorted((RUNS / "h2h_flop").glob("default_*.json"))

@@ -223,7 +223,7 @@ def test_a_safe_solve_worse_than_the_blueprint_falls_back_to_the_blueprints_play
 def test_the_registry_reads_budgets_and_an_iteration_cap_switches_the_clock_off():
     bot = make_agent("resolve(turn=2, target=0.5):call", CONFIG)
     assert bot.seconds == {1: 15.0, 2: 2.0, 3: 0.5} and bot.target_pct == 0.5
-    assert bot.max_iterations is None and bot.streets == (1, 2, 3)  # the flop too (session 24)
+    assert bot.max_iterations is None and bot.streets == (1, 2, 3)  # the flop too
     capped = make_agent("resolve(iterations=40):call", CONFIG)
     assert capped.max_iterations == 40 and capped.seconds == {1: np.inf, 2: np.inf, 3: np.inf}
     flop = make_agent("resolve(flop=12):call", CONFIG)

@@ -28,7 +28,7 @@ DEFAULT_BOT = ""
 """A blank bot field: the re-solving bot over the shipped blueprint of the chosen depth."""
 TURN_BOT = "resolve(from=turn):"
 """The re-solving bot that plays the blueprint's flop and solves the turn and river (the
-default until session 24), over the shipped blueprint of the chosen depth."""
+earlier default), over the shipped blueprint of the chosen depth."""
 SAFE_BOT = "resolve-safe:"
 """The re-solving bot whose turn and river solves go through the maxmargin gadget: none of the
 human's hands does better than against the blueprint, over the shipped blueprint of the depth."""

@@ -313,7 +313,7 @@ class ResolvingAgent:
     progress: Callable[[Thinking], None] | None = field(default=None, repr=False)
     """Called after every iteration of a solve (from the solving thread)."""
     streets: tuple[int, ...] = (1, 2, 3)
-    """Re-solved streets. The flop joined the default in session 24: its checked-down re-solve
+    """Re-solved streets, the flop included: its checked-down re-solve
     takes 1 to 2 CPU s, and its flop play costs no more than the blueprint's in a common tree
     (``bench_flop_value.py --trees blueprint``, ``docs/resolve.md``)."""
     range_floor: float = DEFAULT_RANGE_FLOOR

@@ -178,7 +178,7 @@ def estimates(runs: list[SeedRun]) -> list[str]:
 
 def _digests_differ(one: dict[str, Any], other: dict[str, Any]) -> bool:
     """Both name a file by a SHA-256 and the two differ (files named by size and time, as
-    before session 18, cannot be compared and are taken as they are)."""
+    older checkpoints do, cannot be compared and are taken as they are)."""
     a, b = one.get("files"), other.get("files")
     if not (isinstance(a, dict) and isinstance(b, dict)):
         return False
