@@ -1,8 +1,8 @@
 """``pokertui pool``: the seeds of one run pooled from their checkpoints, and paired deal by deal.
 
-The references: a four-deal case by hand, and the figures of the LBR evaluation of issue 19 as
-``docs/resolve.md`` prints them, which each session computed with a script of its own from the
-checkpoint files kept in ``docs/runs/``.
+The references: a four-deal case by hand, and the figures of the bots' evaluation as
+``docs/runs/README.md`` tabulates them, each computed when its run finished with a script of its
+own from the checkpoint files kept in ``docs/runs/``.
 """
 
 from __future__ import annotations
@@ -214,7 +214,7 @@ def test_the_command_prints_both_figures(capsys):
     assert "220 hands (110 duplicate deals): -332 ± 572 mbb a hand" in out
     assert "with control variates (checkdown); without them, on the same hands: +847 ± 1,869" in out
     assert "less strategies/hunl_100bb.npz on the same deals (200 hands" in out
-    # each seed's row of the 56 table in docs/runs/README.md
+    # each seed's own row, which docs/runs/README.md says the command prints
     assert "seed 5207: 20 hands, -1,074 ± 1,643 (plain -870 ± 1,883)" in out
     assert "seed 5211: 20 hands, -1,496 ± 746 (plain -825 ± 7,733)" in out
 
