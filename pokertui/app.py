@@ -51,6 +51,13 @@ class PokerApp(App[int]):
         self.seed = seed
         """``--seed`` for drills; None deals fresh cards in every new session."""
 
+    async def action_quit(self) -> None:
+        """Quit; a table on screen saves what is not on disk yet (an unfinished hold'em hand)."""
+        save_on_close = getattr(self.screen, "save_on_close", None)
+        if save_on_close is not None:
+            save_on_close()
+        self.exit()
+
     def on_mount(self) -> None:
         self.push_screen(HomeScreen())
         # after the first frame: an import in a thread still holds the GIL while it runs

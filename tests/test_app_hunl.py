@@ -286,7 +286,6 @@ async def test_quitting_while_the_bot_solves_keeps_the_autosave_whole(tmp_path):
         await settle(pilot)
         await pilot.press("n")  # hand 2 on the big blind: the bot limps, we check it down
         await settle(pilot)
-        dealt = session.rng_at_deal
         await pilot.press("c")  # check preflop
         await wait_until(pilot, lambda: session.human_to_act)
         await pilot.press("c")  # check the flop; the bot checks behind
@@ -301,8 +300,11 @@ async def test_quitting_while_the_bot_solves_keeps_the_autosave_whole(tmp_path):
         session.agent_lock.release()
         assert session.agent.solves == 0  # the solve stopped; nothing half-done was kept
     saved, warning = load_hunl_session(tmp_path / f"{screen.save_name}.json")
-    assert warning is None and len(saved.hands) == 1 and saved.think is None
-    assert saved.rng.bit_generator.state == dealt  # a resume deals hand 2 again
+    assert warning is None and saved.think is None
+    # hand 1 finished; hand 2 resumes at the turn decision left, its cards and betting kept
+    assert [h.result is not None for h in saved.hands] == [True, False]
+    assert saved.hands[1].hole == session.hands[1].hole
+    assert saved.state.betting == session.state.betting and saved.human_to_act
 
 
 async def test_the_turns_off_tree_sizes_fill_in_and_acting_stops_their_solves(tmp_path):
@@ -351,3 +353,28 @@ async def test_a_slow_warm_up_is_shown_then_gives_way(tmp_path, monkeypatch):
         release.set()
         await wait_until(pilot, lambda: not screen.warming, timeout=30)
         assert "compiles" not in line()
+
+
+async def test_quitting_mid_hand_resumes_at_the_same_decision(tmp_path):
+    """Ctrl+Q with a hand half played saves it as it stands: the resumed table shows the same
+    cards and betting at the same decision, not the hand dealt again from the start."""
+    app = make_app(STRATEGIES, tmp_path, bot="call", game="hunl(stack_bb=100)", seed=3)
+    async with app.run_test(size=(150, 50)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        session = screen.session
+        while session.state.street < 1:  # call preflop (the bot checks or calls): the flop
+            await pilot.press("c")
+            await settle(pilot)
+        assert session.human_to_act and not session.hand_over
+        hole, betting = session.hand.hole, session.state.betting
+        save_name = screen.save_name
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    again = make_app(STRATEGIES, tmp_path, bot=None, resume=save_name)
+    async with again.run_test(size=(150, 50)) as pilot:
+        await settle(pilot)
+        resumed = again.screen
+        assert isinstance(resumed, HunlPlayScreen)
+        assert resumed.session.hand.hole == hole and resumed.session.state.betting == betting
+        assert resumed.session.human_to_act and resumed.session.hand.number == 1

@@ -1,4 +1,7 @@
-"""Headless matches: the progress callback and the cached full-information values."""
+"""Headless matches: the progress callback and bar, and the cached full-information values."""
+
+import json
+import sys
 
 import numpy as np
 
@@ -29,3 +32,21 @@ def test_session_pair_values_equal_the_node_by_node_recursion():
             expected = reference_walk.pair_values(session.game, profile, (int(h0), int(h1)))
             got = session._hand_pair_values(seat, (int(h0), int(h1)))
             np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_a_full_game_match_shows_its_progress_on_a_terminal_only(capsys, monkeypatch):
+    """`play --game hunl(...) --hands N` draws a bar on stderr when it is a terminal; none with
+    --json, and none when stderr is a file or a pipe."""
+    from pokertui.cli import main
+
+    argv = ["play", "--game", "hunl(stack_bb=50)", "--bot", "call", "--opponent", "random",
+            "--hands", "7", "--seed", "2"]  # fmt: skip
+    assert main(argv) == 0
+    assert capsys.readouterr().err == ""  # not a terminal
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    assert "7/7 hands" in err and "7 hands of hunl(stack_bb=50" in out
+    assert main([*argv, "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and json.loads(out)["hands"] == 7

@@ -15,7 +15,7 @@ from pokertui.session.hunl_headless import play_hunl_match
 from pokertui.session.hunl_saves import load_hunl_session, save_hunl_session
 from pokertui.session.hunl_session import HunlSession
 from pokertui.session.phh import session_phhs
-from pokertui.session.saves import SaveError, save_kind
+from pokertui.session.saves import SaveError
 from solvers.agents.chumps import AlwaysCall, RandomAgent
 from solvers.cards.deck import cards_str
 from solvers.games.hunl.rules import Action, HunlConfig
@@ -79,6 +79,62 @@ def test_illegal_amounts_are_clear_errors():
         s.act("c")
 
 
+class BetsThreeBigBlinds:
+    """Limps or checks preflop, then bets 300 chips into any unbet street and calls a raise."""
+
+    name = "bets"
+
+    def act(self, state, board, combo, rng):
+        legal = state.legal()
+        if state.street > 0 and legal.call_amount == 0 and legal.min_raise_to is not None:
+            return Action("r", state.committed[state.to_act] + 300)
+        return Action("c")
+
+
+def test_typed_amounts_are_refused_in_the_dialogs_terms():
+    """The dialog takes this street's total; its errors count the same way, in chips and big
+    blinds, and say "bet" with nothing to raise. Ranges by hand: stacks of 10,000 chips."""
+    s = session(seat=0, seed=2)
+    s.new_hand()  # the button facing the big blind: raise to 200 (min) up to 10,000
+    rule = "a raise must be to between 200 and 10000 chips (2bb to 100bb) this street"
+    with pytest.raises(HunlActionError) as refused:
+        s.act_amount("0.5bb")
+    assert str(refused.value) == f"{rule}, not 50 (0.5bb)"
+    s.act("r300")  # the bot calls, then checks the flop: 300 in each, nothing bet yet
+    rule = "a bet must be between 100 and 9700 chips (1bb to 97bb) this street"
+    with pytest.raises(HunlActionError) as refused:
+        s.act_amount("0.5bb")
+    assert str(refused.value) == f"{rule}, not 50 (0.5bb)"
+    assert s.amount_hint() == "legal: 100 to 9700 chips (1bb to 97bb)"  # the dialog's hint
+    with pytest.raises(HunlActionError) as refused:
+        s.act_amount("-3")
+    assert str(refused.value) == f"{rule}, not -3 (-0.03bb)"
+    with pytest.raises(HunlActionError) as refused:
+        s.act_amount("9701")
+    assert str(refused.value) == f"{rule}, not 9701 (97.01bb)"
+    for junk in ("abc", "1e999", "nan"):
+        with pytest.raises(HunlActionError) as refused:
+            s.act_amount(junk)
+        assert str(refused.value) == (
+            f"{rule}, not '{junk}': type chips (750) or big blinds (7.5bb)"
+        )
+    assert s.state.betting == "r300c/c"  # nothing was played
+    s.act_amount("97bb")  # the whole stack: this street's 9,700 on top of 300
+    assert s.state.committed == (10_000, 10_000)
+
+    facing = HunlSession(CONFIG, BetsThreeBigBlinds(), bot_name="bets", human_seat=1, seed=3)
+    facing.new_hand()  # the bot limped
+    facing.act("c")  # check the option: the flop, 100 in each
+    facing.act("c")  # check; the bot bets 300 of this street
+    assert facing.state.betting == "cc/cr400"
+    rule = "a raise must be to between 600 and 9900 chips (6bb to 99bb) this street"
+    with pytest.raises(HunlActionError) as refused:
+        facing.act_amount("4.5bb")
+    assert str(refused.value) == f"{rule}, not 450 (4.5bb)"
+    facing.act_amount("6bb")
+    assert facing.state.betting == "cc/cr400r700c/"
+
+
 def _winner(hole, board) -> int | None:
     scores = [evaluate_cards(*hole[s], *board) for s in (0, 1)]
     return None if scores[0] == scores[1] else int(scores[1] < scores[0])
@@ -139,27 +195,6 @@ def test_live_numbers_are_cached_and_kept_for_review():
     assert step.equity == pytest.approx(numbers.equity)
     valued = dict((token, ev) for token, ev in step.evs)
     assert valued["r10000"] == pytest.approx(numbers.equity * 20_000 - 9_900)
-
-
-def test_save_and_resume_deal_the_same_cards(tmp_path):
-    s = session(RandomAgent(), seed=12)
-    for _ in range(8):
-        s.new_hand()
-        while s.human_to_act:
-            s.act("c")
-    while True:  # stop in the middle of a hand
-        s.new_hand()
-        if not s.hand_over:
-            break
-        assert s.hand_over
-    mid_hand = s.hand.hole
-    path = save_hunl_session(s, tmp_path / "full.json")
-    assert save_kind(path) == "pokertui-hunl-session"
-    loaded, warning = load_hunl_session(path)
-    assert warning is None and len(loaded.hands) == len(s.hands) - 1
-    assert loaded.summary()["net"] == s.summary()["net"]
-    assert [h.betting for h in loaded.hands] == [h.betting for h in s.hands[:-1]]
-    assert loaded.new_hand().hole == mid_hand
 
 
 def test_corrupt_or_tampered_saves_are_refused(tmp_path):

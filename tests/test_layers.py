@@ -10,7 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent / "solvers"
 
-BASE = {"errors", "atomic", "user_files", "__init__", "__version__"}
+BASE = {"errors", "atomic", "user_files", "file_reading", "__init__", "__version__"}
 """Top-level helper modules that every layer may use."""
 
 ALLOWED: dict[str, set[str]] = {
@@ -30,13 +30,17 @@ ALLOWED: dict[str, set[str]] = {
         "cards", "games", "abstraction", "exact", "theory", "strategy_file", "parallel",
         "agents", "reports",
     },
+    "analysis": {
+        "cards", "games", "abstraction", "exact", "theory", "algorithms", "strategy_file",
+        "parallel", "agents", "reports", "analysis",
+    },
     "runs": {
         "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "reports",
-        "agents", "runs",
+        "agents", "analysis", "runs",
     },
     "batch": {
         "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "parallel",
-        "reports", "agents", "runs", "batch",
+        "reports", "agents", "analysis", "runs", "batch",
     },
 }
 """Which packages each layer may import from (besides ``BASE``)."""

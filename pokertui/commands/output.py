@@ -48,17 +48,18 @@ def gap_text(value: float, noise: bool, spec: str = ".3g") -> str:
 
 
 @contextmanager
-def deal_progress(label: str, total: int) -> Iterator[Callable[[int], None]]:
-    """A progress bar on stderr for a run of ``total`` duplicate deals, drawn from the run's
-    first report on: a run reports once its bots are built (``lbr.spot_run.run_chunks``), so a bad
-    bot is refused with its message alone, and no bot is built twice to find out first."""
+def deal_progress(label: str, total: int, unit: str = "deals") -> Iterator[Callable[[int], None]]:
+    """A progress bar on stderr for a run of ``total`` duplicate deals (or other ``unit``s),
+    drawn from the run's first report on: a run reports once its bots are built
+    (``lbr.spot_run.run_chunks``), so a bad bot is refused with its message alone, and no bot
+    is built twice to find out first."""
     from rich.console import Console  # noqa: PLC0415
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn  # noqa: PLC0415
 
     bar = Progress(
         TextColumn(f"[bold]{label}"),
         BarColumn(),
-        TextColumn("{task.completed:,.0f}/{task.total:,.0f} deals"),
+        TextColumn("{task.completed:,.0f}/{task.total:,.0f} " + unit),
         TimeElapsedColumn(),
         console=Console(stderr=True),
     )

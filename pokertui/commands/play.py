@@ -7,7 +7,7 @@ import sys
 from typing import Any
 
 from pokertui.commands.arguments import bounded_int, seed
-from pokertui.commands.output import add_json_flag, print_json
+from pokertui.commands.output import add_json_flag, deal_progress, print_json
 from solvers.errors import InputError
 
 MAX_HANDS = 100_000
@@ -199,9 +199,13 @@ def run_full_game(args: argparse.Namespace) -> int:
     seed = 0 if args.seed is None else args.seed
     from pokertui.session.hunl_headless import play_hunl_match  # noqa: PLC0415
 
-    report, session = play_hunl_match(
-        config, bot, opponent, args.hands, seed, names=(bot_name, args.opponent)
-    )
+    names = (bot_name, args.opponent)
+    if args.json or not sys.stderr.isatty():  # a bar is for a person watching a terminal
+        report, session = play_hunl_match(config, bot, opponent, args.hands, seed, names=names)
+    else:
+        with deal_progress("playing", args.hands, unit="hands") as progress:
+            report, session = play_hunl_match(config, bot, opponent, args.hands, seed,
+                                              progress=progress, names=names)  # fmt: skip
     report["game"] = hunl_spec_string(config)
     if history is not None:
         from pokertui.session.phh import session_phhs  # noqa: PLC0415

@@ -9,43 +9,18 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
+from pokertui.screens.table_screen import key_lines
+
+PLAY_TITLE = "Play: a solved game or a spot (p on the home screen or in Spots)"
+HUNL_TITLE = "Hold'em: the full game, preflop to river (u on the home screen)"
+
 SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
-    (
-        "Play: actions",
-        (
-            ("f", "fold"),
-            ("c", "check or call"),
-            ("b / r", "bet or raise the first (smallest) size"),
-            ("1 2 3 4", "bet or raise with size preset 1-4 (the sizes in order)"),
-            ("a", "the largest bet or raise (all-in where stacks are set)"),
-            ("x / $", "bet or raise a custom amount"),
-            ("n", "next hand"),
-        ),
-    ),
-    (
-        "Play: live panel",
-        (
-            ("h", "hide or show all hints (practice mode)"),
-            ("o", "odds: pot odds, MDF, bluff share, alpha per size"),
-            ("v", "action EVs for your hand (best in green)"),
-            ("g", "ranges: the bot's and yours as the bot sees it"),
-            ("e", "equity against the bot's range"),
-        ),
-    ),
-    (
-        "Play: session",
-        (
-            ("s", "review the last hand and session statistics"),
-            ("w", "write the hand history to saves/NAME-history.txt"),
-            ("escape", "back to the home screen (the session is saved)"),
-        ),
-    ),
     (
         "Review",
         (
             ("up / down", "step through the hand's decisions"),
             ("← → / [ ]", "previous or next hand"),
-            ("w", "write the hand history"),
+            ("w", "write the hand history as text (a solved game's review)"),
             ("escape", "back to the table"),
         ),
     ),
@@ -99,20 +74,6 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
-        "Hold'em (full game, preflop to river)",
-        (
-            ("u (home)", "new game: depth, bot (re-solving by default), think time, seat"),
-            ("(thinking)", "the bot's re-solve runs in the background: help, log, quit all work"),
-            ("f / c", "fold / check or call"),
-            ("m 1 2 3 p", "raise: minimum, 1/3, 1/2, 2/3 of the pot after calling, pot"),
-            ("a", "all-in"),
-            ("x / $", "type any amount: this street's total in chips (750) or bb (7.5bb)"),
-            ("h", "hide or show the live panel (odds, EVs, the bot's range, equity)"),
-            ("s", "review hands: equity and EVs of your decisions, bb/100 with 95% interval"),
-            ("w", "write the session's hands as PHH (saves/NAME-history.phhs)"),
-        ),
-    ),
-    (
         "Home and everywhere",
         (
             ("p u r o s t v", "play, hold'em, resume, spots, strategies, study, solve (home)"),
@@ -123,10 +84,29 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
 )
 
 
+HUNL_NOTES = (
+    ("u (home)", "new game: depth, bot (re-solving by default), think time, seat"),
+    ("(thinking)", "the bot's re-solve runs in the background: help, log, quit all work"),
+)
+
+
+def sections() -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """The two tables' keys, read from their bindings, then the other screens'."""
+    from pokertui.screens.hunl_play import HunlPlayScreen  # noqa: PLC0415
+    from pokertui.screens.play import PlayScreen  # noqa: PLC0415
+
+    return (
+        (PLAY_TITLE, tuple(key_lines(PlayScreen.BINDINGS))),
+        (HUNL_TITLE, HUNL_NOTES + tuple(key_lines(HunlPlayScreen.BINDINGS))),
+        *SECTIONS,
+    )
+
+
 def help_table() -> Text:
     text = Text()
-    width = max(len(key) for _, keys in SECTIONS for key, _ in keys) + 2
-    for title, keys in SECTIONS:
+    every = sections()
+    width = max(len(key) for _, keys in every for key, _ in keys) + 2
+    for title, keys in every:
         text.append(f"{title}\n", style="bold underline")
         for key, what in keys:
             text.append(f"  {key:<{width}}", style="bold cyan")

@@ -1,7 +1,7 @@
-"""Writing a session's hand history to a text file, for the play and review screens.
+"""Writing a session's hand history to a file, for the play, hold'em and review screens.
 
-Both screens offer the export; it lives here, below both, so that neither imports the other
-for it (play opens review; review must not reach back into play).
+The screens offer the export; it lives here, below them, so that none imports another for it
+(play opens review; review must not reach back into play).
 """
 
 from __future__ import annotations
@@ -15,12 +15,17 @@ from pokertui.widgets.hand_log import history_text
 from solvers.atomic import atomic_write_text
 
 
-def export_history(screen: Screen, session: Session, path: Path) -> None:
-    """Write the history atomically and tell the player where it went, or why it could not."""
+def write_history(screen: Screen, path: Path, text: str, kind: str = "Hand history") -> None:
+    """Write ``text`` atomically and tell the player where it went, or why it could not."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, history_text(session) + "\n")
+        atomic_write_text(path, text)
     except OSError as exc:
         screen.notify(f"Cannot write {path}: {exc.strerror or exc}", severity="error")
         return
-    screen.notify(f"Hand history written to {path}", timeout=4)
+    screen.notify(f"{kind} written to {path}", timeout=4)
+
+
+def export_history(screen: Screen, session: Session, path: Path) -> None:
+    """A solved game's session as readable text (``history_text``)."""
+    write_history(screen, path, history_text(session) + "\n")

@@ -31,14 +31,14 @@ DISABLED: set[str] = set()
 class HomeScreen(Screen[None]):
     BINDINGS = [
         Binding("p", "choose('play')", "Play"),
-        Binding("u", "choose('hunl')", "Hold'em", show=False),
+        Binding("u", "choose('hunl')", "Hold'em"),
         Binding("r", "choose('resume')", "Resume"),
         Binding("s", "choose('strategies')", "Strategies"),
         Binding("t", "choose('study')", "Study"),
         Binding("o", "choose('spots')", "Spots"),
         Binding("v", "choose('solve')", "Solve"),
         Binding("question_mark", "choose('help')", "Help", key_display="?"),
-        Binding("q", "choose('quit')", "Quit"),
+        Binding("q", "choose('quit')", "Quit", show=False),  # the footer shows ^q Quit
     ]
 
     def compose(self) -> ComposeResult:

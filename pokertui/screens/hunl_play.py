@@ -14,8 +14,9 @@ second; the line under the actions shows the street, the time spent against the 
 exploitability reached. ``post_message`` rather than ``call_from_thread``: the solver never
 waits for the event loop, so a quit mid-think cannot leave it blocked. The screen stays live
 meanwhile (help, scrolling, review, quitting). A closed screen cancels its workers and the hook
-then stops the solve (``ThinkingStopped``); the session is only changed on the event loop and
-an unfinished hand is never saved, so quitting mid-think leaves the autosave whole.
+then stops the solve (``ThinkingStopped``); the session is only changed on the event loop, so
+leaving or quitting mid-hand saves the hand as it stands (``save_on_close``) and a resume
+continues it at the same decision.
 """
 
 from __future__ import annotations
@@ -33,11 +34,11 @@ from textual.widgets import Footer, Header, Input, Static
 from textual.worker import NoActiveWorker, get_current_worker
 
 from pokertui.screens.message import MessageDialog
+from pokertui.screens.table_screen import TableScreen, table_bindings
 from pokertui.session.hunl_hand import HunlActionError
 from pokertui.session.hunl_saves import save_hunl_session
 from pokertui.session.hunl_session import HunlSession, ThinkingStopped, warm_up
 from pokertui.session.phh import session_phhs
-from pokertui.session.saves import SaveError, save_path
 from pokertui.widgets.hunl_view import (
     SIZE_OF_KEY,
     hand_lines,
@@ -46,7 +47,6 @@ from pokertui.widgets.hunl_view import (
     render_table,
     render_thinking,
 )
-from solvers.atomic import atomic_write_text
 from solvers.errors import InputError
 
 
@@ -118,32 +118,29 @@ class HunlAmountDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class HunlPlayScreen(Screen[None]):
-    BINDINGS = [
-        Binding("f", "act('f')", "Fold"),
-        Binding("c,k", "act('c')", "Check/Call"),
-        Binding("m", "act('m')", "Min"),
-        Binding("1", "act('1')", "⅓", show=False),
-        Binding("2", "act('2')", "½", show=False),
-        Binding("3", "act('3')", "⅔", show=False),
-        Binding("p", "act('p')", "Pot"),
-        Binding("a", "act('a')", "All-in"),
-        Binding("x,dollar_sign", "custom_amount", "Amount"),
-        Binding("n", "next_hand", "Next"),
-        Binding("h", "toggle_hints", "Hints"),
-        Binding("s", "review", "Review"),
-        Binding("w", "export", "PHH", show=False),
-        Binding("question_mark", "app.show_help", "Help", key_display="?"),
-        Binding("escape", "leave", "Home"),
-    ]
+class HunlPlayScreen(TableScreen):
+    HISTORY_SUFFIX = "-history.phhs"
+    HISTORY_KIND = "Hand history (PHH)"
+    PANEL = "#hunl-live"
+    BINDINGS = table_bindings(
+        [
+            Binding("f", "act('f')", "Fold", tooltip="fold"),
+            Binding("c,k", "act('c')", "Check/Call", tooltip="check or call"),
+            Binding("m", "act('m')", "Min", tooltip="the minimum raise"),
+            Binding("1", "act('1')", "⅓", show=False, tooltip="raise ⅓ of the pot after calling"),
+            Binding("2", "act('2')", "½", show=False, tooltip="raise ½ of the pot after calling"),
+            Binding("3", "act('3')", "⅔", show=False, tooltip="raise ⅔ of the pot after calling"),
+            Binding("p", "act('p')", "Pot", tooltip="raise the pot after calling"),
+            Binding("a", "act('a')", "All-in", tooltip="all-in"),
+        ],
+        [],
+        amount="type any amount: this street's total in chips (750) or bb (7.5bb)",
+        export="PHH",
+        history=f"the session's hands as PHH to saves/NAME{HISTORY_SUFFIX}",
+    )
 
     def __init__(self, session: HunlSession, save_name: str, saves_dir: Path, hints: bool = True):
-        super().__init__()
-        self.session = session
-        self.save_name = save_name
-        self.saves_dir = Path(saves_dir)
-        self.hints = hints
-        self.saved_hands = sum(1 for h in session.hands if h.result is not None)
+        super().__init__(session, save_name, saves_dir, hints)
         self.thinking_key: tuple[int, int] | None = None
         """The decision the bot is thinking about (a worker runs), or None."""
         self.live_key: tuple[int, int] | None = None
@@ -177,19 +174,15 @@ class HunlPlayScreen(Screen[None]):
         self.set_timer(WARMING_AFTER, self.show_warming)
         self.warm_up_bot()
         if self.session.hand_over:
-            self.action_next_hand()
+            self.deal_next_hand()
         else:
             self.refresh_all()
 
     # --- rendering --------------------------------------------------------------------------
     def refresh_all(self) -> None:
         session = self.session
-        summary = session.summary()
-        score = "no hands yet"
-        if summary["hands"]:
-            score = f"{summary['hands']} hands · {summary['mean']:+.0f} bb/100"
         bot = Path(session.bot_name).name  # a bot file by its name, a chump as it is
-        self.sub_title = f"{bot} · {session.config.stack_bb:g}bb · {score}"
+        self.sub_title = f"{bot} · {session.config.stack_bb:g}bb · {self.score_line()}"
         self.query_one("#hunl-table", Static).update(render_table(session))
         self.query_one("#hunl-actions", Static).update(render_options(session))
         log = "\n".join(hand_lines(session, session.hand)) if session.hands else ""
@@ -391,10 +384,7 @@ class HunlPlayScreen(Screen[None]):
             return
         self.refresh_all()
 
-    def action_next_hand(self) -> None:
-        if not self.session.hand_over:
-            self.notify("Finish this hand first.", timeout=2)
-            return
+    def deal_next_hand(self) -> None:
         try:
             self.session.new_hand(advance=False)
         except InputError as exc:
@@ -403,42 +393,25 @@ class HunlPlayScreen(Screen[None]):
         self.refresh_all()
 
     def action_toggle_hints(self) -> None:
-        self.hints = not self.hints
-        self.query_one("#hunl-live").display = self.hints
-        self.notify("Hints on" if self.hints else "Hints off: practice mode", timeout=2)
+        super().action_toggle_hints()
         if self.hints:
             self.refresh_all()
 
-    def action_review(self) -> None:
-        if not any(h.result is not None for h in self.session.hands):
-            self.notify("No finished hand to review yet.", timeout=2)
-            return
+    def review_screen(self) -> Screen[None]:
         from pokertui.screens.hunl_review import HunlReviewScreen  # noqa: PLC0415
 
-        self.app.push_screen(HunlReviewScreen(self.session))
+        return HunlReviewScreen(self.session)
 
-    def action_export(self) -> None:
-        path = self.saves_dir / f"{self.save_name}-history.phhs"
-        session = self.session
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            atomic_write_text(path, session_phhs(session.config, session.hands, "you", "bot"))
-        except OSError as exc:
-            self.notify(f"Cannot write {path}: {exc.strerror or exc}", severity="error")
-            return
-        self.notify(f"Hand history (PHH) written to {path}", timeout=4)
+    def history_text(self) -> str:
+        return session_phhs(self.session.config, self.session.hands, "you", "bot")
 
-    def action_leave(self) -> None:
-        self.autosave()
-        self.dismiss(None)
+    def save(self, path: Path) -> None:
+        save_hunl_session(self.session, path)
 
-    def autosave(self) -> None:
-        finished = sum(1 for h in self.session.hands if h.result is not None)
-        if finished == self.saved_hands:
-            return
-        try:
-            save_hunl_session(self.session, save_path(self.saves_dir, self.save_name))
-        except SaveError as exc:
-            self.notify(f"Not saved: {exc}", severity="error", timeout=8)
-            return
-        self.saved_hands = finished
+    def save_on_close(self) -> None:
+        """An unfinished hand is saved as it stands, so a resume continues it at this decision
+        (its cards and betting) instead of dealing it again."""
+        self.autosave(force=not self.session.hand_over)
+
+    def score_tail(self, summary: dict) -> str:
+        return f"{summary['mean']:+.0f} bb/100"

@@ -106,7 +106,8 @@ class HunlSetupDialog(ModalScreen[HunlSetup | None]):
                 yield Button("Cancel", id="hunl-cancel")
 
     def on_mount(self) -> None:
-        self.query_one("#hunl-start", Button).focus()
+        """The depth first, its text selected: typing replaces it and Enter starts."""
+        self.query_one("#hunl-depth", Input).focus()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         if event.select.id == "hunl-bot-choice" and event.value is not Select.NULL:

@@ -15,17 +15,16 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Header
 
 from pokertui.screens.amount import AmountDialog
-from pokertui.screens.history_export import export_history
 from pokertui.screens.review import ReviewScreen
+from pokertui.screens.table_screen import TableScreen, table_bindings
 from pokertui.session import IllegalActionError, Session, current_spot
-from pokertui.session.saves import SaveError, save_path, save_session
+from pokertui.session.saves import save_session
 from pokertui.widgets.action_bar import ActionBar, option_for_key
 from pokertui.widgets.format import chips
-from pokertui.widgets.hand_log import HandLog
+from pokertui.widgets.hand_log import HandLog, history_text
 from pokertui.widgets.live_panel import LivePanel
 from pokertui.widgets.messages import SpotFailed, SpotReady
 from pokertui.widgets.table_view import TableView
@@ -40,37 +39,39 @@ def snapshot(session: Session) -> Session:
     return frozen
 
 
-class PlayScreen(Screen[None]):
-    BINDINGS = [
-        Binding("f", "act('f')", "Fold"),
-        Binding("c", "act('c')", "Check/Call"),
-        Binding("b,r", "act('b')", "Bet/Raise"),
-        *(Binding(k, f"act('{k}')", f"Size {k}", show=False) for k in "1234"),
-        Binding("a", "act('a')", "Max", show=False),
-        Binding("x,dollar_sign", "custom_amount", "Amount"),
-        Binding("n", "next_hand", "Next"),
-        Binding("h", "toggle_hints", "Hints"),
-        Binding("o", "toggle_part('odds')", "Odds", show=False),
-        Binding("v", "toggle_part('evs')", "EVs", show=False),
-        Binding("g", "toggle_part('ranges')", "Ranges", show=False),
-        Binding("e", "toggle_part('equity')", "Equity", show=False),
-        Binding("s", "review", "Review"),
-        Binding("w", "export", "Export", show=False),
-        Binding("question_mark", "app.show_help", "Help", key_display="?"),
-        Binding("escape", "leave", "Home"),
-    ]
+class PlayScreen(TableScreen):
+    HISTORY_SUFFIX = "-history.txt"
+    BINDINGS = table_bindings(
+        [
+            Binding("f", "act('f')", "Fold", tooltip="fold"),
+            Binding("c", "act('c')", "Check/Call", tooltip="check or call"),
+            Binding("b,r", "act('b')", "Bet/Raise",
+                    tooltip="bet or raise the first (smallest) size"),
+            *(Binding(k, f"act('{k}')", f"Size {k}", show=False,
+                      tooltip="bet or raise with size preset 1-4 (the sizes in order)")
+              for k in "1234"),
+            Binding("a", "act('a')", "Max", show=False,
+                    tooltip="the largest bet or raise (all-in where stacks are set)"),
+        ],
+        [
+            Binding("o", "toggle_part('odds')", "Odds", show=False,
+                    tooltip="odds: pot odds, MDF, bluff share, alpha per size"),
+            Binding("v", "toggle_part('evs')", "EVs", show=False,
+                    tooltip="action EVs for your hand (best in green)"),
+            Binding("g", "toggle_part('ranges')", "Ranges", show=False,
+                    tooltip="ranges: the bot's and yours as the bot sees it"),
+            Binding("e", "toggle_part('equity')", "Equity", show=False,
+                    tooltip="equity against the bot's range"),
+        ],
+        amount="bet or raise a custom amount (checked by the session)",
+        export="Export",
+        history=f"the hand history as text to saves/NAME{HISTORY_SUFFIX}",
+    )
 
     def __init__(self, session: Session, save_name: str, saves_dir: Path, hints: bool = True):
-        super().__init__()
-        self.session = session
-        self.save_name = save_name
-        """Autosave name: ``saves_dir/NAME.json``."""
-        self.saves_dir = Path(saves_dir)
-        self.hints = hints
+        super().__init__(session, save_name, saves_dir, hints)
         self.thinking = False
         """A worker is playing the human's bet (the bot re-solving the turn)."""
-        self.saved_hands = sum(1 for h in session.hands if h.result is not None)
-        """Finished hands already on disk (a hand is saved once, when it ends)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -103,14 +104,11 @@ class PlayScreen(Screen[None]):
             panel.show_note("Hand over: n for the next hand, s to review it.")
             self.autosave()
 
-    def score_line(self) -> str:
-        summary = self.session.summary()
-        if not summary["hands"]:
-            return "no hands yet"
-        line = f"{summary['hands']} hands · net {chips(summary['net'])}"
+    def score_tail(self, summary: dict) -> str:
+        tail = f"net {chips(summary['net'])}"
         if summary["ev_lost_hands"]:
-            line += f" · EV lost {chips(round(summary['ev_lost_net'], 3))}"
-        return line
+            tail += f" · EV lost {chips(round(summary['ev_lost_net'], 3))}"
+        return tail
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="spot")
     def compute_spot(self, frozen: Session, hand_number: int, node_key: str) -> None:
@@ -199,18 +197,13 @@ class PlayScreen(Screen[None]):
         next hand or leaving."""
         return not (self.thinking and action in ("act", "custom_amount", "next_hand", "leave"))
 
-    def action_next_hand(self) -> None:
-        if not self.session.hand_over:
-            self.notify("Finish this hand first.", timeout=2)
-            return
+    def deal_next_hand(self) -> None:
         self.session.new_hand()
         self.refresh_all()
 
     def action_toggle_hints(self) -> None:
-        self.hints = not self.hints
-        self.query_one(LivePanel).display = self.hints
+        super().action_toggle_hints()
         self.app.remember_hints(self.hints)  # type: ignore[attr-defined]
-        self.notify("Hints on" if self.hints else "Hints off: practice mode", timeout=2)
 
     def action_toggle_part(self, part: str) -> None:
         panel = self.query_one(LivePanel)
@@ -219,31 +212,11 @@ class PlayScreen(Screen[None]):
         shown = panel.toggle_part(part)
         self.notify(f"{part}: {'shown' if shown else 'hidden'}", timeout=1.5)
 
-    def action_review(self) -> None:
-        if not any(h.result is not None for h in self.session.hands):
-            self.notify("No finished hand to review yet.", timeout=2)
-            return
-        self.app.push_screen(ReviewScreen(self.session, self.history_path()))
+    def review_screen(self) -> ReviewScreen:
+        return ReviewScreen(self.session, self.history_path())
 
-    def action_export(self) -> None:
-        export_history(self, self.session, self.history_path())
+    def history_text(self) -> str:
+        return history_text(self.session) + "\n"
 
-    def action_leave(self) -> None:
-        self.autosave()
-        self.dismiss(None)
-
-    # --- saving -------------------------------------------------------------------------------
-    def history_path(self) -> Path:
-        return self.saves_dir / f"{self.save_name}-history.txt"
-
-    def autosave(self) -> None:
-        finished = sum(1 for h in self.session.hands if h.result is not None)
-        if finished == self.saved_hands:
-            return
-        try:
-            save_session(self.session, save_path(self.saves_dir, self.save_name))
-        except SaveError as exc:
-            self.notify(f"Not saved: {exc}", severity="error", timeout=8)
-            return
-        self.saved_hands = finished
-
+    def save(self, path: Path) -> None:
+        save_session(self.session, path)

@@ -25,7 +25,7 @@ from textual.widgets.option_list import Option
 from pokertui.screens.history_export import export_history
 from pokertui.session import HandRecord, Session, Step
 from pokertui.session.scoring import ADJUSTED_LABEL, ADJUSTED_NOTE, EV_LOST_LABEL, EV_LOST_NOTE
-from pokertui.widgets.format import OFF_PATH_NOTE, chips, ev, gto_cell
+from pokertui.widgets.format import OFF_PATH_NOTE, chips, ev, gto_cell, plural
 from pokertui.widgets.hand_log import result_line, step_line
 
 
@@ -56,7 +56,8 @@ def decision_table(session: Session, step: Step) -> Table | Text:
 def stats_text(session: Session) -> Text:
     summary = session.summary()
     text = Text()
-    text.append(f"{summary['hands']} hands, net {chips(summary['net'])} chips\n", style="bold")
+    text.append(f"{plural(summary['hands'], 'hand')}, net {chips(summary['net'])} chips\n",
+                style="bold")
     rows = [("Result", summary["mean"], summary["ci95"])]
     if summary["ev_lost_hands"]:
         rows.append((EV_LOST_LABEL, summary["ev_lost_mean"], summary["ev_lost_ci95"]))

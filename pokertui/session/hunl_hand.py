@@ -132,8 +132,14 @@ def _bb(state: HunlState, chips: float) -> str:
     return f"{chips / state.config.big_blind:g}bb"
 
 
-def parse_amount(text: str, big_blind: int) -> int:
-    """A typed amount in chips (``750``) or big blinds (``7.5bb``)."""
+AMOUNT_FORMS = "type chips (750) or big blinds (7.5bb)"
+MAX_TYPED_CHIPS = 1e12
+"""Typed amounts beyond this many chips are not read as numbers (``1e999`` is infinite)."""
+
+
+def parse_amount(text: str, big_blind: int) -> float | None:
+    """A typed amount in chips (``750``) or big blinds (``7.5bb``); None if it is not one
+    (no number, NaN, infinite or absurdly large)."""
     raw = text.strip().lower().replace(",", "")
     scale = 1.0
     if raw.endswith("bb"):
@@ -141,12 +147,55 @@ def parse_amount(text: str, big_blind: int) -> int:
     try:
         value = float(raw) * scale
     except ValueError:
-        raise HunlActionError(
-            f"type a raise-to total in chips (750) or big blinds (7.5bb), not {text!r}"
-        ) from None
-    if not np.isfinite(value) or abs(value) > 1e12:
-        raise HunlActionError(f"{text!r} is not a sensible amount")
-    return int(round(value))
+        return None
+    if not np.isfinite(value) or abs(value) > MAX_TYPED_CHIPS:
+        return None
+    return value
+
+
+def amount_range(state: HunlState) -> tuple[int, int] | None:
+    """The legal bet or raise-to amounts as this street's totals (what the amount dialog
+    takes), or None when no raise is possible."""
+    legal = state.legal()
+    if legal.min_raise_to is None or legal.max_raise_to is None:
+        return None
+    start = street_start(state)
+    return legal.min_raise_to - start, legal.max_raise_to - start
+
+
+def amount_hint(state: HunlState) -> str:
+    """The legal amounts as the dialog shows them: this street's chips, then big blinds."""
+    found = amount_range(state)
+    if found is None:
+        return "no bet or raise is possible here"
+    low, high = found
+    return f"legal: {low} to {high} chips ({_bb(state, low)} to {_bb(state, high)})"
+
+
+def amount_total(state: HunlState, text: str) -> int:
+    """The raise-to total (whole hand) of a typed amount (this street's total); an amount
+    outside the legal range or not a number is a ``HunlActionError`` in the dialog's terms."""
+    found = amount_range(state)
+    if found is None:
+        raise HunlActionError("no bet or raise is possible here")
+    low, high = found
+    raising = state.legal().call_amount > 0 or state.street == 0  # blinds are bets
+    rule = "a raise must be to" if raising else "a bet must be"
+    if low == high:
+        rule = f"{rule} {low} chips ({_bb(state, low)}, all-in) this street"
+    else:
+        rule = (f"{rule} between {low} and {high} chips ({_bb(state, low)} to "
+                f"{_bb(state, high)}) this street")  # fmt: skip
+    typed = text.strip()
+    if not typed:
+        raise HunlActionError(f"{rule}: {AMOUNT_FORMS}")
+    value = parse_amount(typed, state.config.big_blind)
+    if value is None:
+        raise HunlActionError(f"{rule}, not {typed[:24]!r}: {AMOUNT_FORMS}")
+    amount = int(round(value))
+    if not low <= amount <= high:
+        raise HunlActionError(f"{rule}, not {amount} ({_bb(state, amount)})")
+    return street_start(state) + amount
 
 
 def all_in_adjusted(hand: HunlHand, state: HunlState, rng: np.random.Generator) -> float:

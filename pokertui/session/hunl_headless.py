@@ -18,8 +18,6 @@ from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import HunlConfig
 
-PROGRESS_EVERY = 500
-
 
 def play_hunl_match(
     config: HunlConfig,
@@ -30,18 +28,22 @@ def play_hunl_match(
     progress: Callable[[int], None] | None = None,
     names: tuple[str, str] = ("bot", "opponent"),
 ) -> tuple[dict, HunlSession]:
-    """Play ``hands`` hands; the report (the bot's score in bb/100) and the session played."""
+    """Play ``hands`` hands; the report (the bot's score in bb/100) and the session played.
+    ``progress`` hears the number of hands played before the first and after each (a
+    re-solving bot plays one in seconds)."""
     if hands < 1:
         raise InputError("play at least one hand")
     session = HunlSession(config, bot, bot_name=names[0], seed=seed, review=False)
     rng = np.random.default_rng([seed, 1])
+    if progress is not None:
+        progress(0)  # a re-solving bot's first hand takes seconds: show the bar before it
     for played in range(1, hands + 1):
         session.new_hand()
         while session.human_to_act:
             hole = session.hand.hole[session.human_seat]
             board = np.array(session.board, dtype=np.intp)
             session.act(opponent.act(session.state, board, int(COMBO_INDEX[hole]), rng))
-        if progress is not None and (played % PROGRESS_EVERY == 0 or played == hands):
+        if progress is not None:
             progress(played)
     summary = session.summary()
     report = {

@@ -1,12 +1,18 @@
 """Saved full-game sessions: the same atomic, backed-up JSON saves as ``saves.py``, another kind.
 
 A save holds the game spec, the bot (a chump's name or a file's absolute path, ``resolve:`` and
-its options kept before it), the re-solving bot's think time, the seat mode,
-the seed, the generator's state before the current hand's deal (so a resumed session deals the
-same cards) and every finished hand: cards, the ACPC betting string, result and score. Loading
-checks all of it: types and ranges by the pydantic model, then each hand is replayed by the
-rules and its result recomputed from the cards, so a corrupt or hand-edited save is a
-``SaveError`` (and the backup is tried) rather than a wrong score or a crash later.
+its options kept before it), the re-solving bot's think time, the seat mode, the seed, the
+generator's state, every finished hand (cards, the ACPC betting string, result and score) and,
+from version 2, the unfinished hand (cards and the actions so far). Loading checks all of it:
+types and ranges by the pydantic model, then each hand is replayed by the rules and its result
+recomputed from the cards, so a corrupt or hand-edited save is a ``SaveError`` (and the backup
+is tried) rather than a wrong score or a crash later.
+
+An unfinished hand resumes at the decision where it was left, with its cards and betting. A
+save between hands (and any version 1 save, which stored the generator as it was before an
+unfinished hand's deal) resumes with a freshly seeded generator: the last save may predate a
+hand that was dealt and seen but not saved, and dealing it again would let a player peek at
+the cards and replay the hand.
 """
 
 from __future__ import annotations
@@ -15,12 +21,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from pokertui.session.hunl_hand import HunlHand, HunlStep
 from pokertui.session.hunl_session import THINK_LIMITS, HunlSession
 from pokertui.session.save_format import RngState
-from pokertui.session.saves import SaveError, read_document, write_document
+from pokertui.session.saves import KIND_VERSIONS, SaveError, read_document, write_document
 from solvers.agents.registry import RESOLVE_NAME, make_agent
 from solvers.cards import evaluator
 from solvers.errors import InputError
@@ -28,7 +35,8 @@ from solvers.games.hunl.rules import BOARD_CARDS, replay
 from solvers.games.hunl.spec import hunl_spec_string, parse_hunl_spec
 
 KIND = "pokertui-hunl-session"
-SAVE_VERSION = 1
+SAVE_VERSION = KIND_VERSIONS[KIND]
+"""2 saves the unfinished hand; version 1 saves still load."""
 MAX_HANDS = 1_000_000
 Card = Annotated[int, Field(ge=0, le=51)]
 Text = Annotated[str, Field(max_length=10_000)]
@@ -63,6 +71,17 @@ class HandData(_Strict):
     steps: list[StepData] = Field(default_factory=list, max_length=1_000)
 
 
+class InPlayData(_Strict):
+    """The unfinished hand: its cards and the actions played so far."""
+
+    number: int = Field(ge=1, le=10**9)
+    human_seat: Literal[0, 1]
+    hole: tuple[tuple[Card, Card], tuple[Card, Card]]
+    board: tuple[Card, Card, Card, Card, Card]
+    betting: Text
+    steps: list[StepData] = Field(default_factory=list, max_length=1_000)
+
+
 class Document(BaseModel):
     model_config = ConfigDict(extra="ignore", allow_inf_nan=False)
 
@@ -76,6 +95,7 @@ class Document(BaseModel):
     seed: int = Field(ge=0, lt=2**64)
     rng_state: RngState
     hands: list[HandData] = Field(default_factory=list, max_length=MAX_HANDS)
+    in_play: InPlayData | None = None
 
 
 def hunl_document(session: HunlSession) -> dict[str, Any]:
@@ -89,10 +109,21 @@ def hunl_document(session: HunlSession) -> dict[str, Any]:
         "think": session.think,
         "seat_mode": session.seat_mode,
         "seed": session.seed,
-        "rng_state": session.rng.bit_generator.state
-        if session.hand_over
-        else session.rng_at_deal,
+        "rng_state": session.rng.bit_generator.state,
         "hands": [_hand_dict(h) for h in finished],
+        "in_play": None if session.hand_over else _in_play_dict(session),
+    }
+
+
+def _in_play_dict(session: HunlSession) -> dict[str, Any]:
+    hand = session.hand
+    return {
+        "number": hand.number,
+        "human_seat": hand.human_seat,
+        "hole": [list(hand.hole[0]), list(hand.hole[1])],
+        "board": list(hand.board),
+        "betting": session.state.betting,
+        "steps": [vars(step) for step in hand.steps],
     }
 
 
@@ -155,11 +186,15 @@ def _restore(data: dict[str, Any], path: Path) -> HunlSession:
         agent = make_agent(document.bot, config)
         session = HunlSession(config, agent, bot_name=document.bot, human_seat=document.seat_mode,
                               seed=document.seed, think=document.think)  # fmt: skip
-        session.rng.bit_generator.state = document.rng_state.model_dump()
         for data_hand in document.hands:
             hand = _checked_hand(data_hand, config)
             session.hands.append(hand)
             session.score.add(hand.result, hand.adjusted, hand.ev_lost())  # type: ignore[arg-type]
+        if document.in_play is None:  # the next deal may have been seen: deal afresh
+            session.rng = np.random.default_rng()
+        else:
+            _restore_in_play(session, document.in_play)
+            session.rng.bit_generator.state = document.rng_state.model_dump()
     except SaveError:
         raise
     except InputError as exc:
@@ -204,3 +239,22 @@ def _checked_hand(data: HandData, config) -> HunlHand:
         board_reached=5 if state.folded < 0 else BOARD_CARDS[state.street],
     )
     return hand
+
+
+def _restore_in_play(session: HunlSession, data: InPlayData) -> None:
+    """The unfinished hand, replayed by the session up to the decision where it was left."""
+    where = f"the unfinished hand {data.number}"
+    if len({*data.hole[0], *data.hole[1], *data.board}) != 9:
+        raise SaveError(f"{where}: a card is dealt twice")
+    hand = HunlHand(
+        data.number,
+        data.human_seat,
+        (tuple(data.hole[0]), tuple(data.hole[1])),  # type: ignore[arg-type]
+        tuple(data.board),
+    )
+    try:
+        session.restore_hand(hand, [_step(step) for step in data.steps])
+    except InputError as exc:
+        raise SaveError(f"{where} cannot be resumed: {exc}") from None
+    if session.state.betting != data.betting:
+        raise SaveError(f"{where}: its actions do not give the betting {data.betting[:40]!r}")

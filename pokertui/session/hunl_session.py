@@ -40,22 +40,17 @@ from pokertui.session.hunl_hand import (
     HunlOption,
     HunlStep,
     all_in_adjusted,
+    amount_hint,
+    amount_total,
     fill_step,
-    parse_amount,
     raise_text,
     size_totals,
     street_start,
 )
 from pokertui.session.scoring import Score
-from solvers.agents.resolve_values import (
-    OFF_TREE_STREETS,
-    ResolvedValues,
-    bot_solution,
-    off_tree_raises,
-    off_tree_values,
-    resolved_values,
-)
 from solvers.agents.resolving import DEFAULT_SECONDS, ResolvingAgent
+from solvers.analysis.live_values import live_values_job
+from solvers.analysis.live_values import resolve_note as resolve_note  # the review's heading
 from solvers.cards import evaluator
 from solvers.cards.deck import COMBO_INDEX, cards_str
 from solvers.errors import InputError
@@ -74,21 +69,7 @@ from solvers.games.hunl.rules import (
     parse_action,
     replay,
 )
-from solvers.reports.hunl_live import LiveNumbers, bayes_reach, live_numbers
-
-
-def resolve_note(found: ResolvedValues) -> str:
-    """How the re-solve's values were found, for the live panel's heading."""
-    street = STREET_NAMES[found.street]
-    reached = found.exploitability_pct
-    quality = "" if math.isnan(reached) else f", exploitable by {reached:.1f}% of the pot"
-    answered = ""
-    if found.answered:  # a node re-solve facing each; on the flop the street solved again
-        answered = ("; sizes off its tree: the flop solved again with each" if found.street == 1
-                    else "; sizes off its tree: its re-solve facing each")  # fmt: skip
-    depth = "; its tree checks the turn and river down" if found.street == 1 else ""
-    return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}){answered}"
-            f"{depth}; your best play after")  # fmt: skip
+from solvers.reports.hunl_live import LiveNumbers
 
 
 class ThinkingStopped(Exception):  # noqa: N818 - a stop, not an error
@@ -210,22 +191,56 @@ class HunlSession(HandsInPlay[HunlHand]):
             return self.hand.shown_board
         return self.hand.board[: self.state.board_cards_needed]
 
+    def seat_of(self, number: int) -> int:
+        """The human's seat in hand ``number`` (the button on odd hands when alternating)."""
+        return (number - 1) % 2 if self.seat_mode is None else self.seat_mode
+
     def new_hand(self, advance: bool = True) -> HunlHand:
         if not self.hand_over:
             raise InputError("finish the current hand first")
         number = len(self.hands) + 1
-        seat = (number - 1) % 2 if self.seat_mode is None else self.seat_mode
         self.rng_at_deal = self.rng.bit_generator.state
         cards = [int(c) for c in self.rng.permutation(52)[:9]]
         hole = ((cards[0], cards[1]), (cards[2], cards[3]))
-        hand = HunlHand(number, seat, hole, tuple(cards[4:]))
+        hand = HunlHand(number, self.seat_of(number), hole, tuple(cards[4:]))
+        self._begin(hand)
+        if advance:
+            self._advance()
+        return hand
+
+    def _begin(self, hand: HunlHand) -> None:
         self.hands.append(hand)
         self.state = HunlState.initial(self.config)
         self._bot_steps = []
         self._live = {}
-        if advance:
-            self._advance()
-        return hand
+
+    def restore_hand(self, hand: HunlHand, steps: list[HunlStep]) -> None:
+        """Continue an unfinished hand from a save: ``hand``'s cards, then ``steps`` played
+        again through the rules (a bot's action as the bot's, so that its Bayes range follows)
+        and their review numbers kept; the hand stops at the decision where it was left."""
+        if not self.hand_over:
+            raise InputError("finish the current hand first")
+        if hand.number != len(self.hands) + 1 or hand.human_seat != self.seat_of(hand.number):
+            raise InputError(f"hand {hand.number} is not the next hand of this session")
+        hand.steps, hand.result = [], None
+        self._begin(hand)
+        for index, saved in enumerate(steps):
+            if self.state.is_over or saved.seat != self.state.to_act:
+                raise InputError(f"hand {hand.number}: action {index + 1} is out of turn")
+            action = parse_action(saved.action)
+            try:
+                self.state.apply(action)
+            except IllegalAction as exc:
+                raise InputError(f"hand {hand.number}: action {index + 1}: {exc}") from None
+            if saved.seat == self.human_seat:
+                self.act(action, advance=False)
+            else:
+                self.play_bot(action)
+            if saved.evs is not None or saved.equity is not None:
+                self._pending.pop((hand.number, index), None)
+                hand.steps[index].evs, hand.steps[index].equity = saved.evs, saved.equity
+        if self.hand_over:
+            raise InputError(f"hand {hand.number}: its actions finish it, so it is not unfinished")
 
     def decision_key(self) -> tuple[int, int]:
         """Identifies the current decision (hand number, actions so far)."""
@@ -263,13 +278,18 @@ class HunlSession(HandsInPlay[HunlHand]):
     def bb(self, chips: float) -> str:
         return f"{chips / self.config.big_blind:g}bb"
 
+    def amount_hint(self) -> str:
+        """The legal typed amounts, this street's totals: ``legal: 100 to 9400 chips (1bb to
+        94bb)``."""
+        return amount_hint(self.state)
+
     def act_amount(self, text: str, advance: bool = True) -> None:
         """A typed bet or raise: this street's total in chips (``750``) or big blinds
-        (``7.5bb``), as the table shows sizes; the rules say what is legal if it is not."""
+        (``7.5bb``), as the table shows sizes; refused in those terms (``amount_hint``'s
+        range, "bet" or "raise") before the rules, whose messages count the whole hand."""
         if not self.human_to_act:
             raise HunlActionError("it is not your turn to act")
-        total = self.street_start() + parse_amount(text, self.config.big_blind)
-        self.raise_to(total, advance)
+        self.raise_to(amount_total(self.state, text), advance)
 
     # --- acting -------------------------------------------------------------------------------
     def act(self, action: Action | str, advance: bool = True) -> None:
@@ -411,39 +431,10 @@ class HunlSession(HandsInPlay[HunlHand]):
         bot's answer to it is kept (no new solve), the others would each cost one."""
         if not self.human_to_act:
             raise InputError("the live numbers are for your decisions")
-        state, agent, lock = self.state, self.agent, self.agent_lock
-        board = np.array(self.board, dtype=np.intp)
-        hole = self.hand.hole[self.human_seat]
-        bot_steps = list(self._bot_steps)
         actions = tuple(option.action for option in self.options())
-        seed = self.hand.number
-        solved_street = self.re_solving
-
-        def job(report: Callable[[LiveNumbers], None] | None = None) -> LiveNumbers:
-            with lock:
-                steps = [(agent.policy(st, np.array(b, dtype=np.intp)), a)
-                         for st, b, a in bot_steps]  # fmt: skip
-                found = None
-                if solved_street:
-                    solution = bot_solution(agent, state, board)  # type: ignore[arg-type]
-                    if solution is not None:
-                        found = resolved_values(solution, state, hole)
-            reach = bayes_reach(steps)
-            if found is None:  # no bot query on a re-solved street: it would solve again
-                answering = None if solved_street else agent
-                return live_numbers(state, board, hole, reach, answering, actions, seed=seed)
-            numbers = live_numbers(state, board, hole, reach, agent, actions, seed,
-                                   found.known, resolve_note(found))  # fmt: skip
-            sizes = actions if taken is None else (taken,)
-            todo = off_tree_raises(found, sizes) if state.street in OFF_TREE_STREETS else ()
-            for index, action in enumerate(todo):
-                if report is not None:
-                    report(numbers.with_known(found.known, resolve_note(found), todo[index:]))
-                with lock:
-                    found = off_tree_values(agent, found, state, board, hole, (action,))  # type: ignore[arg-type]
-            return numbers.with_known(found.known, resolve_note(found))
-
-        return job
+        return live_values_job(self.agent, self.state, self.board,
+                               self.hand.hole[self.human_seat], self._bot_steps, actions,
+                               self.hand.number, self.agent_lock, taken)  # fmt: skip
 
     def store_live(self, key: tuple[int, int], numbers: LiveNumbers) -> None:
         """Keep numbers a worker computed on a snapshot, for the hand review."""

@@ -26,6 +26,8 @@ from solvers.strategy_file import load_strategy
 from solvers.user_files import load_user_json
 
 SAVE_VERSION = 1
+KIND_VERSIONS = {"pokertui-session": SAVE_VERSION, "pokertui-hunl-session": 2}
+"""The newest save version of each kind (a full-game save holds its unfinished hand from 2)."""
 MAX_SAVE_BYTES = 64 * 2**20
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
@@ -172,7 +174,8 @@ def read_document(path: Path, kinds: tuple[str, ...]) -> dict[str, Any]:
     if not isinstance(data, dict) or data.get("kind") not in kinds:
         raise SaveError(f"{path} is not a pokertui save of this kind")
     version = data.get("format_version")
-    if isinstance(version, int) and not isinstance(version, bool) and version > SAVE_VERSION:
+    newest = KIND_VERSIONS.get(data["kind"], SAVE_VERSION)
+    if isinstance(version, int) and not isinstance(version, bool) and version > newest:
         error = SaveError(
             f"{path} was written by a newer pokertui (save version {version}); upgrade to open it"
         )

@@ -87,3 +87,8 @@ def gto_cell(frequencies: list[float] | None, index: int, off_path: bool) -> str
     if off_path:
         return OFF_PATH
     return pct(frequencies[index]) if frequencies else "–"
+
+
+def plural(count: int, noun: str) -> str:
+    """``1 hand``, ``2 hands``: a count with its noun, singular for one."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"

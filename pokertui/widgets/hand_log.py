@@ -12,7 +12,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from pokertui.widgets.format import chips
+from pokertui.widgets.format import chips, plural
 from solvers.cards.deck import cards_str
 from solvers.cards.hand_names import hand_name
 
@@ -117,7 +117,7 @@ def history_text(session: Session) -> str:
         f"bot: {session.file.source} ({session.bot_mode}), seed {session.seed}",
         f"hands {summary['hands']}, net {chips(summary['net'])} chips",
         f"EV lost by your decisions: {summary['ev_lost_net']:.3f} chips over "
-        f"{summary['ev_lost_hands']} reviewed hands",
+        f"{plural(summary['ev_lost_hands'], 'reviewed hand')}",
         "Luck-adjusted results are AIVAT/DIVAT-style estimates that use the bot's cards.",
         "",
     ]

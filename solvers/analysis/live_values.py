@@ -1,0 +1,101 @@
+"""A decision's live numbers against a full-game agent, as one job that a thread may run.
+
+The play session's live panel (``HunlSession.live_job``) and ``pokertui analyze`` both call
+``live_values_job``, so a decision played in the app and the same decision read from its
+exported hand history get the same numbers. On a street the re-solving bot solves, the EVs are
+the re-solve's values (``agents/resolve_values.py``), sizes off its tree valued one at a time
+against the bot's answer to each; elsewhere the closed forms of ``reports/hunl_live.py``.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+
+import numpy as np
+
+from solvers.agents.resolve_values import (
+    OFF_TREE_STREETS,
+    ResolvedValues,
+    bot_solution,
+    off_tree_raises,
+    off_tree_values,
+    resolved_values,
+)
+from solvers.agents.resolving import ResolvingAgent
+from solvers.games.hunl.agent import Agent
+from solvers.games.hunl.rules import STREET_NAMES, Action, HunlState
+from solvers.reports.hunl_live import LiveNumbers, bayes_reach, live_numbers
+
+BotStep = tuple[HunlState, tuple[int, ...], Action]
+"""A bot's decision of the hand: the state it acted in, the board then, the action taken."""
+
+
+def resolve_note(found: ResolvedValues) -> str:
+    """How the re-solve's values were found, for the live panel's heading."""
+    street = STREET_NAMES[found.street]
+    reached = found.exploitability_pct
+    quality = "" if math.isnan(reached) else f", exploitable by {reached:.1f}% of the pot"
+    answered = ""
+    if found.answered:  # a node re-solve facing each; on the flop the street solved again
+        answered = ("; sizes off its tree: the flop solved again with each" if found.street == 1
+                    else "; sizes off its tree: its re-solve facing each")  # fmt: skip
+    depth = "; its tree checks the turn and river down" if found.street == 1 else ""
+    return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}){answered}"
+            f"{depth}; your best play after")  # fmt: skip
+
+
+def re_solves(agent: Agent, state: HunlState) -> bool:
+    """Whether ``agent`` solves ``state``'s street during play (its answers take seconds)."""
+    return isinstance(agent, ResolvingAgent) and state.street in agent.streets
+
+
+def live_values_job(
+    agent: Agent,
+    state: HunlState,
+    board: Sequence[int],
+    hole: tuple[int, int],
+    bot_steps: Sequence[BotStep],
+    actions: tuple[Action, ...],
+    seed: int,
+    lock: AbstractContextManager | None = None,
+    taken: Action | None = None,
+) -> Callable[..., LiveNumbers]:
+    """The numbers of the decision at ``state`` for the player to act holding ``hole``, the
+    bot's range Bayes' rule over ``agent``'s policy at ``bot_steps``; ``actions`` are the
+    options to value. ``job(report)`` calls ``report`` with the numbers so far before each
+    off-tree size it values, those sizes ``pending``, and returns the numbers with every size
+    valued. With ``taken`` (the review of a decision made), the only size valued off the tree
+    is that one: the bot's answer to it is kept, the others would each cost a solve. ``lock``
+    serialises the uses of the agent (its solutions are cached and shared)."""
+    lock = threading.RLock() if lock is None else lock
+    board = np.array(board, dtype=np.intp)
+    steps_in = list(bot_steps)
+    solved_street = re_solves(agent, state)
+
+    def job(report: Callable[[LiveNumbers], None] | None = None) -> LiveNumbers:
+        with lock:
+            steps = [(agent.policy(st, np.array(b, dtype=np.intp)), a) for st, b, a in steps_in]
+            found = None
+            if solved_street:
+                solution = bot_solution(agent, state, board)  # type: ignore[arg-type]
+                if solution is not None:
+                    found = resolved_values(solution, state, hole)
+        reach = bayes_reach(steps)
+        if found is None:  # no bot query on a re-solved street: it would solve again
+            answering = None if solved_street else agent
+            return live_numbers(state, board, hole, reach, answering, actions, seed=seed)
+        numbers = live_numbers(state, board, hole, reach, agent, actions, seed,
+                               found.known, resolve_note(found))  # fmt: skip
+        sizes = actions if taken is None else (taken,)
+        todo = off_tree_raises(found, sizes) if state.street in OFF_TREE_STREETS else ()
+        for index, action in enumerate(todo):
+            if report is not None:
+                report(numbers.with_known(found.known, resolve_note(found), todo[index:]))
+            with lock:
+                found = off_tree_values(agent, found, state, board, hole, (action,))  # type: ignore[arg-type]
+        return numbers.with_known(found.known, resolve_note(found))
+
+    return job
