@@ -90,10 +90,15 @@ async def test_sizes_typed_amount_review_and_export(tmp_path):
         await pilot.press("x")
         await pilot.pause()
         amount = app.screen.query_one("#hunl-amount-input", Input)
+        assert "legal: 100 to 9700 chips (1bb to 97bb)" in text_of(app.screen, "#amount-sizes")
         amount.value = "0.5bb"  # below a one-big-blind bet: refused with the legal range
         await pilot.press("enter")
         await settle(pilot)
         assert session.state.betting == "r300c/c"
+        # in the dialog's terms: this street's chips and bb, a bet (nothing to raise)
+        shown = [n.message for n in app._notifications]
+        refusal = "a bet must be between 100 and 9700 chips (1bb to 97bb) this street, not 50"
+        assert f"{refusal} (0.5bb)" in shown
         await pilot.press("x")
         await pilot.pause()
         app.screen.query_one("#hunl-amount-input", Input).value = "4.5bb"

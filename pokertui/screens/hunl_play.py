@@ -362,14 +362,10 @@ class HunlPlayScreen(TableScreen):
             return
         if not session.human_to_act:
             return
-        legal = session.state.legal()
-        if legal.min_raise_to is None:
+        if session.state.legal().min_raise_to is None:
             self.notify("No raise is possible here.", severity="warning", timeout=2)
             return
-        start = session.street_start()
-        low, high = legal.min_raise_to - start, legal.max_raise_to - start  # type: ignore[operator]
-        hint = f"legal: {low} to {high} chips ({session.bb(low)} to {session.bb(high)})"
-        self.app.push_screen(HunlAmountDialog(hint), self.bet_amount)
+        self.app.push_screen(HunlAmountDialog(session.amount_hint()), self.bet_amount)
 
     def bet_amount(self, text: str | None) -> None:
         if text is None or not self.session.human_to_act:
