@@ -27,7 +27,9 @@ def register(subparsers: Any) -> None:
         "--opponent (each deal twice, seats swapped) and prints the bot's bb/100.",
     )
     parser.add_argument("game", help="the full game, such as 'hunl(100)' or 'hunl(stack_bb=200)'")
-    parser.add_argument("--bot", required=True, help="a bot file, a chump, or resolve:BOT")
+    parser.add_argument("--bot", required=True,
+                        help="a bot file, a chump, a scripted opponent (min-bet, overbet, "
+                        "flop-shove, check-raise, 3bet) or resolve:BOT")  # fmt: skip
     parser.add_argument("--opponent", required=True, help="the other bot, named the same ways")
     parser.add_argument("--hands", type=bounded_int(1, MAX_DEALS), default=1000,
                         help="duplicate deals to play (two hands each; default 1,000)")  # fmt: skip

@@ -44,7 +44,12 @@ def register(subparsers: Any) -> None:
         type=bounded_int(1, MAX_HANDS),
         help=f"play this many hands headless (1 to {MAX_HANDS:,})",
     )
-    parser.add_argument("--opponent", default="random", help="FILE, 'random' or 'call'")
+    parser.add_argument(
+        "--opponent",
+        default="random",
+        help="FILE, 'random' or 'call'; with --game hunl(...) any bot --bot takes, such as a "
+        "scripted opponent: min-bet, overbet, flop-shove, check-raise, 3bet",
+    )
     parser.add_argument(
         "--think",
         metavar="SECONDS",

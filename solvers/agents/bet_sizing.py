@@ -77,7 +77,9 @@ def _fraction(own: float, opp: float, to: float) -> float:
     return (to - own) / (own + opp)
 
 
-def _amount(own: float, opp: float, fraction: float) -> float:
+def pot_fraction_to(own: float, opp: float, fraction: float) -> float:
+    """The new total of a bet of ``fraction`` of the pot (of the pot after calling, when facing
+    a bet), in whole chips above the opponent's total: integers in, an integer out."""
     extra = fraction * (2.0 * opp if opp > own else own + opp)
     return opp + max(math.floor(extra + 0.5), 1)
 
@@ -103,12 +105,12 @@ class BetSizer:
             t_own, t_opp = node.contributions[actor], node.contributions[1 - actor]
             fractions = [_fraction(t_own, t_opp, to) for to in tree_to]
             amounts = [
-                self.cap if to >= self.cap else _amount(own, opp, f)
+                self.cap if to >= self.cap else pot_fraction_to(own, opp, f)
                 for to, f in zip(tree_to, fractions, strict=True)
             ]
         else:
             fractions = [1.0] if self.action_set == "fcpa" else list(FRACTIONS_56)
-            amounts = [_amount(own, opp, f) for f in fractions] + [self.cap]
+            amounts = [pot_fraction_to(own, opp, f) for f in fractions] + [self.cap]
         least = opp + max(real.last_increment, 1.0) if opp > own else own + 1.0
         return sorted({min(max(a, least), self.cap) for a in amounts})
 
@@ -122,7 +124,8 @@ class BetSizer:
         if tree_to >= self.cap:
             return self.cap
         least = opp + max(real.last_increment, 1.0) if opp > own else own + 1.0
-        return min(max(_amount(own, opp, _fraction(t_own, t_opp, tree_to)), least), self.cap)
+        to = pot_fraction_to(own, opp, _fraction(t_own, t_opp, tree_to))
+        return min(max(to, least), self.cap)
 
 
 MAX_MAPPINGS = 200_000

@@ -14,6 +14,13 @@ from pathlib import Path
 
 from solvers.agents.blueprint import blueprint_file_loader
 from solvers.agents.chumps import AlwaysCall, CallRaiseHalf, RandomActionAgent, RandomAgent
+from solvers.agents.exploiters import (
+    CheckRaiser,
+    FlopShover,
+    MinBetter,
+    Overbetter,
+    ThreeBettor,
+)
 from solvers.agents.resolving import DEFAULT_SECONDS, SAFE_STREETS, ResolvingAgent
 from solvers.agents.safe_resolve import GADGETS
 from solvers.errors import InputError
@@ -27,8 +34,14 @@ CHUMPS: dict[str, Callable[[], Agent]] = {
     "random": RandomAgent,
     "call-raise": CallRaiseHalf,
     "random-action": RandomActionAgent,
+    "min-bet": MinBetter,
+    "overbet": Overbetter,
+    "flop-shove": FlopShover,
+    "check-raise": CheckRaiser,
+    "3bet": ThreeBettor,
 }
-"""Bots that ignore their cards, by the names the command line and the app accept."""
+"""Bots that ignore their cards, by the names the command line and the app accept: the chumps
+and the scripted opponents (``exploiters.py``)."""
 
 FILE_LOADERS: list[Callable[[str, HunlConfig], Agent | None]] = [blueprint_file_loader]
 """Loaders of bot files, tried in order: each returns an Agent, None when the file is not its

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from solvers.agents.bet_sizing import FRACTIONS_56, parse_action_set
+from solvers.agents.bet_sizing import FRACTIONS_56, parse_action_set, pot_fraction_to
 from solvers.cards.deck import N_COMBOS
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent, Policy, action_column
@@ -57,13 +57,6 @@ from solvers.reports.lbr.names import STREETS
 
 class HunlLbrError(InputError):
     """An option LBR cannot use on the full game, or a bot whose answers contradict each other."""
-
-
-def pot_fraction_to(own: int, opp: int, fraction: float) -> int:
-    """The raise-to total of a bet of ``fraction`` of the pot (of the pot after calling, when
-    facing a bet), in whole chips."""
-    extra = fraction * (2 * opp if opp > own else own + opp)
-    return opp + max(int(np.floor(extra + 0.5)), 1)
 
 
 def bot_column(policy: Policy, action: Action) -> int:
