@@ -340,14 +340,15 @@ async def test_the_turns_off_tree_sizes_fill_in_and_acting_stops_their_solves(tm
 
 
 async def test_a_slow_warm_up_is_shown_then_gives_way(tmp_path, monkeypatch):
-    """A fresh install compiles the solver in the bot's warm-up (10 to 20 s) while its first
-    answer and the panel wait: the thinking line says so, and clears when it ends."""
+    """A fresh install compiles the solver in the bot's warm-up (tens of seconds) while its
+    first answer and the panel wait: the thinking line says so, clears when it ends, and a
+    notice says how long it took."""
     import threading  # noqa: PLC0415
 
     from pokertui.screens import hunl_play  # noqa: PLC0415
 
     release = threading.Event()
-    monkeypatch.setattr(hunl_play, "warm_up", lambda agent, config: release.wait(60))
+    monkeypatch.setattr(hunl_play, "warm_up", lambda agent, config: release.wait(60) and 12.4)
     app = make_app(STRATEGIES, tmp_path, bot="call", game="hunl(stack_bb=100)", seed=8)
     async with app.run_test(size=(150, 50)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, HunlPlayScreen))
@@ -358,6 +359,8 @@ async def test_a_slow_warm_up_is_shown_then_gives_way(tmp_path, monkeypatch):
         release.set()
         await wait_until(pilot, lambda: not screen.warming, timeout=30)
         assert "compiles" not in line()
+        shown = [n.message for n in app._notifications]  # how long it took, once done
+        assert any("getting it ready took 12 s" in message for message in shown)
 
 
 async def test_quitting_mid_hand_resumes_at_the_same_decision(tmp_path):

@@ -192,7 +192,7 @@ def test_a_safe_solve_worse_than_the_blueprint_falls_back_to_the_blueprints_play
     import solvers.agents.resolving as resolving
 
     def call_everything(sub, me, values, iterations, seconds=None, progress=None, settled=None,
-                        gadget="resolve"):  # fmt: skip
+                        gadget="resolve", minimum=1):  # fmt: skip
         """A re-solve gone wrong: every hand checks and calls every bet, all-ins included."""
         game = sub.game
         bad = {}

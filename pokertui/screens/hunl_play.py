@@ -220,20 +220,25 @@ class HunlPlayScreen(TableScreen):
         if self.warming:
             self.show_thinking(WARMING)
 
-    def warmed_up(self) -> None:
-        """The warm-up's notice gives way to what the line said before it."""
+    def warmed_up(self, seconds: float = 0.0) -> None:
+        """The warm-up's notice gives way to what the line said before it; a long one (a
+        fresh install's compile) says how long it took."""
         self.warming = False
+        if seconds > WARMING_AFTER:
+            self.notify(f"The bot is ready: getting it ready took {seconds:.0f} s (the solver "
+                        "compiles once after an install).", timeout=6)  # fmt: skip
         if self.thinking_text == WARMING:
             self.show_thinking("The bot is thinking…" if self.thinking_key is not None else "")
 
     @work(thread=True, exit_on_error=False, group="hunl-warm-up")
     def warm_up_bot(self) -> None:
         """The bot's first answer on each street, asked off the event loop (see ``warm_up``)."""
+        seconds = 0.0
         try:
             with self.session.agent_lock:
-                warm_up(self.session.agent, self.session.config)
+                seconds = warm_up(self.session.agent, self.session.config)
         finally:
-            self.app.call_from_thread(self.warmed_up)
+            self.app.call_from_thread(self.warmed_up, seconds)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="hunl-bot")
     def bot_think(self, job, key) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import math
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -115,19 +116,18 @@ def set_think(agent: Agent, seconds: float) -> None:
     agent.seconds = {street: budget * scale for street, budget in agent.seconds.items()}
 
 
-def warm_up(agent: Agent, config: HunlConfig) -> None:
+def warm_up(agent: Agent, config: HunlConfig) -> float:
     """Ask the agent for its policy once on every street (a bot may compile or load tables on
-    first use), so that its first real answer at the table is as quick as the rest. A
-    re-solving bot warms its base agent and the spot engine (one iteration of a river solve)
-    instead of spending its budgets on the dummy board."""
-    board = np.arange(0, 20, 4, dtype=np.intp)  # 2c 3c 4c 5c 6c
+    first use), so that its first real answer at the table is as quick as the rest; the
+    seconds it took. A re-solving bot warms its base agent and every kernel its solves and the
+    live panel reach (``ResolvingAgent.warm_up``) instead of spending its budgets here."""
     if isinstance(agent, ResolvingAgent):
-        warm_up(agent.base, config)
-        probe = ResolvingAgent(agent.base, streets=(3,), seconds={3: math.inf}, max_iterations=1)
-        probe.policy(replay("cc/cc/cc/", config), board)
-        return
+        return agent.warm_up(config)
+    started = time.perf_counter()
+    board = np.arange(0, 20, 4, dtype=np.intp)  # 2c 3c 4c 5c 6c
     for street, betting in enumerate(("", "cc/", "cc/cc/", "cc/cc/cc/")):
         agent.policy(replay(betting, config), board[: BOARD_CARDS[street]])
+    return time.perf_counter() - started
 
 
 class HunlSession(HandsInPlay[HunlHand]):

@@ -2,15 +2,18 @@
 
 Preflop (and on any street not in ``streets``) the bot plays its base agent (the blueprint). At
 the first decision of a re-solved street (flop, turn and river by default; ``streets=(2, 3)``
-plays the blueprint's flop) it builds the street's subgame from the public
-state (``subgame.py``: real pot and stacks, both ranges by Bayes' rule, every bet of the street
-in the tree) and solves it with the compiled DCFR of the spot engine until the exploitability is
-below a target in percent of the pot or a time budget runs out. It plays its own row of that
-solution and keeps it for the rest of the street. A bet or raise the solution's tree does not
-hold is re-solved from the node facing it on the turn and river (the bot's play so far kept,
-the opponent's range before it behind the resolve gadget: ``_solve_node``), and makes the flop
-solve again from the street's start with that bet added. Solutions are cached per (seat,
-betting before the street, board), so policy() and act() at one state never solve twice.
+plays the blueprint's flop) it builds the street's subgame from the public state
+(``subgame.py``: real pot and stacks, both ranges by Bayes' rule, every bet of the street in
+the tree) and solves it with the compiled DCFR of the spot engine until the exploitability is
+below a target in percent of the pot or a time budget runs out, never before ``MIN_ITERATIONS``
+iterations; a solve that stopped short of its target is replaced by the base agent's play of
+the subgame when its own check (the opponent's exact best response) finds it worse. It plays
+its own row of that solution and keeps it for the rest of the street. A bet or raise the
+solution's tree does not hold is re-solved from the node facing it on the turn and river (the
+bot's play so far kept, the opponent's range before it behind the resolve gadget:
+``_solve_node``), and makes the flop solve again from the street's start with that bet added.
+Solutions are cached per (seat, betting before the street, board), so policy() and act() at one
+state never solve twice.
 
 Ranges: the bot's own seat is Bayes over its own policies (the base agent's, then its own
 re-solves), the opponent's over ``opponent_model`` (the base agent unless given). By default the
@@ -27,7 +30,7 @@ import math
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import ClassVar
 
@@ -54,10 +57,21 @@ from solvers.agents.subgame import (
 from solvers.algorithms.base import make_solver
 from solvers.cards.deck import N_COMBOS, dead_mask
 from solvers.exact.decision_values import CompiledProfile
+from solvers.exact.evaluation import action_values, best_response
 from solvers.games.base import Strategy
 from solvers.games.holdem.bet_sizes import StreetSizes
 from solvers.games.hunl.agent import Agent, Policy
-from solvers.games.hunl.rules import RAISE, STREET_NAMES, Action, HunlState
+from solvers.games.hunl.rules import (
+    BOARD_CARDS,
+    CALL,
+    FOLD,
+    RAISE,
+    STREET_NAMES,
+    Action,
+    HunlConfig,
+    HunlState,
+    replay,
+)
 
 
 def _street(bet: str, raise_: str, cap: int) -> StreetSizes:
@@ -108,6 +122,16 @@ DEFAULT_SECONDS = {1: 15.0, 2: 5.0, 3: 0.5}
 SAFE_MAX_ITERATIONS = 1_000
 """The gadget's DCFR iterations when the budget allows (compiled walk: a river's take about
 1 ms, a turn's 15 to 40 ms)."""
+MIN_ITERATIONS = 40
+"""Iterations every solve the bot plays (flop, turn, river, a node's after an off-tree bet,
+range-only or safe) runs whatever its clock says; ``max_iterations`` below it still caps it,
+and a solve that meets its target sooner stops. A budget shorter than one iteration (a short
+``think``, or a first solve that compiles the kernels) would otherwise leave one iteration,
+uniform rows for every hand. Measured on a turn facing a 1 bb bet into 12 bb (big blind, Kd6c, the
+button's 3 bb raise called, Qh 5d 8h bet 3 bb and called, Ks checked; the turn budget 0.1 s,
+so every solve runs its floor or to its target): the big blind folds 7.5% of its range with a
+floor of 30, 1.7% with 40, 0.7% with 50 or 60, and 0.9% without a clock (each solve to its
+target: flop and turn at 50 iterations, the node at 40); one iteration folded 25%."""
 CHECK_EVERY = 10
 """DCFR iterations before the first exploitability check (a check costs one to two
 iterations); later checks come after a quarter more iterations (``next_check``)."""
@@ -211,6 +235,63 @@ class GainCheck:
         return opponent_values(self.sub, strategy, self.opponent)
 
 
+WARM_UP_BOARD = np.arange(0, 20, 4, dtype=np.int64)
+"""2c 3c 4c 5c 6c: the warm-up's board (any board compiles the same kernels)."""
+WARM_UP_PLAYS = 25
+"""The warm-up's stand-in hand: one combo in this many plays preflop, the rest fold, so every
+subgame it solves is small (the kernels depend on the arrays' types, not their sizes)."""
+
+
+class _WarmUpBase:
+    """The warm-up's stand-in base agent: preflop, a few combos raise or call and the rest
+    fold; after the flop every combo checks or calls, or makes the smallest bet or raise, half
+    and half (its opponent's range stays narrow, and a bet off any tree has a reach)."""
+
+    name = "warm-up"
+
+    def __init__(self) -> None:
+        self.plays = np.arange(N_COMBOS) % WARM_UP_PLAYS == 0
+
+    def policy(self, state: HunlState, board: np.ndarray) -> Policy:
+        legal = state.legal()
+        actions = [Action(CALL)]
+        if legal.min_raise_to is not None:
+            actions.append(Action(RAISE, legal.min_raise_to))
+        rows = np.full((N_COMBOS, len(actions)), 1.0 / len(actions))
+        if state.street == 0 and legal.can_fold:
+            actions.insert(0, Action(FOLD))
+            rows = np.hstack([np.zeros((N_COMBOS, 1)), rows])
+            rows[~self.plays] = np.eye(len(actions))[0]
+        return Policy(tuple(actions), rows)
+
+    def act(
+        self, state: HunlState, board: np.ndarray, combo: int, rng: np.random.Generator
+    ) -> Action:
+        return self.policy(state, board).sample(combo, rng)
+
+
+def warm_up_lines(config: HunlConfig) -> list[HunlState]:
+    """The states the warm-up's bot (the big blind) answers, in order: the button's smallest
+    raise called, then on the flop, turn and river the bot's first decision and the button's
+    smallest bet after its check (off every re-solve tree: the flop solved again with it, a
+    node re-solve behind the gadget on the turn and river), the flop's and the turn's called
+    and the river's reached by checks."""
+
+    def step(state: HunlState, *actions: str) -> HunlState:
+        for kind in actions:
+            legal = state.legal()
+            state = state.apply(Action(RAISE, legal.min_raise_to) if kind == RAISE
+                                else Action(kind))  # fmt: skip
+        return state
+
+    state = step(HunlState.initial(config), RAISE, CALL)
+    found: list[HunlState] = []
+    for street in (1, 2, 3):
+        found += [state, step(state, CALL, RAISE)]
+        state = step(state, CALL, RAISE, CALL) if street == 1 else step(state, CALL, CALL)
+    return found
+
+
 @dataclass(frozen=True)
 class Thinking:
     """Where a running re-solve stands, for a front end's progress bar (``progress`` hook)."""
@@ -261,6 +342,9 @@ class Solution:
     opponent_gain_pct: float | None = None
     """Safe solves: what the opponent's best response wins against this strategy less what it
     wins against the base agent's, in percent of the pot (at most 0: no more exploitable)."""
+    fell_back: bool = False
+    """The base agent's play of the subgame replaced the solve, which its own check found
+    worse (``ResolvingAgent.fallbacks``)."""
     made: int = field(default_factory=lambda: next(_MADE))
     """The order solutions were made in: of several the bot keeps that hold a state, the first
     made is the one it played it from (``ResolvingAgent.solution``)."""
@@ -329,7 +413,9 @@ class ResolvingAgent:
     cache_size: int = 8
     solves: int = 0
     fallbacks: int = 0
-    """Safe solves replaced by the base agent's play (the budget was too short)."""
+    """Solves replaced by the base agent's play: each stopped short of its target (the clock,
+    ``max_iterations``), and its opponent's exact best response won more against it than
+    against that play."""
     _cache: OrderedDict = field(default_factory=OrderedDict, repr=False)
     chunk_deals: ClassVar[int] = 5
     """Deals per chunk in pooled evaluations (LBR, matches): seconds per hand, not milliseconds,
@@ -352,6 +438,38 @@ class ResolvingAgent:
         self, state: HunlState, board: np.ndarray, combo: int, rng: np.random.Generator
     ) -> Action:
         return self.policy(state, board).sample(combo, rng)
+
+    def warm_up(self, config: HunlConfig) -> float:
+        """Load (from numba's cache, or compile: tens of seconds after an install) every
+        kernel the bot's solves and the live panel's values reach, so that no decision's
+        budget pays for them: the base agent's policy on every street, then a stand-in hand on
+        narrow ranges (``_WarmUpBase``) through a probe with this bot's trees, gadget and
+        safety: each street's solve, the flop solved again with an off-tree bet, the turn's
+        and river's node re-solves, their fallback checks, and the panel's action values and
+        best responses. Returns the seconds it took."""
+        started = time.perf_counter()
+        for street, betting in enumerate(("", "cc/", "cc/cc/", "cc/cc/cc/")):
+            self.base.policy(replay(betting, config), WARM_UP_BOARD[: BOARD_CARDS[street]])
+        probe = replace(self, base=_WarmUpBase(), opponent_model=None, range_floor=0.0,
+                        seconds=dict.fromkeys(DEFAULT_SECONDS, math.inf), progress=None,
+                        max_iterations=CHECK_EVERY, name="warm-up", solves=0, fallbacks=0,
+                        _cache=OrderedDict())  # fmt: skip
+        for state in warm_up_lines(config):
+            if state.street not in self.streets:
+                continue
+            board = WARM_UP_BOARD[: BOARD_CARDS[state.street]]
+            solution = probe.solution(state, board)
+            solution.policy(state)
+            game, human = solution.subgame.game, SPOT_PLAYER_OF_SEAT[1 - state.to_act]
+            mine = {n: rows for n, rows in solution.strategy.items()
+                    if game.nodes[n].player != human}  # fmt: skip
+            if solution.subgame.start is None:  # the panel: the human's values after a check
+                node = solution.subgame.node_of(state.apply(Action(CALL)))
+                if node is not None and game.nodes[node].is_decision:
+                    action_values(game, mine, node, 0, "best_response")
+            else:  # the panel: a size off the tree, valued against the bot's answer to it
+                best_response(game, mine, human)
+        return time.perf_counter() - started
 
     def solution(self, state: HunlState, board: np.ndarray) -> Solution:
         """The street's solution that holds ``state`` (solved now if none does). Where several
@@ -441,7 +559,7 @@ class ResolvingAgent:
         sub = build_subgame(state, board, ranges, self.sizes.get(state.street, {}))
         if self.safe and state.street in SAFE_STREETS:
             return self._safe_solve(sub, me, started, budget)
-        return self._range_only(sub, state.street, started, budget)
+        return self._range_only(sub, me, started, budget)
 
     def _solve_node(
         self, state: HunlState, board: np.ndarray, known: Solution, entry: int, budget: float
@@ -469,15 +587,24 @@ class ResolvingAgent:
         sub.game.derived.clear()  # the walk's buffers (rebuilt if asked again); nodes stay
         return solved
 
-    def _range_only(self, sub: Subgame, street: int, started: float, budget: float) -> Solution:
-        """DCFR on ``sub`` until the exploitability is under the target or the budget is
-        spent (checks spaced by ``next_check``)."""
+    def _floor(self) -> int:
+        """The iterations a solve runs whatever the clock says (``MIN_ITERATIONS``, or the
+        bot's ``max_iterations`` when lower)."""
+        return min(MIN_ITERATIONS, self.max_iterations or MIN_ITERATIONS)
+
+    def _range_only(self, sub: Subgame, me: int, started: float, budget: float) -> Solution:
+        """DCFR on ``sub`` until the exploitability is under the target, or the budget is
+        spent and ``_floor`` iterations run (checks spaced by ``next_check``). A solve that
+        stops short of the target is replaced by the base agent's play of the subgame when
+        the opponent's exact best response wins more in total against it."""
         game = sub.game
+        street = sub.root.street
         pot = float(game.pot)
         target = self.target_pct / 100.0 * pot
         solver = make_solver(game, "dcfr")
         reached = math.nan
         check = CHECK_EVERY
+        floor = self._floor()
         step = check_cost = 0.0  # the last iteration's and the last check's seconds
         while True:  # one iteration at least, then until the target or a budget
             before = time.perf_counter()
@@ -485,9 +612,9 @@ class ResolvingAgent:
             step = time.perf_counter() - before
             took = time.perf_counter() - started
             # stop when another iteration and the closing check would overrun the budget (the
-            # first iteration also builds the walk: it predicts nothing)
+            # first iteration also builds the walk: it predicts nothing), the floor run
             ahead = step + (check_cost or CHECK_COST * step) if solver.iterations > 1 else 0.0
-            late = took + ahead >= budget
+            late = took + ahead >= budget and solver.iterations >= floor
             spent = late or solver.iterations >= (self.max_iterations or math.inf)
             if spent or solver.iterations >= check:
                 before = time.perf_counter()
@@ -502,9 +629,25 @@ class ResolvingAgent:
                                        self.max_iterations, reached, self.target_pct))  # fmt: skip
         self.solves += 1
         strategy = solver.average_strategy()
+        fell_back = False
+        if not reached <= self.target_pct:  # stopped short: no worse than the base agent
+            opponent = SPOT_PLAYER_OF_SEAT[1 - me]
+            weights = game.hand_weights(opponent)
+            blueprint, against = self._base_play(sub, opponent)
+            if weights @ against < weights @ opponent_values(sub, strategy, opponent):
+                strategy, reached, fell_back = blueprint, math.nan, True
+                self.fallbacks += 1
         if street in RELEASE_STREETS:
             game.release()  # the walk's buffers and the showdown tables: hundreds of MB a flop
-        return Solution(sub, strategy, solver.iterations, time.perf_counter() - started, reached)
+        return Solution(sub, strategy, solver.iterations, time.perf_counter() - started, reached,
+                        fell_back=fell_back)  # fmt: skip
+
+    def _base_play(self, sub: Subgame, opponent: int) -> tuple[Strategy, np.ndarray]:
+        """The base agent's play of ``sub`` (``blueprint_strategy``, its translation of sizes
+        off its tree included: the bot's answer without re-solving) and the opponent's
+        best-response values against it, what a solve that stopped short is compared with."""
+        blueprint = blueprint_strategy(sub, self.base)
+        return blueprint, opponent_values(sub, blueprint, opponent)
 
     def _safe_solve(
         self,
@@ -514,17 +657,19 @@ class ResolvingAgent:
         budget: float,
         values: np.ndarray | None = None,
     ) -> Solution:
-        """``sub`` through the resolve gadget, with the opponent's alternatives ``values`` or,
-        at a street's start, its values against the base agent's play. The opponent's best
-        response is measured exactly; a street's solve that the budget left worse than the base
-        agent's play (too few iterations) is replaced by that play. A node's re-solve has no
-        such play to fall back on: its gain over the alternatives is recorded."""
+        """``sub`` through the gadget, with the opponent's alternatives ``values`` or, at a
+        street's start, its values against the base agent's play, for ``_floor`` iterations at
+        least. The opponent's best response is measured exactly; a solve that the budget left
+        worse than the base agent's play of ``sub`` is replaced by that play: a street's when
+        the opponent's hands gain in total over their alternatives, a node's (after an
+        off-tree bet, which the base agent answers through its own translation) when it stopped
+        short of safety and its check, the most an opponent hand gains over its alternative, is
+        larger than that play's."""
         opponent = SPOT_PLAYER_OF_SEAT[1 - me]
         blueprint = None
         before = time.perf_counter()
         if values is None:
-            blueprint = blueprint_strategy(sub, self.base)
-            values = opponent_values(sub, blueprint, opponent)
+            blueprint, values = self._base_play(sub, opponent)
             closing = time.perf_counter() - before  # the same best response ends the solve
         else:  # a node's closing best response, unmeasured yet: 14 to 90 ms of a turn's 5 s
             closing = NODE_CLOSING * budget
@@ -547,15 +692,25 @@ class ResolvingAgent:
                                        100.0 * check.gap / pot))  # fmt: skip
 
         strategy, iterations = safe_resolve(sub, me, values, cap, left, report, settled=check,
-                                            gadget=self.gadget)  # fmt: skip
+                                            gadget=self.gadget,
+                                            minimum=min(self._floor(), cap))  # fmt: skip
         weights = sub.game.hand_weights(opponent)
-        gain = float(weights @ (check.response(iterations, strategy) - values))
-        if gain > 0 and blueprint is not None:
-            strategy, gain = blueprint, 0.0
-            self.fallbacks += 1
+        response = check.response(iterations, strategy)
+        gain = float(weights @ (response - values))
+        fell_back = False
+        if blueprint is not None:  # a street's: the alternatives are the base agent's values
+            if gain > 0:
+                strategy, gain, fell_back = blueprint, 0.0, True
+                self.fallbacks += 1
+        elif not (excess := float((response - values)[check.live].max())) <= check.target:
+            base, against = self._base_play(sub, opponent)  # the check, on the base's answer
+            if float((against - values)[check.live].max()) < excess:
+                strategy, gain, fell_back = base, float(weights @ (against - values)), True
+                self.fallbacks += 1
         self.solves += 1
         took = time.perf_counter() - started
-        return Solution(sub, strategy, iterations, took, np.nan, 100.0 * gain / sub.game.pot)
+        return Solution(sub, strategy, iterations, took, np.nan, 100.0 * gain / sub.game.pot,
+                        fell_back=fell_back)  # fmt: skip
 
     def _root_ranges(self, state: HunlState, board: np.ndarray, me: int) -> np.ndarray:
         """Both seats' reach of ``state`` (``bayes_ranges``: the bot's own policy for seat

@@ -157,12 +157,14 @@ def safe_resolve(
     walk: str = "compiled",
     settled: Settled | None = None,
     gadget: str = "resolve",
+    minimum: int = 1,
 ) -> tuple[Strategy, int]:
     """The re-solver's strategy (seat ``me``) from the gadget game with the opponent's
     alternatives ``values`` (per hand of the opponent's spot player), keyed by the spot's ids,
     and the iterations run: ``iterations``, or fewer when another would end after ``seconds``
-    (one at least; the clock is read after every iteration). ``walk``: ``compiled``
-    (``compiled_gadget.py``, the default) or ``numpy`` (``GadgetGame``, the reference).
+    (``minimum`` at least, whatever the clock says; the clock is read after every iteration).
+    ``walk``: ``compiled`` (``compiled_gadget.py``, the default) or ``numpy`` (``GadgetGame``,
+    the reference).
     ``progress(iterations, seconds)`` is called after every iteration but the last;
     ``settled(iterations, average, bound)`` after every iteration may end the solve early
     (``average()`` gives the strategy so far, ``bound()`` the gadget's ``margin_bound``).
@@ -189,7 +191,8 @@ def safe_resolve(
             if settled(solver.iterations, strategy, bound):
                 break
         took = time.perf_counter() - started
-        if solver.iterations and seconds is not None and took + step >= seconds:
+        timed_out = seconds is not None and took + step >= seconds
+        if solver.iterations >= max(minimum, 1) and timed_out:
             break
         if progress is not None and solver.iterations:
             progress(solver.iterations, took)
