@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from pokertui.commands import COMMAND_MODULES
 from solvers import __version__
@@ -58,10 +58,16 @@ def _main(argv: Sequence[str] | None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # usage errors (2) and --help (0) return their code
         return exit_.code if isinstance(exit_.code, int) else EXIT_USER_ERROR
+    if getattr(args, "handler", None) is None:
+        return run_reported(lambda: _no_command(parser))
+    return run_reported(lambda: int(args.handler(args) or 0))
+
+
+def run_reported(call: Callable[[], int | None]) -> int:
+    """Run ``call`` as a command runs: its exit code, or an error reported on stderr as the
+    command line reports it (exit 2 for a user's mistake or a damaged file)."""
     try:
-        if getattr(args, "handler", None) is None:
-            return _no_command(parser)
-        return int(args.handler(args) or 0)
+        return int(call() or 0)
     except InputError as exc:
         sys.stderr.write(f"pokertui: error: {exc}\n")
         return EXIT_USER_ERROR

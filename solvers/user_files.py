@@ -37,7 +37,7 @@ class UserFileError(InputError):
 
 
 def _fail(what: str, path, reason: str) -> UserFileError:
-    return UserFileError(f"{what} {_show(path)}: {reason}", reason=reason)
+    return UserFileError(f"{what} {show_path(path)}: {reason}", reason=reason)
 
 
 def unreadable_bot_file(path: str | os.PathLike, exc: OSError) -> UserFileError:
@@ -176,7 +176,7 @@ def loads_user_json(
 
 def load_user_json(path: str | os.PathLike, max_bytes: int, what: str = "file") -> Any:
     """Read a regular file of at most ``max_bytes`` and parse it with ``loads_user_json``."""
-    return loads_user_json(read_user_text(path, max_bytes, what), f"{what} {_show(path)}")
+    return loads_user_json(read_user_text(path, max_bytes, what), f"{what} {show_path(path)}")
 
 
 def _too_big(size: int, limit: int) -> str:
@@ -187,7 +187,8 @@ def _size(count: int) -> str:
     return f"{count / 2**20:.1f} MB" if count >= 2**20 else f"{count:,} bytes"
 
 
-def _show(path: str | os.PathLike) -> str:
+def show_path(path: str | os.PathLike) -> str:
+    """A path as messages quote it (shortened past 120 characters)."""
     text = os.fsdecode(path) if isinstance(path, bytes | os.PathLike) else str(path)
     return repr(text if len(text) <= 120 else text[:117] + "...")
 

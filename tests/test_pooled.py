@@ -90,14 +90,25 @@ def test_control_variate_runs_pool_with_either_estimate(capsys, tmp_path):
         ({"bot": "random"}, "bot"),
         ({"chunk_deals": 5}, "chunk_deals"),
         ({"files": {"b.npz": "sha256:11"}}, "other bytes"),
+        ({"files": {"b.npz": "body-sha256:11"}}, "other bytes"),
     ],
 )
 def test_another_run_is_not_pooled(capsys, tmp_path, change, message):
-    one = write(tmp_path / "a.json", 1, {0: [[1, 2], [3, 4]]}, files={"b.npz": "sha256:00"})
+    digest = "body-sha256:00" if "body" in str(change) else "sha256:00"
+    one = write(tmp_path / "a.json", 1, {0: [[1, 2], [3, 4]]}, files={"b.npz": digest})
     other = write(tmp_path / "b.json", 2, {0: [[1, 2], [3, 4]]},
-                  **{"files": {"b.npz": "sha256:00"}, **change})  # fmt: skip
+                  **{"files": {"b.npz": digest}, **change})  # fmt: skip
     code, _, err = pool(capsys, one, other)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_a_whole_file_digest_and_a_body_digest_pool(capsys, tmp_path):
+    """Checkpoints written before bot files were named by their body (the shipped bots' old
+    whole-file SHA-256) pool with newer ones: the two digests cannot be compared."""
+    one = write(tmp_path / "a.json", 1, {0: [[1, 2], [3, 4]]}, files={"b.npz": "sha256:00"})
+    other = write(tmp_path / "b.json", 2, {0: [[1, 2], [3, 4]]}, files={"b.npz": "body-sha256:11"})
+    code, out, err = pool(capsys, one, other)
+    assert code == 0, err
 
 
 def test_bad_input_exits_2_with_a_message(capsys, tmp_path):

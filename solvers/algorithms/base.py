@@ -19,7 +19,6 @@ from __future__ import annotations
 import math
 import os
 import time
-import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,8 +29,9 @@ import numpy as np
 from solvers.algorithms.registry import LazyAlgorithms, SolverError, check_options, load_factory
 from solvers.atomic import atomic_write
 from solvers.exact.evaluation import exploitability as measure_exploitability
+from solvers.file_reading import read_npz
 from solvers.games.base import Strategy, TreeGame
-from solvers.user_files import check_regular_file
+from solvers.user_files import UserFileError
 
 
 @dataclass(frozen=True)
@@ -206,7 +206,11 @@ class Solver:
     def load_checkpoint(self, path: str | os.PathLike[str]) -> None:
         """Resume from ``path``; ``SolverError`` for a file that is not a checkpoint of this
         exact run (corrupt, truncated, pickled, non-finite, another game or solver)."""
-        self.load_state_dict(read_checkpoint(path))
+        arrays = read_checkpoint(path)
+        try:
+            self.load_state_dict(arrays)
+        except SolverError as exc:  # the state's checks know no file: name it
+            raise SolverError(f"cannot resume from {path}: {exc}") from None
 
 
 MAX_CHECKPOINT_BYTES = 8 * 2**30
@@ -214,25 +218,11 @@ MAX_CHECKPOINT_BYTES = 8 * 2**30
 
 def read_checkpoint(path: str | os.PathLike[str]) -> dict[str, np.ndarray]:
     """The arrays of a checkpoint file, refusing anything but a regular ``.npz`` of plain
-    arrays (no pickles); ``SolverError`` with the reason otherwise."""
-    check_regular_file(path, "checkpoint")
-    if os.path.getsize(path) > MAX_CHECKPOINT_BYTES:
-        raise SolverError(f"checkpoint {path} is larger than {MAX_CHECKPOINT_BYTES >> 30} GB")
+    arrays (no pickles), read whole; ``SolverError`` with the reason otherwise."""
     try:
-        data = np.load(path, allow_pickle=False)
-        if not isinstance(data, np.lib.npyio.NpzFile):
-            raise SolverError(f"{path} is a single array, not a checkpoint")
-        with data:
-            return {key: data[key] for key in data.files}
-    except SolverError:
-        raise
-    except ValueError as exc:
-        why = "it holds pickled objects, which are refused" if "pickle" in str(exc) else exc
-        raise SolverError(f"cannot resume from {path}: {why}") from None
-    except (OSError, EOFError, KeyError, zipfile.BadZipFile, RuntimeError) as exc:
-        raise SolverError(
-            f"cannot resume from {path}: corrupt or truncated ({type(exc).__name__})"
-        ) from None
+        return read_npz(path, "checkpoint", MAX_CHECKPOINT_BYTES, 2 * MAX_CHECKPOINT_BYTES)
+    except UserFileError as exc:
+        raise SolverError(f"cannot resume from {path}: {exc.reason}") from None
 
 
 def per_player(name: str, pair) -> dict[str, np.ndarray]:

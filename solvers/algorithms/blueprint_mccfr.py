@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import os
 import time
-import zipfile
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -30,12 +29,17 @@ from solvers.algorithms.blueprint_deals import DealSource
 from solvers.algorithms.options import SolverError
 from solvers.atomic import atomic_write
 from solvers.errors import InputError
-from solvers.user_files import check_regular_file
+from solvers.file_reading import read_npz
+from solvers.user_files import UserFileError
 
 MAX_SLOTS = 300_000_000
 """The two arrays of this many slots take 3.6 GB: refuse bigger abstractions up front."""
 REGRET_FLOOR = -3.0e8
 CHECKPOINT_FORMAT = "pokertui-blueprint-checkpoint-1"
+
+
+MAX_CHECKPOINT_BYTES = 8 << 30
+"""Far above a 100 M-slot abstraction's two float arrays."""
 
 
 class CheckpointError(InputError):
@@ -176,13 +180,10 @@ class BlueprintMCCFR:
         return Path(path)
 
     def load_checkpoint(self, path: str | os.PathLike[str]) -> None:
-        check_regular_file(path, "checkpoint")
         try:
-            with np.load(path, allow_pickle=False) as data:
-                state = {key: data[key] for key in data.files}
-        except (ValueError, OSError, EOFError, KeyError, zipfile.BadZipFile, AttributeError) as exc:
-            raise CheckpointError(f"cannot resume from {path}: corrupt or not a checkpoint "
-                                  f"({type(exc).__name__})") from None  # fmt: skip
+            state = read_npz(path, "checkpoint", MAX_CHECKPOINT_BYTES, 2 * MAX_CHECKPOINT_BYTES)
+        except UserFileError as exc:
+            raise CheckpointError(f"cannot resume from {path}: {exc.reason}") from None
         if str(state.get("format", "")) != CHECKPOINT_FORMAT:
             raise CheckpointError(f"{path} is not a blueprint checkpoint")
         if str(state.get("identity", "")) != self._identity():

@@ -6,8 +6,10 @@ back is the chunk the run would compute again: the same command resumes where it
 more ``--hands`` extend a finished run without playing its deals twice. The file names the run
 (command, game, bots, options, seed, chunk size, and each bot file's SHA-256, so that a copy or
 a checkout of the same file resumes and an edited one does not); a file of another run is
-refused, never mixed in. Files written before the digests (each bot file's size and
-modification time) still resume while the file they name is untouched. It is rewritten
+refused, never mixed in; a blueprint or binary spot is named by the SHA-256 of its strategy
+body that its header records, so that rewriting its header keeps the run. Files written before
+(each bot file's size and modification time, or its whole file's SHA-256) still resume while
+the file they name is untouched. It is rewritten
 atomically after every chunk, so a kill leaves the last complete state, never half a file.
 """
 
@@ -23,6 +25,8 @@ import numpy as np
 
 from solvers.atomic import atomic_write_text, check_output_path
 from solvers.errors import InputError
+from solvers.strategy_file.binary_layout import DIGEST_KEY, is_binary, read_frame
+from solvers.strategy_file.blueprint_file import recorded_digest
 from solvers.user_files import load_user_json, unreadable_bot_file
 
 FORMAT = "pokertui-chunks"
@@ -31,12 +35,19 @@ MAX_BYTES = 256 << 20
 """About 7 million deals of two seats: far beyond any run this machine makes."""
 
 
-def file_digests(names: list[str]) -> dict[str, str]:
+def file_digests(names: list[str], whole: bool = False) -> dict[str, str]:
     """SHA-256 of each bot name's file (``resolve(...):FILE`` too): a bot file whose bytes
     changed between two runs makes their chunks different runs; a copy, a checkout or a touch
-    of the same bytes does not."""
+    of the same bytes does not. A blueprint or binary spot is named by the digest of its
+    strategy body its header records (``body-sha256:``), so that a figure recorded in its
+    header (``lbr --record``) or a digest added to an older file leaves the run the same;
+    ``whole``: every file by all its bytes, as checkpoints named them before."""
     digests = {}
     for path in _bot_files(names):
+        body = None if whole else _recorded_body_digest(path)
+        if body is not None:
+            digests[str(path)] = f"{BODY}{body}"
+            continue
         digest = hashlib.sha256()
         try:
             with path.open("rb") as handle:
@@ -46,6 +57,22 @@ def file_digests(names: list[str]) -> dict[str, str]:
             raise unreadable_bot_file(path, exc) from exc
         digests[str(path)] = f"sha256:{digest.hexdigest()}"
     return digests
+
+
+BODY = "body-"
+"""Before a checkpoint's ``sha256:`` of a bot file: the digest of the file's strategy body."""
+
+
+def _recorded_body_digest(path: Path) -> str | None:
+    """The body digest a bot file's header records (loading the bot checks it), or None."""
+    if is_binary(path):
+        try:
+            head, _ = read_frame(path)
+        except InputError:
+            return None
+        found = head.get(DIGEST_KEY)
+        return found if isinstance(found, str) else None
+    return recorded_digest(path)
 
 
 def file_stamps(names: list[str]) -> dict[str, list[int]]:
@@ -74,8 +101,9 @@ def run_checkpoint(path: str | None, command: str, game: str, bots: dict[str, st
     identity = {"command": command, "game": game, **bots, **options, "seed": int(seed),
                 "chunk_deals": int(chunk)}  # fmt: skip
     files = list(bots.values())
-    earlier = {**identity, "files": file_stamps(files)}
-    return ChunkCheckpoint(path, {**identity, "files": file_digests(files)}, earlier=(earlier,),
+    earlier = tuple({**identity, "files": named}
+                    for named in (file_stamps(files), file_digests(files, whole=True)))  # fmt: skip
+    return ChunkCheckpoint(path, {**identity, "files": file_digests(files)}, earlier=earlier,
                            columns=columns)  # fmt: skip
 
 

@@ -80,7 +80,7 @@ def pool(runs: list[SeedRun]) -> dict[str, Any]:
     values = np.concatenate([r.values for r in runs])
     if len(values) < 2:
         raise InputError(f"{len(values)} finished deal in these checkpoints: a figure needs two")
-    unit, scale = _unit(first.run)
+    unit, scale = _unit(first)
     result: dict[str, Any] = {
         "run": {k: v for k, v in first.run.items() if k not in OWN_KEYS},
         "seeds": [_seed_figures(r, scale) for r in runs],
@@ -130,7 +130,7 @@ def paired(runs: list[SeedRun], others: list[SeedRun]) -> dict[str, Any]:
     if deals < 2:
         raise InputError("the two sets of checkpoints share fewer than two finished deals: "
                          "pair runs of the same seeds")  # fmt: skip
-    unit, scale = _unit(first.run)
+    unit, scale = _unit(first)
     return {"bot": first.run.get("bot"), "against": others[0].run.get("bot"), "seeds": seeds,
             "deals": deals, "hands": 2 * deals, "unit": unit,
             **summarise(np.concatenate(gaps), scale)}  # fmt: skip
@@ -177,21 +177,30 @@ def estimates(runs: list[SeedRun]) -> list[str]:
 
 
 def _digests_differ(one: dict[str, Any], other: dict[str, Any]) -> bool:
-    """Both name a file by a SHA-256 and the two differ (files named by size and time, as
-    older checkpoints do, cannot be compared and are taken as they are)."""
+    """Both name a file by a SHA-256 of the same bytes (the whole file, ``sha256:``, or its
+    strategy body, ``body-sha256:``) and the two differ. Files named by size and time, as older
+    checkpoints do, or one by its whole file and the other by its body (the shipped bots'
+    headers gained their body digest between), cannot be compared and are taken as they are."""
     a, b = one.get("files"), other.get("files")
     if not (isinstance(a, dict) and isinstance(b, dict)):
         return False
     return any(isinstance(a.get(k), str) and isinstance(b.get(k), str) and a[k] != b[k]
+               and a[k].split(":")[0] == b[k].split(":")[0]
                for k in set(a) & set(b))  # fmt: skip
 
 
-def _unit(run: dict[str, Any]) -> tuple[str, float]:
+def _unit(seed_run: SeedRun) -> tuple[str, float]:
+    run, path = seed_run.run, seed_run.path
     command = run.get("command")
     if command not in UNITS:
-        raise InputError(f"a {command!r} checkpoint: pool the runs of lbr or match")
+        raise InputError(f"checkpoint {path} is of a {command!r} run: pool the runs of lbr or "
+                         "match")  # fmt: skip
     game = run.get("game")
     if not isinstance(game, str):
-        raise InputError("the checkpoint names no game")
+        raise InputError(f"checkpoint {path} names no game")
+    try:
+        big_blind = parse_hunl_spec(game).big_blind
+    except InputError as exc:
+        raise InputError(f"checkpoint {path}: {exc}") from None
     unit, per_big_blind = UNITS[command]
-    return unit, per_big_blind / parse_hunl_spec(game).big_blind
+    return unit, per_big_blind / big_blind

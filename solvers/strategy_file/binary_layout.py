@@ -25,6 +25,7 @@ contents are checked and decoded by ``binary.py``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import stat
@@ -32,7 +33,9 @@ from typing import Any
 
 import numpy as np
 
+from solvers.file_reading import DIGEST_PREFIX
 from solvers.strategy_file.model import Problem, StrategyFileError
+from solvers.user_files import UserFileError, loads_user_json
 
 MAGIC = b"PTSB\r\n\x1a\x01"
 SUFFIX = ".ptsb"
@@ -43,7 +46,7 @@ SECTION_DTYPES = {"nodes": "<i4", "live": "u1", "start": "<u8", "scale": "<f4"}
 PROBS_DTYPES = {8: "u1", 16: "<u2"}
 BINARY_KEYS = frozenset(
     {"format_version", "layout", "game", "form", "bits", "players", "sections", "solver",
-     "measured", "lbr", "float_exploitability", "symmetric"}
+     "measured", "lbr", "float_exploitability", "symmetric", "body_sha256"}
 )  # fmt: skip
 
 
@@ -76,6 +79,34 @@ def expected_shapes(players: list[dict[str, int]], totals: tuple[int, int]) -> d
         shapes[f"scale{p}"] = (info["edges"],)
         shapes[f"probs{p}"] = (totals[p],)
     return shapes
+
+
+DIGEST_KEY = "body_sha256"
+"""The header's SHA-256 of the body: every byte from the first section's offset to the end."""
+
+
+def body_hash(sections: dict[str, np.ndarray]) -> str:
+    """The SHA-256 of the body ``frame`` lays ``sections`` out in: each section's bytes, zero
+    padded to ``ALIGN`` but the last (the sections' places after the first do not depend on
+    the header's length)."""
+    digest = hashlib.sha256()
+    at = 0
+    for array in sections.values():
+        digest.update(b"\0" * (aligned(at) - at))
+        at = aligned(at)
+        digest.update(memoryview(np.ascontiguousarray(array)).cast("B"))
+        at += array.nbytes
+    return DIGEST_PREFIX + digest.hexdigest()
+
+
+def file_body_hash(path: str | os.PathLike, start: int) -> str:
+    """The SHA-256 of the file's bytes from ``start`` to its end, read in blocks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        handle.seek(start)
+        for block in iter(lambda: handle.read(1 << 22), b""):
+            digest.update(block)
+    return DIGEST_PREFIX + digest.hexdigest()
 
 
 def frame(sections: dict[str, np.ndarray], head: dict[str, Any]) -> tuple[bytes, list[int]]:
@@ -127,9 +158,11 @@ def read_frame(path: str | os.PathLike) -> tuple[dict[str, Any], int]:
     except OSError as exc:
         raise fail(f"cannot read: {exc.strerror}") from None
     try:
-        head = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise fail(f"the header is not JSON: {exc}") from None
+        head = loads_user_json(raw.decode("utf-8"), "header", allow_non_finite=True)
+    except UnicodeDecodeError:
+        raise fail("the header is not UTF-8 text") from None
+    except UserFileError as exc:
+        raise fail(f"the header is not JSON: {exc.reason}") from None
     if not isinstance(head, dict):
         raise fail("the header is not a JSON object")
     return head, info.st_size

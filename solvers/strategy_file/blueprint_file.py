@@ -6,16 +6,16 @@ A ``.npz`` (zip, no pickles) holding ``header`` (UTF-8 JSON as bytes) and ``stra
 remainder rounding, so a row sums to exactly 255): at most 1/510 off per action, and a 4 M-slot
 blueprint is 4 MB before compression. The header records the game, both abstractions (their
 spec strings rebuild the tree and the buckets), iterations, seed, seconds and the figures
-measured later (LBR). Reading checks everything: a corrupt, foreign or inconsistent file is an
-``InputError`` naming the problem.
+measured later (LBR) and the SHA-256 of the strategy's bytes (``body_sha256``). Reading checks
+everything, the digest too: a corrupt, foreign or inconsistent file is an ``InputError`` naming
+the problem.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
-import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -24,12 +24,14 @@ import numpy as np
 
 from solvers.atomic import atomic_write
 from solvers.errors import InputError
-from solvers.user_files import check_regular_file
+from solvers.file_reading import body_digest, check_digest, read_npz
+from solvers.user_files import UserFileError, loads_user_json
 
 FORMAT = "pokertui-hunl-blueprint"
 VERSION = 1
 MAX_FILE_BYTES = 64 << 20
 MAX_SLOTS = 100_000_000
+MAX_HEADER_BYTES = 1 << 20
 REQUIRED = ("format", "version", "game", "betting", "cards", "slots", "iterations")
 
 
@@ -64,37 +66,44 @@ def quantise_rows(probabilities: np.ndarray, row_lengths: np.ndarray) -> np.ndar
     return base.astype(np.uint8)
 
 
+DIGEST_KEY = "body_sha256"
+"""The header's SHA-256 of the strategy's bytes: damage that leaves the zip whole (a copy
+gone wrong, a disk error under the deflate layer's CRC, an edited body) is found on load."""
+REBUILD = ("rebuild it with `pokertui build-bots --part hunl` (strategies/README.md), or check "
+           "it and add the digest with `pokertui add-digest {path}`")  # fmt: skip
+
+
 def write_blueprint(path: str | os.PathLike[str], header: dict[str, Any],
                     strategy: np.ndarray) -> Path:  # fmt: skip
-    header = {"format": FORMAT, "version": VERSION, **header, "slots": int(strategy.size)}
+    strategy = np.ascontiguousarray(strategy, dtype=np.uint8)
+    header = {"format": FORMAT, "version": VERSION, **header, "slots": int(strategy.size),
+              DIGEST_KEY: body_digest(strategy)}  # fmt: skip
     text = json.dumps(header, sort_keys=True).encode()
     arrays = {"header": np.frombuffer(text, dtype=np.uint8), "strategy": strategy}
     atomic_write(path, lambda handle: np.savez_compressed(handle, **arrays))  # type: ignore[arg-type]
     return Path(path)
 
 
-def read_blueprint(path: str | os.PathLike[str]) -> BlueprintFile:
-    check_regular_file(path, "blueprint")
-    size = os.path.getsize(path)
-    if size > MAX_FILE_BYTES:
-        raise BlueprintFileError(f"{path} is {size >> 20} MB; a blueprint is at most "
-                                 f"{MAX_FILE_BYTES >> 20} MB")  # fmt: skip
+def read_blueprint(path: str | os.PathLike[str], *, require_digest: bool = True) -> BlueprintFile:
+    """The checked file; ``InputError`` naming the problem. ``require_digest=False`` reads a
+    file written before the digest (``add_digest``), checking everything else."""
     try:
-        raw = Path(path).read_bytes()
-        with np.load(io.BytesIO(raw), allow_pickle=False) as data:
-            if not isinstance(data, np.lib.npyio.NpzFile) or set(data.files) != {"header",
-                                                                                   "strategy"}:
-                raise BlueprintFileError(f"{path} is not a pokertui blueprint file")
-            header_bytes = data["header"]
-            strategy = data["strategy"]
-    except BlueprintFileError:
-        raise
-    except (ValueError, OSError, EOFError, KeyError, zipfile.BadZipFile, AttributeError) as exc:
-        raise BlueprintFileError(f"{path} is not a readable blueprint file "
-                                 f"({type(exc).__name__})") from None  # fmt: skip
+        return _read(path, require_digest)
+    except UserFileError as exc:  # damaged, missing, too big: one kind of error for callers
+        raise BlueprintFileError(str(exc)) from None
+
+
+def _read(path: str | os.PathLike[str], require_digest: bool) -> BlueprintFile:
+    arrays = read_npz(path, "blueprint", MAX_FILE_BYTES, MAX_SLOTS + MAX_HEADER_BYTES)
+    if set(arrays) != {"header", "strategy"}:
+        raise BlueprintFileError(f"{path} is not a pokertui blueprint file")
+    header_bytes, strategy = arrays["header"], arrays["strategy"]
+    if header_bytes.dtype != np.uint8 or header_bytes.ndim != 1:
+        raise BlueprintFileError(f"{path}: the header is not JSON")
     try:
-        header = json.loads(header_bytes.astype(np.uint8).tobytes().decode())
-    except (UnicodeDecodeError, json.JSONDecodeError):
+        text = header_bytes.tobytes().decode()
+        header = loads_user_json(text, f"blueprint {path}", allow_non_finite=True)
+    except (UnicodeDecodeError, InputError):
         raise BlueprintFileError(f"{path}: the header is not JSON") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
         raise BlueprintFileError(f"{path} is not a pokertui blueprint file")
@@ -109,7 +118,31 @@ def read_blueprint(path: str | os.PathLike[str]) -> BlueprintFile:
         raise BlueprintFileError(f"{path}: bad slot count {slots!r}")
     if strategy.dtype != np.uint8 or strategy.shape != (slots,):
         raise BlueprintFileError(f"{path}: the strategy is not {slots} bytes")
+    if require_digest or DIGEST_KEY in header:
+        check_digest(path, "blueprint", header.get(DIGEST_KEY), body_digest(strategy), REBUILD)
     return BlueprintFile(header, strategy)
+
+
+def recorded_digest(path: str | os.PathLike[str]) -> str | None:
+    """The body digest a blueprint's header records, checked against its body; None for a
+    file that is not a readable blueprint or records none (loading it says why)."""
+    try:
+        found = read_blueprint(path, require_digest=False).header.get(DIGEST_KEY)
+    except InputError:
+        return None
+    return found if isinstance(found, str) else None
+
+
+def add_digest(path: str | os.PathLike[str], check_rows: Callable[[BlueprintFile], None]) -> bool:
+    """Write the body digest into the header of a blueprint written before it, after
+    ``check_rows`` has checked the strategy against its abstraction (the digest vouches for
+    the body from then on); False when the file has a digest already (checked on reading)."""
+    loaded = read_blueprint(path, require_digest=False)
+    if DIGEST_KEY in loaded.header:
+        return False
+    check_rows(loaded)
+    write_blueprint(path, dict(loaded.header), loaded.strategy)
+    return True
 
 
 def record_lbr(path: str | os.PathLike[str], figures: dict[str, Any]) -> dict[str, Any]:

@@ -21,6 +21,7 @@ from solvers.cards.deck import (
 )
 from solvers.cards.ranges import parse_range
 from solvers.errors import InputError
+from solvers.file_reading import DamagedFileError, gunzip
 from solvers.games import load_game
 from solvers.games.base import Strategy, TreeGame, spot_hand_combos
 from solvers.strategy_file import model
@@ -549,13 +550,13 @@ def read_strategy_text(path: str | os.PathLike) -> str:
 
 
 def _gunzip(source: str, raw: bytes) -> bytes:
-    """Inflate a gzip file, refusing one that inflates past the size limit (a zip bomb)."""
-    inflater = zlib.decompressobj(wbits=31)
+    """Inflate a whole gzip file, refusing one that inflates past the size limit (a zip bomb),
+    is broken, cut short or followed by other bytes."""
     try:
-        data = inflater.decompress(raw, model.MAX_FILE_BYTES + 1)
-    except zlib.error as exc:
-        raise StrategyFileError(source, [Problem(f"bad gzip data: {exc}")]) from None
-    if len(data) > model.MAX_FILE_BYTES:
+        data = gunzip(raw, model.MAX_FILE_BYTES, source, "strategy")
+    except DamagedFileError as exc:
+        raise StrategyFileError(source, [Problem(f"damaged gzip data: {exc.detail}")]) from None
+    if data is None:
         limit = model.MAX_FILE_BYTES // 1_000_000
         problem = Problem(f"the file inflates to more than the {limit} MB limit")
         raise StrategyFileTooBig(source, [problem])
