@@ -88,36 +88,7 @@ def to_document(
     ``head_only`` the nodes are left out (``document_chunks`` streams them)."""
     nodes: dict[str, Any] = {}
     for node in () if head_only else game.decision_nodes():
-        rows = np.asarray(strategy[node.id])
-        hands = game.hand_labels[node.player]
-        view = _holdem_view(game, node.player)
-        if form == "compact":
-            nodes[node.key] = {
-                "actions": list(node.actions),
-                "hands": list(hands),
-                "probs": rows if arrays else rows.tolist(),
-            }
-            if view == "spot":  # the spot's live combos in a fixed order: no need to list them
-                del nodes[node.key]["hands"]
-        elif form == "readable" and view is not None:
-            spread = None
-            if view == "classes":
-                spread = classes_to_combos
-            elif view == "spot":
-                spread = _spot_spreader(game, node.player)
-            implied = _implied_action(node.actions)
-            nodes[node.key] = {  # the passive action is left out: it takes the rest
-                action: format_range(spread(rows[:, a]) if spread else rows[:, a])
-                for a, action in enumerate(node.actions)
-                if action != implied
-            }
-        elif form == "readable":
-            nodes[node.key] = {
-                hand: {a: _number(p) for a, p in zip(node.actions, row, strict=True) if p > 0}
-                for hand, row in zip(hands, rows.tolist(), strict=True)
-            }
-        else:
-            raise InputError(f"form must be 'compact' or 'readable', not {form!r}")
+        nodes[node.key] = node_entry(game, node, np.asarray(strategy[node.id]), form, arrays)
     doc: dict[str, Any] = {"format_version": FORMAT_VERSION, "game": game.spec_string()}
     doc["form"] = form
     if defaults:
@@ -130,6 +101,39 @@ def to_document(
         doc["lbr"] = [figure.model_dump() for figure in lbr]
     doc["nodes"] = nodes
     return doc
+
+
+def node_entry(game: TreeGame, node, rows: np.ndarray, form: str, arrays: bool = False):
+    """One decision node's entry in the ``nodes`` object of a file in ``form``."""
+    hands = game.hand_labels[node.player]
+    view = _holdem_view(game, node.player)
+    if form == "compact":
+        entry: dict[str, Any] = {
+            "actions": list(node.actions),
+            "hands": list(hands),
+            "probs": rows if arrays else rows.tolist(),
+        }
+        if view == "spot":  # the spot's live combos in a fixed order: no need to list them
+            del entry["hands"]
+        return entry
+    if form == "readable" and view is not None:
+        spread = None
+        if view == "classes":
+            spread = classes_to_combos
+        elif view == "spot":
+            spread = _spot_spreader(game, node.player)
+        implied = _implied_action(node.actions)
+        return {  # the passive action is left out: it takes the rest
+            action: format_range(spread(rows[:, a]) if spread else rows[:, a])
+            for a, action in enumerate(node.actions)
+            if action != implied
+        }
+    if form == "readable":
+        return {
+            hand: {a: _number(p) for a, p in zip(node.actions, row, strict=True) if p > 0}
+            for hand, row in zip(hands, rows.tolist(), strict=True)
+        }
+    raise InputError(f"form must be 'compact' or 'readable', not {form!r}")
 
 
 def _rows_json(probs: Any) -> str:
