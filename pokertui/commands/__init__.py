@@ -5,6 +5,8 @@ args and returning an exit code. Add a new command by adding its module to the l
 """
 
 from pokertui.commands import (
+    add_digest,
+    analyze,
     batch,
     bots,
     equity,
@@ -18,4 +20,5 @@ from pokertui.commands import (
     translate,
 )
 
-COMMAND_MODULES = [equity, games, play, solve, strategy, bots, lbr, match, pool, translate, batch]
+COMMAND_MODULES = [equity, games, play, solve, strategy, bots, lbr, match, pool, translate, batch,
+                   add_digest, analyze]  # fmt: skip

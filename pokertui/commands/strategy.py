@@ -6,11 +6,19 @@ import argparse
 import json
 import math
 import sys
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from pokertui.commands.arguments import bounded_float
-from pokertui.commands.output import add_json_flag, gap_text, is_noise, print_json
+from pokertui.commands.output import (
+    add_json_flag,
+    deal_progress,
+    gap_text,
+    is_noise,
+    print_json,
+)
 from solvers.errors import InputError
 
 if TYPE_CHECKING:
@@ -60,6 +68,7 @@ def register(subparsers: Any) -> None:
     show = subparsers.add_parser("show", help="per-hand action frequencies of a strategy file")
     show.add_argument("file")
     show.add_argument("--node", help="node key (default: a summary of every decision node)")
+    show.add_argument("--board", help="blueprint: the board of a flop, turn or river --node")
     show.add_argument(
         "--by-card",
         action="store_true",
@@ -216,30 +225,74 @@ def _pct(value: float | None, noise: bool = False) -> str:
     return f"{gap_text(value, noise)}%"
 
 
+BIG_OUTPUT = 100e6
+"""Bytes of JSON over which ``convert`` says how big its output will be before writing it."""
+PROGRESS_AFTER = 2.0
+"""Seconds after which ``convert`` draws its progress bar (on a terminal)."""
+
+
 def run_convert(args: argparse.Namespace) -> int:
-    from solvers.atomic import atomic_write_text  # noqa: PLC0415
-    from solvers.strategy_file import dumps_document, load_strategy, to_document  # noqa: PLC0415
+    """Stream the file's text node by node (``readable_stream.py``), written atomically."""
+    from pokertui.commands.interrupt import sigterm_as_interrupt  # noqa: PLC0415
+    from solvers.atomic import check_output_path  # noqa: PLC0415
+    from solvers.strategy_file import load_strategy, to_document  # noqa: PLC0415
+    from solvers.strategy_file.readable_stream import (  # noqa: PLC0415
+        DocumentWriter,
+        write_chunks,
+    )
 
     if args.to == "binary":
         return _convert_to_binary(args)
-    loaded = load_strategy(args.file)
-    document = to_document(
-        loaded.game,
-        loaded.strategy,
-        form=args.to,
-        solver=loaded.solver,
-        measured=loaded.measured,
-        lbr=loaded.lbr,
-    )
-    text = dumps_document(document)
     if args.out:
+        check_output_path(args.out)  # before the file is read, not after
+    loaded = load_strategy(args.file, lazy=True)  # every row is decoded, and so checked, below
+    head = to_document(loaded.game, loaded.strategy, form=args.to, solver=loaded.solver,
+                       measured=loaded.measured, lbr=loaded.lbr, head_only=True)  # fmt: skip
+    del head["nodes"]
+    writer = DocumentWriter(loaded.game, loaded.strategy, args.to)
+    size = writer.estimate(head)
+    if size > BIG_OUTPUT:
+        where = args.out or "stdout"
+        sys.stderr.write(f"writing about {size / 1e6:,.0f} MB of JSON to {where}\n")
+        sys.stderr.flush()
+    with sigterm_as_interrupt(), _convert_progress(len(writer.nodes)) as progress:
+        chunks = writer.chunks(head, progress)
+        if not args.out:
+            _write_stdout(chunks)
+            return 0
         try:
-            atomic_write_text(args.out, text)
+            write_chunks(args.out, chunks)
         except OSError as exc:
-            raise InputError(f"cannot write {args.out}: {exc.strerror}") from None
-    else:
-        sys.stdout.write(text)
+            raise InputError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     return 0
+
+
+def _write_stdout(chunks) -> None:
+    stream = getattr(sys.stdout, "buffer", None)
+    sys.stdout.flush()
+    for chunk in chunks:
+        if stream is None:
+            sys.stdout.write(chunk.decode("utf-8"))
+        else:
+            stream.write(chunk)
+    sys.stdout.flush()
+
+
+@contextmanager
+def _convert_progress(total: int) -> Iterator[Callable[[int], None] | None]:
+    """``deal_progress`` counting nodes, drawn once a convert has run ``PROGRESS_AFTER``
+    seconds; none when stderr is not a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    start = time.monotonic()
+    with deal_progress("convert", total, unit="nodes") as bar:
+
+        def report(done: int) -> None:
+            if time.monotonic() - start > PROGRESS_AFTER:
+                bar(done)
+
+        yield report
 
 
 def _convert_to_binary(args: argparse.Namespace) -> int:
@@ -278,8 +331,15 @@ def _convert_to_binary(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     from solvers.exact.evaluation import bayes_range  # noqa: PLC0415
+    from solvers.reports.blueprint_report import is_blueprint_file  # noqa: PLC0415
     from solvers.strategy_file import load_strategy  # noqa: PLC0415
 
+    if is_blueprint_file(args.file):
+        from pokertui.commands.blueprint_view import run_blueprint_show  # noqa: PLC0415
+
+        return run_blueprint_show(args)
+    if getattr(args, "board", None):
+        raise InputError("--board is for a full-game blueprint's flop, turn or river nodes")
     loaded = load_strategy(args.file, lazy=True)  # a binary file's nodes decode when read
     game, strategy = loaded.game, loaded.strategy
     if getattr(args, "by_card", False):

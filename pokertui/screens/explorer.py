@@ -3,7 +3,9 @@
 For the highlighted node it shows the actions, their frequency over the actor's reach range,
 per-hand frequencies (13x13 grids for hold'em) and EVs, and both ranges; a hand filter shows one
 hand's path; the exploitability tab shows where a best response gains; the compare tab measures
-a second file for the same game against the open one.
+a second file for the same game against the open one. A full-game blueprint (``.npz``) opens
+with its preflop lines in the tree and each line's class charts in the Preflop tab
+(``solvers.reports.blueprint_report``).
 
 Every number comes from ``solvers.reports.strategy_report`` in a thread worker that posts a message;
 the handlers below own all state. Each message carries the ``generation`` of the file it was
@@ -34,6 +36,7 @@ from textual.widgets import (
 )
 
 from pokertui.widgets.explorer import NodeView, StrategyTree
+from pokertui.widgets.explorer.blueprint_pane import BlueprintPane
 from pokertui.widgets.explorer.messages import Computed, Failed, Opened
 from pokertui.widgets.explorer.panes import ComparePane, ExploitPane, HandPane
 from pokertui.widgets.explorer.spot_pane import ByCardPane, SpotPane
@@ -54,7 +57,7 @@ class ExplorerScreen(Screen[None]):
         self.initial_path = path
         self.strategies_dir = strategies_dir
         self.loaded: Any = None
-        """The open ``StrategyFile``, or None."""
+        """The open ``StrategyFile`` (or ``BlueprintView`` of a blueprint), or None."""
         self.path = ""
         """The open file's path."""
         self.requested = ""
@@ -68,6 +71,8 @@ class ExplorerScreen(Screen[None]):
         """The open file is a hold'em spot (the Spot and By card tabs apply)."""
         self.edits: dict[int, Any] = {}
         """Edited rows per node id (typed in the Spot tab), used by the view and by ctrl+l."""
+        self.blueprint = False
+        """The open file is a full-game blueprint (a ``BlueprintView``, not a strategy file)."""
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -88,6 +93,8 @@ class ExplorerScreen(Screen[None]):
                     yield SpotPane(id="explorer-spot")
                 with TabPane("By card", id="tab-bycard"):
                     yield ByCardPane(id="explorer-bycard")
+                with TabPane("Preflop", id="tab-blueprint"):
+                    yield BlueprintPane(id="explorer-blueprint")
                 with TabPane("Hand", id="tab-hand"):
                     yield HandPane(classes="explorer-pane")
                 with TabPane("Exploit", id="tab-exploit"):
@@ -103,7 +110,8 @@ class ExplorerScreen(Screen[None]):
             from pokertui.paths import strategies_dir  # noqa: PLC0415
 
             folder = strategies_dir()
-        files = sorted(Path(folder).glob("*.json"))
+        blueprints = [f for f in Path(folder).glob("*.npz") if f.name.count(".") == 1]
+        files = sorted([*Path(folder).glob("*.json"), *blueprints])  # not the values tables
         self.query_one("#explorer-shipped", Select).set_options((f.name, str(f)) for f in files)
         if self.initial_path:
             self.open(self.initial_path)
@@ -117,11 +125,18 @@ class ExplorerScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="explorer-open")
     def load_file(self, path: str) -> None:
+        from solvers.reports.blueprint_report import (  # noqa: PLC0415
+            is_blueprint_file,
+            open_blueprint_view,
+        )
         from solvers.strategy_file import load_strategy  # noqa: PLC0415
         from solvers.strategy_file.binary import as_played  # noqa: PLC0415
         from solvers.strategy_file.binary_layout import is_binary  # noqa: PLC0415
 
         try:  # a flop's binary file is checked node by node as it is read, not whole first
+            if is_blueprint_file(path):
+                self.post_message(Opened(path, open_blueprint_view(path)))
+                return
             loaded = load_strategy(path, lazy=is_binary(path))
             loaded.strategy = as_played(loaded.strategy)  # type: ignore[assignment]  # as played
             self.post_message(Opened(path, loaded))
@@ -146,6 +161,12 @@ class ExplorerScreen(Screen[None]):
             return  # a slower load of a file the user has since replaced
         self.loaded, self.path = event.loaded, event.path
         self.generation += 1
+        self.blueprint = not hasattr(self.loaded, "game")
+        if self.blueprint:
+            self.blueprint_opened()
+            return
+        self.query_one(BlueprintPane).show_message("The preflop charts are for full-game "
+                                                   "blueprints (.npz).")  # fmt: skip
         game = self.loaded.game
         self.query_one("#explorer-problems").display = False
         measured = self.loaded.measured
@@ -172,6 +193,41 @@ class ExplorerScreen(Screen[None]):
         hand = self.query_one("#explorer-hand", Input).value.strip()
         if hand:
             self.filter_hand(hand)
+
+    def blueprint_opened(self) -> None:
+        """A full-game blueprint: its preflop lines in the tree, a node's charts in the
+        Preflop tab; the other tabs are for strategy files of small games and spots."""
+        from solvers.reports.blueprint_report import header_summary  # noqa: PLC0415
+
+        view = self.loaded
+        facts = header_summary(view)
+        status = (f"{view.path.name} · {facts['game']} · {facts['iterations']:,} iterations · "
+                  f"cards {facts['cards']}")  # fmt: skip
+        for name, figure in facts["lbr"].items():
+            if isinstance(figure, dict) and "value" in figure:
+                status += f" · LBR {name} {figure['value']:+,.0f} mbb/hand"
+        self.query_one("#explorer-problems").display = False
+        self.query_one("#explorer-status", Static).update(status)
+        self.spot_file = False
+        self.edits = {}
+        tree = self.query_one(StrategyTree)
+        tree.show_blueprint(view)
+        tree.focus()
+        self.node_id = view.preflop_nodes()[0].node
+        note = "A full-game blueprint: see the Preflop tab."
+        self.query_one(SpotPane).show_message(note)
+        self.query_one(ByCardPane).show_message(note)
+        for pane in (ExploitPane, HandPane, ComparePane):
+            self.query_one(pane).show_message(note)
+        self.query_one(TabbedContent).active = "tab-blueprint"
+        self.show_blueprint_node(self.node_id)
+
+    def show_blueprint_node(self, node: int) -> None:
+        from solvers.reports.blueprint_report import preflop_chart  # noqa: PLC0415
+
+        info = self.loaded.by_node.get(node)
+        if info is not None:
+            self.query_one(BlueprintPane).show_chart(preflop_chart(self.loaded, info))
 
     # --- computations -----------------------------------------------------------------------
     def compute(self, part: str, *args: Any) -> None:
@@ -324,6 +380,9 @@ class ExplorerScreen(Screen[None]):
         if self.loaded is None or event.node.data is None:
             return
         self.node_id = event.node.data
+        if self.blueprint:
+            self.show_blueprint_node(self.node_id)
+            return
         self.compute("node", self.loaded, self.node_id)
         self.compute_spot(self.node_id)
 
@@ -337,6 +396,9 @@ class ExplorerScreen(Screen[None]):
         if not self.query_one(StrategyTree).go_to(key):
             self.notify(f"no node {key!r} in this game's tree", severity="warning", timeout=4)
             return
+        if self.blueprint:
+            self.query_one(TabbedContent).active = "tab-blueprint"
+            return
         self.query_one(TabbedContent).active = "tab-spot" if self.spot_file else "tab-node"
 
     @on(DataTable.RowSelected, "#explorer-gains, #explorer-diffs, #bycard-table")
@@ -349,7 +411,7 @@ class ExplorerScreen(Screen[None]):
         self.filter_hand(event.value.strip())
 
     def filter_hand(self, label: str) -> None:
-        if self.loaded is None:
+        if self.loaded is None or self.blueprint:
             return
         from solvers.reports.strategy_report import find_hand  # noqa: PLC0415
 
@@ -366,7 +428,7 @@ class ExplorerScreen(Screen[None]):
 
     @on(Input.Submitted, "#explorer-other")
     def other_entered(self, event: Input.Submitted) -> None:
-        if self.loaded is not None and event.value.strip():
+        if self.loaded is not None and not self.blueprint and event.value.strip():
             self.compare_worker(self.generation, self.loaded, event.value.strip())
 
     def shown_strategy(self):
@@ -384,7 +446,8 @@ class ExplorerScreen(Screen[None]):
     @on(Input.Submitted, "#spot-edit")
     def edit_entered(self, event: Input.Submitted) -> None:
         text = event.value.strip()
-        node = self.loaded.game.nodes[self.node_id] if self.loaded is not None else None
+        open_game = self.loaded is not None and not self.blueprint
+        node = self.loaded.game.nodes[self.node_id] if open_game else None
         if node is None or not text:
             return
         if text.lower() == "reset":
@@ -404,7 +467,7 @@ class ExplorerScreen(Screen[None]):
     def action_lock_node(self) -> None:
         """Write the highlighted decision's strategy as a lock file (readable, so it can be
         edited before the run starts) and open the launcher with the spot and the lock."""
-        if self.loaded is None:
+        if self.loaded is None or self.blueprint:
             return
         from solvers.atomic import atomic_write_text  # noqa: PLC0415
         from solvers.strategy_file.locks import lock_document  # noqa: PLC0415

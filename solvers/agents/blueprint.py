@@ -55,6 +55,7 @@ class BlueprintAgent:
         header = blueprint.header
         self.name = name
         self.header = header
+        self.path: Path | None = None
         try:
             self.config = HunlConfig(stack_bb=float(header["stack_bb"]))
             self.betting = parse_betting(header["betting"])
@@ -265,6 +266,7 @@ def load_blueprint_agent(
     ``warm`` loads the bucket tables and compiled kernels now (seconds, once per process), so
     that no decision waits for them later."""
     agent = BlueprintAgent(read_blueprint(path), name=Path(path).stem)
+    agent.path = Path(path)  # where its preflop values table lies (reports/blueprint_values.py)
     if config is not None:
         _check_game(config, agent.config, str(path))
     if warm:

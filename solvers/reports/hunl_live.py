@@ -14,7 +14,9 @@ calls, the equity against its calling range times the final pot less the chips r
 other action would need a solve of the rest of the hand, and is left out rather than guessed,
 unless the caller gives ``known`` values: on a street the re-solving bot solves, every action of
 its solve's tree is valued against its solved strategy (``agents/resolve_values.py``), and those
-values replace the closed forms.
+values replace the closed forms. Preflop, a blueprint bot whose file has a values table beside it
+values every action of its tree's node against the blueprint's play for both seats thereafter
+(``reports/blueprint_values.py``: Monte Carlo over cards, exact over actions, with its error).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ import numpy as np
 from solvers.cards.deck import COMBO_INDEX, N_COMBOS, combos_to_classes, dead_mask
 from solvers.games.hunl.agent import Agent, Policy, action_column
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, SHOWDOWN, Action, HunlState
+from solvers.reports.blueprint_values import blueprint_preflop_values
 from solvers.reports.spot_equity import equity_on_boards, runouts, sampled_runouts
 from solvers.theory.poker_math import minimum_defence_frequency, required_equity
 
@@ -150,6 +153,10 @@ def live_numbers(
     are the actions to value (fold, call and all-in are added when legal). ``known`` values
     (a re-solve's, described by ``known_method``) stand for every action they hold, the rest
     of the actions unvalued, all in the keys' order (``known_evs``)."""
+    if known is None and agent is not None and state.street == 0:
+        preflop = blueprint_preflop_values(agent, state, hole)
+        if preflop is not None:
+            known, known_method = preflop.known, preflop.note
     legal = state.legal()
     mask = live_mask(board, hole)
     weights = np.where(mask, reach, 0.0)

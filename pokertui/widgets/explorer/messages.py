@@ -14,7 +14,7 @@ class Opened(Message):
 
     path: str
     loaded: Any
-    """The ``StrategyFile``."""
+    """The ``StrategyFile``, or a full-game blueprint's ``BlueprintView``."""
 
 
 @dataclass

@@ -11,6 +11,7 @@ from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from pokertui.widgets.explorer.render import seat_name
+from solvers.reports.blueprint_report import SEATS
 
 
 def node_caption(node) -> Text:
@@ -52,6 +53,24 @@ class StrategyTree(Tree[int]):
                 line = holder.add(label, node.id)
             self.by_key[node.key] = line
         self.root.expand()
+        self.move_cursor(self.root)
+
+    def show_blueprint(self, view) -> None:
+        """Lines for a full-game blueprint's preflop decisions (a ``BlueprintView``): each is
+        the action that leads to it and the seat to act; the data is the tree's node id."""
+        nodes = view.preflop_nodes()
+        root = nodes[0]
+        self.reset(Text.assemble((view.path.name, "bold"), " → ",
+                                 (f"{SEATS[root.player]} to act", "cyan")), root.node)  # fmt: skip
+        self.by_key = {root.key: self.root}
+        for info in nodes[1:]:  # depth first: a parent line comes first
+            edge = int(view.parent_edge[info.node])
+            parent = view.by_node[int(view.edge_parent[edge])]
+            action = parent.actions[edge - int(view.tree.edge_start[parent.node])]
+            label = Text.assemble((action, "bold"), " → ", (f"{SEATS[info.player]} to act",
+                                                             "cyan"))  # fmt: skip
+            self.by_key[info.key] = self.by_key[parent.key].add(label, info.node)
+        self.root.expand_all()
         self.move_cursor(self.root)
 
     def go_to(self, key: str) -> bool:
