@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import math
 import threading
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
+from dataclasses import replace
 
 import numpy as np
 
@@ -22,13 +24,16 @@ from solvers.agents.resolve_values import (
     bot_solution,
     off_tree_raises,
     off_tree_values,
+    on_tree,
     resolved_values,
 )
 from solvers.agents.resolving import ResolvingAgent
-from solvers.games.hunl.agent import Agent
+from solvers.games.base import NodeKind, TreeGame
+from solvers.games.hunl.agent import Agent, Policy, action_column
 from solvers.games.hunl.rules import STREET_NAMES, Action, HunlState
 from solvers.reports.hunl_live import LiveNumbers, bayes_reach, live_numbers
 
+OWN_SEAT_NOTE = "; the line is off the bot's tree: the street solved again with it"
 BotStep = tuple[HunlState, tuple[int, ...], Action]
 """A bot's decision of the hand: the state it acted in, the board then, the action taken."""
 
@@ -47,6 +52,33 @@ def resolve_note(found: ResolvedValues) -> str:
             f"{depth}; your best play after")  # fmt: skip
 
 
+def both_decide(game: TreeGame) -> bool:
+    """Whether both players have a decision in ``game``: a node re-solve facing an all-in
+    leaves the player who made it none, and the exact walk values no such tree."""
+    deciders = {node.player for node in game.nodes if node.kind == NodeKind.DECISION}
+    return deciders == {0, 1}
+
+
+def modelled(policy: Policy, action: Action) -> bool:
+    """Whether ``policy`` lists an action like ``action``. The bot's own actions always are;
+    an opponent who is not the bot may make one its policy lacks (an all-in its re-solve
+    never makes), and that step leaves the range as it was rather than empty."""
+    try:
+        action_column(policy, action)
+    except ValueError:
+        return False
+    return True
+
+
+def seat_twin(agent: Agent) -> Agent | None:
+    """A re-solving bot like ``agent`` with a cache of its own, for solves from the other seat:
+    a bot keeps one board's solutions at a time per seat and street, so solving the other
+    seat's street in its own cache would drop the solves its Bayes range is read from."""
+    if not isinstance(agent, ResolvingAgent):
+        return None
+    return replace(agent, _cache=OrderedDict())
+
+
 def re_solves(agent: Agent, state: HunlState) -> bool:
     """Whether ``agent`` solves ``state``'s street during play (its answers take seconds)."""
     return isinstance(agent, ResolvingAgent) and state.street in agent.streets
@@ -62,6 +94,7 @@ def live_values_job(
     seed: int,
     lock: AbstractContextManager | None = None,
     taken: Action | None = None,
+    seat_agent: Agent | None = None,
 ) -> Callable[..., LiveNumbers]:
     """The numbers of the decision at ``state`` for the player to act holding ``hole``, the
     bot's range Bayes' rule over ``agent``'s policy at ``bot_steps``; ``actions`` are the
@@ -69,7 +102,11 @@ def live_values_job(
     off-tree size it values, those sizes ``pending``, and returns the numbers with every size
     valued. With ``taken`` (the review of a decision made), the only size valued off the tree
     is that one: the bot's answer to it is kept, the others would each cost a solve. ``lock``
-    serialises the uses of the agent (its solutions are cached and shared)."""
+    serialises the uses of the agent (its solutions are cached and shared). With
+    ``seat_agent`` (a twin of ``agent`` with a cache of its own, see ``seat_twin``), a line the
+    bot's own solve lacks (an opponent who is not the bot bet a size it never bets) is valued
+    in the street solved from the deciding player's seat, the line's bets in its tree, instead
+    of left unvalued: hands played elsewhere need it, the app's bot never leaves its tree."""
     lock = threading.RLock() if lock is None else lock
     board = np.array(board, dtype=np.intp)
     steps_in = list(bot_steps)
@@ -78,24 +115,31 @@ def live_values_job(
     def job(report: Callable[[LiveNumbers], None] | None = None) -> LiveNumbers:
         with lock:
             steps = [(agent.policy(st, np.array(b, dtype=np.intp)), a) for st, b, a in steps_in]
-            found = None
+            steps = [(policy, a) for policy, a in steps if modelled(policy, a)]
+            found, note = None, ""
             if solved_street:
                 solution = bot_solution(agent, state, board)  # type: ignore[arg-type]
+                if solution is None and seat_agent is not None:
+                    solution = seat_agent.solution(state, board)  # type: ignore[attr-defined]
+                    note = OWN_SEAT_NOTE
+                    if not both_decide(solution.subgame.game):
+                        solution = None  # facing an all-in: the closed forms value the call
                 if solution is not None:
                     found = resolved_values(solution, state, hole)
         reach = bayes_reach(steps)
         if found is None:  # no bot query on a re-solved street: it would solve again
             answering = None if solved_street else agent
             return live_numbers(state, board, hole, reach, answering, actions, seed=seed)
-        numbers = live_numbers(state, board, hole, reach, agent, actions, seed,
-                               found.known, resolve_note(found))  # fmt: skip
-        sizes = actions if taken is None else (taken,)
+        shown = on_tree(state, actions, found.actions)  # a key's 2/3 is the tree's 66%
+        numbers = live_numbers(state, board, hole, reach, agent, shown, seed,
+                               found.known, resolve_note(found) + note)  # fmt: skip
+        sizes = shown if taken is None else (taken,)
         todo = off_tree_raises(found, sizes) if state.street in OFF_TREE_STREETS else ()
         for index, action in enumerate(todo):
             if report is not None:
-                report(numbers.with_known(found.known, resolve_note(found), todo[index:]))
+                report(numbers.with_known(found.known, resolve_note(found) + note, todo[index:]))
             with lock:
                 found = off_tree_values(agent, found, state, board, hole, (action,))  # type: ignore[arg-type]
-        return numbers.with_known(found.known, resolve_note(found))
+        return numbers.with_known(found.known, resolve_note(found) + note)
 
     return job
