@@ -56,6 +56,15 @@ SECTIONS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
+        "Study: analyze (hands played elsewhere, as pokertui analyze)",
+        (
+            ("enter", "analyze the files typed, hero and model bot optional (or ctrl+s)"),
+            ("enter (table)", "replay the hand: each of your decisions with its EVs"),
+            ("→ ← / n p", "replay: next or previous decision"),
+            ("escape", "back (a run in progress stops)"),
+        ),
+    ),
+    (
         "Solve",
         (
             ("ctrl+s", "start a run"),

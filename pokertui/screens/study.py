@@ -1,5 +1,5 @@
-"""The Study menu: the range and equity lab, the strategy explorer, the theory lab and the
-aggregate reports of batch folders."""
+"""The Study menu: the range and equity lab, the strategy explorer, the theory lab, the
+aggregate reports of batch folders and the analysis of hands played elsewhere."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ STUDY_MENU = (
     ("explorer", "Explorer      walk a strategy file: frequencies, EVs, exploitability"),
     ("theory", "Theory lab    toy games with their closed-form answers"),
     ("reports", "Reports       aggregate reports of a batch folder (pokertui batch)"),
+    ("analyze", "Analyze       your hands played elsewhere, valued by the engine"),
 )
 
 
@@ -29,6 +30,7 @@ class StudyScreen(Screen[None]):
         Binding("e", "open('explorer')", "Explorer"),
         Binding("t", "open('theory')", "Theory"),
         Binding("r", "open('reports')", "Reports"),
+        Binding("a", "open('analyze')", "Analyze"),
         Binding("escape", "app.pop_screen", "Back"),
     ]
 
@@ -73,4 +75,8 @@ def study_screen(choice: str, app) -> Screen:
         from pokertui.screens.reports import ReportsScreen  # noqa: PLC0415
 
         return ReportsScreen()
+    if choice == "analyze":
+        from pokertui.screens.analyze import AnalyzeScreen  # noqa: PLC0415
+
+        return AnalyzeScreen(strategies_dir=getattr(app, "strategies_dir", None))
     raise ValueError(f"unknown study screen {choice!r}")

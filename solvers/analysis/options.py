@@ -2,7 +2,7 @@
 
 The sizes are the play screen's keys (``pokertui/session/hunl_hand.py``: min, fractions of the
 pot after calling, all-in, clamped to what is legal), rebuilt here because ``solvers`` cannot
-import the app; ``tests/test_analysis_options.py`` checks that the two agree.
+import the app; ``tests/test_analysis_importer.py`` checks that the two agree.
 """
 
 from __future__ import annotations
