@@ -208,3 +208,12 @@ def test_a_file_of_skipped_hands_exits_2_with_the_reasons(capsys):
     assert main(["analyze", str(DATA / "stars_six_max.txt"), "--bot", "random"]) == 2
     err = capsys.readouterr().err
     assert err == "pokertui: error: no hand to analyse: 1 more than two players\n"
+
+
+def test_one_hand_reads_one_hand(capsys):
+    """Counts in the report take the singular for one ("1 hand", "1 decision")."""
+    path = Path(__file__).parent / "data" / "hand_histories" / "stars_nuts_fold.txt"
+    assert main(["analyze", str(path), "--hero", "Hero", "--bot", "random"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1 hand, 4 decisions (1 with the chosen option valued)")
+    assert "river         1 decision," in out

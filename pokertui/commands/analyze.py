@@ -15,6 +15,7 @@ from typing import Any
 from pokertui.commands.arguments import bounded_float, bounded_int
 from pokertui.commands.interrupt import sigterm_as_interrupt
 from pokertui.commands.output import add_json_flag, deal_progress, print_json
+from pokertui.words import plural
 
 FORMATS_HELP = ("PokerStars, Full Tilt, iPoker, Ongame, PartyPoker and Absolute text, PHH "
                 "(.phh, .phhs: the app's own exports too) and ACPC logs")  # fmt: skip
@@ -196,12 +197,13 @@ def model_bots(
 
 
 def print_report(report: dict) -> None:
-    print(f"{report['hands']:,} hands, {report['decisions']:,} decisions "
+    print(f"{plural(report['hands'], 'hand')}, {plural(report['decisions'], 'decision')} "
           f"({report['valued']:,} with the chosen option valued)")  # fmt: skip
     print(f"EV lost: {report['ev_lost']:.2f} bb ({report['bb_per_100_lost']:.1f} bb/100)")
     for street, row in report["by_street"].items():
         if row["decisions"]:
-            print(f"  {street:8} {row['decisions']:5,} decisions, {row['valued']:5,} valued, "
+            decisions = plural(row["decisions"], "decision")
+            print(f"  {street:8} {decisions:>15}, {row['valued']:5,} valued, "
                   f"{row['ev_lost']:8.2f} bb lost")  # fmt: skip
     if report["worst"]:
         print("worst decisions:")

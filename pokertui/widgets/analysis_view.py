@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 
 from rich.text import Text
 
-from pokertui.widgets.format import card_text, pct
+from pokertui.widgets.format import card_text, pct, plural
 from solvers.analysis.replay import ActionLine, ReplayStep
 from solvers.analysis.session_report import MODEL_NOTE, STREETS
 
@@ -39,13 +39,14 @@ def summary_text(report: Mapping, skipped: Sequence[tuple[str, int]],
     for street in STREETS:
         part = report["by_street"][street]
         if part["decisions"]:
-            row(f"  {street}", f"{part['ev_lost']:.2f} bb over {part['decisions']:,}")
+            over = plural(part["decisions"], "decision")
+            row(f"  {street}", f"{part['ev_lost']:.2f} bb over {over}")
     if skipped:
         text.append("Skipped\n", style="bold")
         for reason, count in skipped:
             row(f"{count:,}", reason)
     if failed:
-        text.append(f"Failed: {len(failed):,} hands\n", style="bold red")
+        text.append(f"Failed: {plural(len(failed), 'hand')}\n", style="bold red")
         for key, error in list(failed.items())[:5]:
             text.append(f"  {key}: {error}\n", style="red")
     if bots:

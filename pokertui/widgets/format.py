@@ -11,6 +11,8 @@ import re
 
 from rich.text import Text
 
+from pokertui.words import plural as plural  # the widgets' import of it
+
 SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
 """Four-colour deck: spades, hearts, diamonds and clubs each have their own colour."""
 SUIT_STYLES = {
@@ -89,6 +91,3 @@ def gto_cell(frequencies: list[float] | None, index: int, off_path: bool) -> str
     return pct(frequencies[index]) if frequencies else "–"
 
 
-def plural(count: int, noun: str) -> str:
-    """``1 hand``, ``2 hands``: a count with its noun, singular for one."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
