@@ -224,7 +224,8 @@ def test_the_live_panel_values_the_turns_off_tree_sizes_one_at_a_time():
     reports = []
     numbers = session.live_job()(reports.append)
     raises = [e for e in numbers.evs if e.action.kind == RAISE]
-    assert len(raises) >= 5 and all(e.ev is not None for e in raises)
+    # min, the tree's 66% (the 2/3 key's 233 chips is its 232: one row), pot, all-in
+    assert len(raises) >= 4 and all(e.ev is not None for e in raises)
     assert numbers.pending == () and "its re-solve facing each" in numbers.ev_method
     assert reports, "no size off the turn's tree: nothing valued one at a time"
     pending = [r.pending for r in reports]

@@ -326,6 +326,7 @@ class HunlPlayScreen(TableScreen):
             else:
                 self.valuing_key = message.key
             self.session.store_live(message.key, message.numbers)
+            self.query_one("#hunl-actions", Static).update(render_options(self.session))
             width = self.query_one("#hunl-live").size.width
             cell = 4 if width >= 56 else 3
             text = render_live(self.session, message.numbers, cell)

@@ -49,12 +49,14 @@ from pokertui.session.hunl_hand import (
     street_start,
 )
 from pokertui.session.scoring import Score
+from solvers.agents.resolve_values import tree_size
 from solvers.agents.resolving import DEFAULT_SECONDS, ResolvingAgent
 from solvers.analysis.live_values import live_values_job
 from solvers.analysis.live_values import resolve_note as resolve_note  # the review's heading
 from solvers.cards import evaluator
 from solvers.cards.deck import COMBO_INDEX, cards_str
 from solvers.errors import InputError
+from solvers.games.holdem.memory import give_back
 from solvers.games.hunl.agent import Agent
 from solvers.games.hunl.rules import (
     BOARD_CARDS,
@@ -164,6 +166,8 @@ class HunlSession(HandsInPlay[HunlHand]):
         self._live: dict[tuple[int, int], LiveNumbers] = {}
         self._pending: dict[tuple[int, int], Callable[[], LiveNumbers]] = {}
         """Live-number jobs of decisions played before their numbers were shown."""
+        self._forgotten = 0
+        """The hand whose first use of the agent dropped the solutions of the hands before."""
         self.review = review
         """Keep each human decision's equity and valued EVs for the hand review."""
 
@@ -267,7 +271,16 @@ class HunlSession(HandsInPlay[HunlHand]):
         return found
 
     def size_totals(self) -> list[tuple[str, int]]:
-        return size_totals(self.state)
+        """The size keys' raise-to totals; once the live numbers of this decision are in, a
+        key within ``same_size_chips`` of a size they value is that size (the key's 2/3 of the
+        pot plays, and reads as, the bot's tree's 66%: one row and one size in the panel)."""
+        found = size_totals(self.state)
+        live = self._live.get(self.decision_key()) if self.human_to_act else None
+        if live is None:
+            return found
+        valued = [e.action for e in live.evs if e.ev is not None]
+        return [(key, tree_size(self.state, Action(RAISE, total), valued).to)
+                for key, total in found]  # fmt: skip
 
     def raise_text(self, total: int) -> str:
         return raise_text(self.state, total)
@@ -364,13 +377,26 @@ class HunlSession(HandsInPlay[HunlHand]):
             raise InputError("it is not the bot's turn")
         state, agent, rng, lock = self.state, self.agent, self.rng, self.agent_lock
         board = np.array(self.board, dtype=np.intp)
-        combo = int(COMBO_INDEX[self.hand.hole[self.bot_seat]])
+        combo, number = int(COMBO_INDEX[self.hand.hole[self.bot_seat]]), self.hand.number
 
         def job() -> Action:
             with lock:
+                self._forget_old(number)
                 return agent.act(state, board, combo, rng)
 
         return job
+
+    def _forget_old(self, number: int) -> None:
+        """Under the agent's lock, at the first use of the agent in hand ``number``: drop the
+        re-solving bot's solutions of the hands before (a new deal's lines are on none of
+        them; they hold 100 to 200 MB a hand) and give the memory back. A review of an old
+        hand solves its streets again if it needs them."""
+        if number <= self._forgotten:
+            return
+        self._forgotten = number
+        if isinstance(self.agent, ResolvingAgent):
+            self.agent.forget()
+            give_back()
 
     def play_bot(self, action: Action) -> None:
         """The bot's action (from ``bot_job``), checked by the rules; settles a finished hand."""
@@ -432,9 +458,19 @@ class HunlSession(HandsInPlay[HunlHand]):
         if not self.human_to_act:
             raise InputError("the live numbers are for your decisions")
         actions = tuple(option.action for option in self.options())
-        return live_values_job(self.agent, self.state, self.board,
-                               self.hand.hole[self.human_seat], self._bot_steps, actions,
-                               self.hand.number, self.agent_lock, taken)  # fmt: skip
+        number = self.hand.number
+        inner = live_values_job(self.agent, self.state, self.board,
+                                self.hand.hole[self.human_seat], self._bot_steps, actions,
+                                number, self.agent_lock, taken)  # fmt: skip
+        if taken is not None:  # a review's: its hand's solutions are the ones to use
+            return inner
+
+        def job(report: Callable[[LiveNumbers], None] | None = None) -> LiveNumbers:
+            with self.agent_lock:
+                self._forget_old(number)
+            return inner(report)
+
+        return job
 
     def store_live(self, key: tuple[int, int], numbers: LiveNumbers) -> None:
         """Keep numbers a worker computed on a snapshot, for the hand review."""

@@ -28,6 +28,7 @@ there is the one it really has.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -191,6 +192,42 @@ def _street_answer_value(
     found = resolved_values(replace(answer, strategy=strategy), state, hole)
     new.game.release()  # walks and showdown tables, rebuilt if the bet is made; nodes stay
     return None if found is None else found.value_of(action)
+
+
+SAME_SIZE_SHARE = 0.01
+"""A bet or raise within this share of the pot after calling (or within a chip) of a size of
+the bot's tree is that size: the keys' 1/3 and 2/3 of the pot are the trees' 33% and 66%
+(3.33 and 3.3 bb into 10 bb, 8 and 7.92 bb into 12 bb), while a tree's sizes are tens of
+percent of the pot apart."""
+
+
+def same_size_chips(state: HunlState) -> float:
+    """How far apart, in chips, two raise-to totals at ``state`` may be and still be one size."""
+    return max(1.0, SAME_SIZE_SHARE * (state.pot + state.legal().call_amount))
+
+
+def tree_size(state: HunlState, action: Action, tree: Sequence[Action]) -> Action:
+    """The bet or raise of ``tree`` that ``action`` is (the nearest within
+    ``same_size_chips``), else ``action``; an all-in is only ever itself."""
+    all_in = state.legal().max_raise_to
+    if action.kind != RAISE or action.to == all_in:
+        return action
+    near = same_size_chips(state)
+    close = [a for a in tree if a.kind == RAISE and a.to != all_in
+             and abs(a.to - action.to) <= near]  # fmt: skip
+    return min(close, key=lambda a: abs(a.to - action.to), default=action)
+
+
+def on_tree(state: HunlState, actions: Sequence[Action], tree: Sequence[Action]
+            ) -> tuple[Action, ...]:  # fmt: skip
+    """``actions`` with each bet or raise that is a size of ``tree`` replaced by it, each once:
+    the live panel's rows, one per size."""
+    merged: list[Action] = []
+    for action in actions:
+        found = tree_size(state, action, tree)
+        if found not in merged:
+            merged.append(found)
+    return tuple(merged)
 
 
 def off_tree_raises(found: ResolvedValues, actions: tuple[Action, ...]) -> tuple[Action, ...]:

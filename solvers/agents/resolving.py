@@ -13,7 +13,8 @@ solution's tree does not hold is re-solved from the node facing it on the turn a
 bot's play so far kept, the opponent's range before it behind the resolve gadget:
 ``_solve_node``), and makes the flop solve again from the street's start with that bet added.
 Solutions are cached per (seat, betting before the street, board), so policy() and act() at one
-state never solve twice.
+state never solve twice; a street's walk buffers go once a later street is solved, and
+``forget`` drops every solution between deals.
 
 Ranges: the bot's own seat is Bayes over its own policies (the base agent's, then its own
 re-solves), the opponent's over ``opponent_model`` (the base agent unless given). By default the
@@ -355,6 +356,13 @@ class Solution:
         alternatives of node re-solves off it, made once (LBR asks dozens of sizes at a node)."""
         return response_profile(self.subgame.game, self.strategy)
 
+    def release(self) -> None:
+        """Drop what only values and node re-solves of this street use (the walks' buffers,
+        the showdown tables, the compiled profile; rebuilt if asked again), keeping the tree
+        and strategy that later streets' ranges read."""
+        self.subgame.game.release()
+        self.__dict__.pop("profile", None)
+
     def policy(self, state: HunlState) -> Policy | None:
         """The solution's policy over all 1,326 combos at ``state``, or None off its tree."""
         sub = self.subgame
@@ -471,6 +479,12 @@ class ResolvingAgent:
                 best_response(game, mine, human)
         return time.perf_counter() - started
 
+    def forget(self) -> None:
+        """Drop every kept solution. A front end calls it between deals: a new deal's lines
+        are on none of them (its board is new), and one hand's solves keep hundreds of MB
+        (a turn's walk buffers, the node re-solves of every size the live panel valued)."""
+        self._cache.clear()
+
     def solution(self, state: HunlState, board: np.ndarray) -> Solution:
         """The street's solution that holds ``state`` (solved now if none does). Where several
         do, the first made: the one the bot played ``state`` from. A node re-solve holds only
@@ -510,6 +524,10 @@ class ResolvingAgent:
         if state.street in RELEASE_STREETS:  # one flop kept at a time: each is 100+ MB
             for other in [k for k in self._cache if len(k[2]) == len(board) and k != key]:
                 del self._cache[other]
+        for other, earlier in self._cache.items():  # a street played: its buffers are spare
+            if len(other[2]) < len(board):
+                for known in earlier:
+                    known.release()
         nodes = [id(k) for k in kept if k.subgame.start is not None]
         if len(nodes) >= NODE_KEEP:  # LBR asks dozens of sizes at a node: keep the latest
             latest = set(nodes[-NODE_KEEP + 1 :])

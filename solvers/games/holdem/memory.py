@@ -21,6 +21,8 @@ solver checks its own precision (``SolveSize.check``) and names the leaner one i
 
 from __future__ import annotations
 
+import ctypes
+import gc
 import os
 from dataclasses import dataclass
 from math import comb
@@ -92,6 +94,17 @@ def resident_bytes() -> int:
             return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def give_back() -> None:
+    """Collect garbage and return the C heap's free pages to the system (glibc's
+    ``malloc_trim``; elsewhere only the collection). The arrays of a dropped solve are freed
+    into the heap, not unmapped, so without it a process that dropped them stays as large."""
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def wanted_bytes(need: int) -> int:
