@@ -105,11 +105,13 @@ def read_npz(
         if not isinstance(data, np.lib.npyio.NpzFile):
             raise damaged(path, what, "a single array, not an .npz archive")
         with data:
-            inflated = sum(info.file_size for info in data.zip.infolist())
+            archive = data.zip
+            assert archive is not None  # an open NpzFile holds its zip
+            inflated = sum(int(info.file_size) for info in archive.infolist())
             if inflated > max_inflated:
                 raise damaged(path, what, f"it inflates to {inflated >> 20} MB")
-            for info in data.zip.infolist():
-                _check_member(data.zip, info, path, what)
+            for info in archive.infolist():
+                _check_member(archive, info, path, what)
             arrays = {key: data[key] for key in data.files}
     for key, array in arrays.items():
         if not isinstance(array, np.ndarray):
@@ -163,8 +165,8 @@ def body_digest(*parts: bytes | memoryview | np.ndarray) -> str:
     """``sha256:`` and the hex SHA-256 of ``parts`` one after the other."""
     digest = hashlib.sha256()
     for part in parts:
-        digest.update(memoryview(np.ascontiguousarray(part)).cast("B") if isinstance(
-            part, np.ndarray) else part)  # fmt: skip
+        digest.update(np.ascontiguousarray(part).data.cast("B") if isinstance(part, np.ndarray)
+                      else part)  # fmt: skip
     return DIGEST_PREFIX + digest.hexdigest()
 
 

@@ -38,11 +38,14 @@ def run(args: argparse.Namespace) -> int:
     done = {}
     for name in args.files:
         check_regular_file(name, "bot file")
-        done[name] = (
-            add_binary(name)
-            if is_binary(name)
-            else add_blueprint(name, lambda loaded, name=name: check_rows(name, loaded))
-        )
+        if is_binary(name):
+            done[name] = add_binary(name)
+            continue
+
+        def checked(loaded, name: str = name) -> None:
+            check_rows(name, loaded)
+
+        done[name] = add_blueprint(name, checked)
     if args.json:
         print_json({"added": [n for n, added in done.items() if added],
                     "had_one": [n for n, added in done.items() if not added]})  # fmt: skip

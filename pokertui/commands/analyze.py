@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pokertui.commands.arguments import bounded_float, bounded_int
@@ -79,7 +81,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from solvers.analysis.hand_record import SkipTally  # noqa: PLC0415
     from solvers.analysis.importer import read_hands  # noqa: PLC0415
-    from solvers.analysis.runner import Task, options_digest, run_analysis  # noqa: PLC0415
+    from solvers.analysis.runner import hero_tasks, options_digest, run_analysis  # noqa: PLC0415
     from solvers.analysis.session_report import (  # noqa: PLC0415
         Filters,
         decisions_csv,
@@ -90,18 +92,9 @@ def run(args: argparse.Namespace) -> int:
     imported = read_hands(args.files, args.encoding, args.acpc_stack)
     skipped: SkipTally = imported.skipped
     heroes = choose_heroes(imported.hands, args.hero, args.both, skipped.as_rows())
-    bots = model_bots(args.bot, {h.stack for h in imported.hands}, args.think)
-    tasks = []
-    for hand in imported.hands:
-        seats = [s for s in (0, 1) if hand.names[s] in heroes]
-        if not seats:
-            skipped.skip("hero not in the hand")
-        elif bots[hand.stack] is None:
-            skipped.skip("no model bot at this depth")
-        elif all(hand.holes[s] is None for s in seats):
-            skipped.skip("hero's cards unknown")
-        else:
-            tasks += [Task(hand, s, bots[hand.stack]) for s in seats if hand.holes[s]]
+    bots = model_bots(args.bot, {h.stack for h in imported.hands}, args.think,
+                      warn=_warn)
+    tasks = hero_tasks(imported.hands, heroes, bots, skipped)
     digest = options_digest(bots, not args.chosen_only)
     quiet = args.json or args.csv or not sys.stderr.isatty()
 
@@ -162,26 +155,38 @@ def _some_names(hands) -> str:
     return ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
 
 
+def _warn(text: str) -> None:
+    sys.stderr.write(f"pokertui: {text}\n")
+
+
 def model_bots(
-    bot: str | None, stacks: set[int], think: float | None = None
+    bot: str | None,
+    stacks: set[int],
+    think: float | None = None,
+    shipped: Path | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> dict[int, str | None]:
-    """The model bot of each depth: ``--bot``, or the default bot of that depth with its
-    budgets scaled by ``think`` (None where none is shipped, or the bot named refuses that
-    depth)."""
+    """The model bot of each depth: ``--bot``, or the default bot of that depth (over the
+    blueprints in ``shipped``, the strategies folder by default) with its budgets scaled by
+    ``think``; None where none is shipped, or where the bot named refuses that depth (``warn``
+    hears why when there are other depths)."""
     from pokertui.paths import default_hunl_bot, resolve_hunl_bot, strategies_dir  # noqa: PLC0415
     from solvers.analysis.runner import model_agent  # noqa: PLC0415
     from solvers.errors import InputError  # noqa: PLC0415
+
+    shipped = strategies_dir() if shipped is None else shipped
 
     if bot is not None and think is not None:
         raise InputError("--think scales the default bot; give --bot its budgets instead: "
                          "resolve(flop=3,turn=1,river=0.1):BOT")  # fmt: skip
     found: dict[int, str | None] = {}
+    name: str | None
     for stack in sorted(stacks):
         depth = stack / 100
-        if bot is None and not default_hunl_bot(strategies_dir(), depth).startswith("resolve:"):
+        if bot is None and not default_hunl_bot(shipped, depth).startswith("resolve:"):
             found[stack] = None
             continue
-        name = resolve_hunl_bot(bot, strategies_dir(), depth)
+        name = resolve_hunl_bot(bot, shipped, depth)
         if think is not None:
             budgets = f"flop={3 * think:g},turn={think:g},river={think / 10:g}"
             name = name.replace("resolve:", f"resolve({budgets}):", 1)
@@ -190,7 +195,8 @@ def model_bots(
         except InputError as exc:
             if len(stacks) == 1:
                 raise
-            sys.stderr.write(f"pokertui: {depth:g} bb hands skipped: {exc}\n")
+            if warn is not None:
+                warn(f"{depth:g} bb hands skipped: {exc}")
             name = None
         found[stack] = name
     return found

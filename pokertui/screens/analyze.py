@@ -163,28 +163,18 @@ class AnalyzeScreen(Screen[None]):
         self.post_message(AnalysisFinished(run, result))
 
     def _analysis(self, run, paths, hero, bot, all_sizes, shipped, worker) -> AnalysisResult:
-        from pokertui.commands.analyze import choose_heroes  # noqa: PLC0415
+        from pokertui.commands.analyze import choose_heroes, model_bots  # noqa: PLC0415
         from solvers.analysis.importer import read_hands  # noqa: PLC0415
         from solvers.analysis.replay import hand_row, worst_first  # noqa: PLC0415
-        from solvers.analysis.runner import Task, run_analysis  # noqa: PLC0415
+        from solvers.analysis.runner import hero_tasks, run_analysis  # noqa: PLC0415
         from solvers.analysis.session_report import session_report  # noqa: PLC0415
 
         imported = read_hands(paths)
         skipped = imported.skipped
         heroes = choose_heroes(imported.hands, hero, False, skipped.as_rows())
         self.post_message(AnalysisProgress(run, 0, 0, "Loading the model bot…"))
-        bots = _model_bots(bot, {h.stack for h in imported.hands}, shipped)
-        tasks = []
-        for hand in imported.hands:
-            seats = [s for s in (0, 1) if hand.names[s] in heroes]
-            if not seats:
-                skipped.skip("hero not in the hand")
-            elif bots[hand.stack] is None:
-                skipped.skip("no model bot at this depth")
-            elif all(hand.holes[s] is None for s in seats):
-                skipped.skip("hero's cards unknown")
-            else:
-                tasks += [Task(hand, s, bots[hand.stack]) for s in seats if hand.holes[s]]
+        bots = model_bots(bot, {h.stack for h in imported.hands}, shipped=shipped)
+        tasks = hero_tasks(imported.hands, heroes, bots, skipped)
 
         def progress(done: int) -> None:
             if worker.is_cancelled:
@@ -252,26 +242,3 @@ def _escape(text: str) -> str:
     from rich.markup import escape  # noqa: PLC0415
 
     return escape(text)
-
-
-def _model_bots(bot: str | None, stacks: set[int], shipped) -> dict[int, str | None]:
-    """Each depth's model bot, as the command picks it: the one typed, else the default
-    bot of that depth (None where no blueprint of that depth ships)."""
-    from pokertui.paths import default_hunl_bot, resolve_hunl_bot  # noqa: PLC0415
-    from solvers.analysis.runner import model_agent  # noqa: PLC0415
-
-    found: dict[int, str | None] = {}
-    for stack in sorted(stacks):
-        depth = stack / 100
-        if bot is None and not default_hunl_bot(shipped, depth).startswith("resolve:"):
-            found[stack] = None
-            continue
-        name = resolve_hunl_bot(bot, shipped, depth)
-        try:
-            model_agent(name, stack)
-        except InputError:
-            if len(stacks) == 1:
-                raise
-            name = None
-        found[stack] = name
-    return found

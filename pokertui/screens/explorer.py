@@ -218,7 +218,8 @@ class ExplorerScreen(Screen[None]):
         self.query_one(SpotPane).show_message(note)
         self.query_one(ByCardPane).show_message(note)
         for pane in (ExploitPane, HandPane, ComparePane):
-            self.query_one(pane).show_message(note)
+            found: Any = self.query_one(pane)  # each pane has show_message
+            found.show_message(note)
         self.query_one(TabbedContent).active = "tab-blueprint"
         self.show_blueprint_node(self.node_id)
 

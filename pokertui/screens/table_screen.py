@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.keys import key_to_character
 from textual.screen import Screen
 
@@ -23,7 +23,7 @@ from pokertui.widgets.format import plural
 
 def table_bindings(
     actions: Iterable[Binding], panel: Iterable[Binding], *, amount: str, export: str, history: str
-) -> list[Binding]:
+) -> list[BindingType]:
     """A table's keys: its own ``actions`` and live ``panel`` keys among the shared ones;
     ``amount`` says what ``x`` takes, ``export`` labels ``w``, which writes ``history``."""
     return [
@@ -45,11 +45,13 @@ def key_name(key: str) -> str:
     return character if character is not None and character.isprintable() else key
 
 
-def key_lines(bindings: Iterable[Binding]) -> list[tuple[str, str]]:
+def key_lines(bindings: Iterable[BindingType]) -> list[tuple[str, str]]:
     """``(keys, what they do)`` for the help: one line a binding, its keys ``b / r``, and
     neighbours with the same help line joined (``1 2 3 4``)."""
     lines: list[tuple[str, str]] = []
     for binding in bindings:
+        if not isinstance(binding, Binding):  # a table lists Binding objects only
+            continue
         keys = binding.key_display or " / ".join(key_name(k) for k in binding.key.split(","))
         what = binding.tooltip or binding.description
         if lines and lines[-1][1] == what:

@@ -120,7 +120,7 @@ def replay_text(title: str, step: ReplayStep, total: int) -> Text:
     else:
         style = "bold red" if decision["ev_lost"] > 0.005 else "green"
         text.append(f"   EV lost {decision['ev_lost']:.2f}bb", style=style)
-        if step.best is not None:
+        if step.best is not None and step.best_ev is not None:
             text.append(f" (best {step.best} {bb_ev(step.best_ev)})")
         text.append("\n")
     if decision["mix"]:

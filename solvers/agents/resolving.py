@@ -281,8 +281,11 @@ def warm_up_lines(config: HunlConfig) -> list[HunlState]:
     def step(state: HunlState, *actions: str) -> HunlState:
         for kind in actions:
             legal = state.legal()
-            state = state.apply(Action(RAISE, legal.min_raise_to) if kind == RAISE
-                                else Action(kind))  # fmt: skip
+            if kind != RAISE:
+                state = state.apply(Action(kind))
+                continue
+            assert legal.min_raise_to is not None  # the warm-up's lines can always raise
+            state = state.apply(Action(RAISE, legal.min_raise_to))
         return state
 
     state = step(HunlState.initial(config), RAISE, CALL)

@@ -146,7 +146,7 @@ def engine_mix(
         player = SPOT_PLAYER_OF_SEAT[state.to_act]
         rows = solution.strategy.get(node_id) if node_id is not None else None
         hands = np.flatnonzero(sub.game.hand_combos[player] == combo)
-        if rows is None or len(hands) == 0:
+        if node_id is None or rows is None or len(hands) == 0:
             return {}
         mix: dict[Action, float] = {}
         for index, p in enumerate(rows[int(hands[0])]):

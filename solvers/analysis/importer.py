@@ -17,6 +17,7 @@ import tomllib
 import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +44,7 @@ MAX_FILE_BYTES = 32 * 1024 * 1024
 ACPC_STACK_BB = 200.0
 """ACPC logs do not state the stacks: the ACPC competition's 20,000 chips at blinds 50/100."""
 
-SITES: dict[str, type] = {
+SITES: dict[str, Any] = {
     "PokerStars": PokerStarsParser,
     "Full Tilt": FullTiltPokerParser,
     "iPoker": IPokerNetworkParser,
@@ -167,13 +168,18 @@ def _guarded(parse: Callable[[], Any]) -> Callable[[], Any]:
     return read
 
 
-def _site(text: str, parser_type: type) -> Iterator[Callable[[], Any]]:
+def _site(text: str, parser_type: Any) -> Iterator[Callable[[], Any]]:
     parser = parser_type()
     for chunk in parser.HAND.findall(_padded(text)):
         if parser.VARIANT.search(chunk) is None:
             yield _refused("not no-limit hold'em")
             continue
-        yield _guarded(lambda chunk=chunk: _only(parser(chunk, error_status=True)))
+        yield _guarded(partial(_parsed, parser, chunk))
+
+
+def _parsed(parser: Any, text: str) -> Any:
+    """The one hand history pokerkit's ``parser`` reads from ``text``."""
+    return _only(parser(text, error_status=True))
 
 
 def _only(histories: Iterator[Any]) -> Any:
@@ -203,7 +209,7 @@ def _phh(text: str, source: str) -> Iterator[Callable[[], Any]]:
         raise InputError(f"{source} holds no PHH hand (no table with a variant)")
     for table in tables:
         known = {k: v for k, v in table.items() if k in PHH_FIELDS}
-        yield _guarded(lambda known=known: HandHistory(**known))
+        yield _guarded(partial(HandHistory, **known))
 
 
 ACPC_LINE = re.compile("|".join(re.sub(r"\?P<\w+>", "", p.pattern)
@@ -224,7 +230,7 @@ def _acpc(text: str, stack_bb: float) -> Iterator[Callable[[], Any]]:
     game = NoLimitTexasHoldem(automations, True, 0, (50, 100), 100)
     parser = ACPCProtocolParser(game, int(round(stack_bb * 100)))
     for line in _acpc_lines(text):
-        yield _guarded(lambda line=line: _only(parser(line, error_status=True)))
+        yield _guarded(partial(_parsed, parser, line))
 
 
 def _acpc_lines(text: str) -> list[str]:

@@ -87,7 +87,7 @@ def re_solves(agent: Agent, state: HunlState) -> bool:
 def live_values_job(
     agent: Agent,
     state: HunlState,
-    board: Sequence[int],
+    board_cards: Sequence[int],
     hole: tuple[int, int],
     bot_steps: Sequence[BotStep],
     actions: tuple[Action, ...],
@@ -108,7 +108,7 @@ def live_values_job(
     in the street solved from the deciding player's seat, the line's bets in its tree, instead
     of left unvalued: hands played elsewhere need it, the app's bot never leaves its tree."""
     lock = threading.RLock() if lock is None else lock
-    board = np.array(board, dtype=np.intp)
+    board = np.array(board_cards, dtype=np.intp)
     steps_in = list(bot_steps)
     solved_street = re_solves(agent, state)
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from solvers.agents.registry import make_agent
 from solvers.analysis.hand_analysis import analyze_hand
-from solvers.analysis.hand_record import ImportedHand
+from solvers.analysis.hand_record import ImportedHand, SkipTally
 from solvers.atomic import atomic_write_text
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
@@ -40,6 +40,29 @@ class Task:
     @property
     def key(self) -> str:
         return f"{self.hand.key}@{self.seat}"
+
+
+def hero_tasks(
+    hands: Sequence[ImportedHand],
+    heroes: set[str],
+    bots: Mapping[int, str | None],
+    skipped: SkipTally,
+) -> list[Task]:
+    """One task a hero seat of each hand whose depth has a model bot; the rest counted in
+    ``skipped`` by reason."""
+    tasks: list[Task] = []
+    for hand in hands:
+        seats = [s for s in (0, 1) if hand.names[s] in heroes]
+        bot = bots.get(hand.stack)
+        if not seats:
+            skipped.skip("hero not in the hand")
+        elif bot is None:
+            skipped.skip("no model bot at this depth")
+        elif all(hand.holes[s] is None for s in seats):
+            skipped.skip("hero's cards unknown")
+        else:
+            tasks += [Task(hand, s, bot) for s in seats if hand.holes[s]]
+    return tasks
 
 
 def model_agent(bot: str, stack: int) -> Agent:

@@ -368,7 +368,7 @@ def bucket_chart(view: BlueprintView, info: NodeInfo, board_text: str | None) ->
     buckets = view.cards.combo_buckets(np.array(board, dtype=np.int64), info.street)
     freq = view.rows(info.node)
     live = buckets >= 0
-    hands = [[] for _ in range(freq.shape[0])]
+    hands: list[list[int]] = [[] for _ in range(freq.shape[0])]
     for combo in np.flatnonzero(live):
         hands[int(buckets[combo])].append(int(combo))
     totals_all = freq[buckets[live]].mean(axis=0)

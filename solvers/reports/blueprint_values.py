@@ -306,7 +306,7 @@ def _write(path: Path, header: dict[str, Any], nodes, ev, se) -> None:
         "ev": ev.astype(np.float32),
         "se": se.astype(np.float32),
     }
-    atomic_write(path, lambda handle: np.savez_compressed(handle, **arrays))  # type: ignore[arg-type]
+    atomic_write(path, lambda handle: np.savez_compressed(handle, **arrays))
 
 
 def _read(path: Path) -> ValuesTable:

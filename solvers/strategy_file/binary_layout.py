@@ -94,7 +94,7 @@ def body_hash(sections: dict[str, np.ndarray]) -> str:
     for array in sections.values():
         digest.update(b"\0" * (aligned(at) - at))
         at = aligned(at)
-        digest.update(memoryview(np.ascontiguousarray(array)).cast("B"))
+        digest.update(np.ascontiguousarray(array).data.cast("B"))
         at += array.nbytes
     return DIGEST_PREFIX + digest.hexdigest()
 

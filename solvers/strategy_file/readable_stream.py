@@ -16,7 +16,7 @@ import json
 import os
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 import numpy as np
 
@@ -32,6 +32,8 @@ from solvers.cards.ranges import (
 )
 from solvers.exact.compiled_plan import image_node
 from solvers.games.base import TreeGame
+from solvers.games.holdem.game import HoldemGame
+from solvers.games.holdem.symmetry import SuitSwap
 from solvers.strategy_file.binary import BinaryStrategy
 from solvers.strategy_file.binary_codec import decode
 from solvers.strategy_file.read import _holdem_view
@@ -268,7 +270,7 @@ def class_items(classes: list[int]) -> list[tuple[tuple[int, int, int], str]]:
 
 def class_text(shared: np.ndarray) -> str:
     """``format_range``'s classes given each class's shared rounded weight (0: none)."""
-    items = []
+    items: list[tuple[tuple[int, int, int], str]] = []
     for weight in set(shared[shared > 0.0].tolist()):
         suffix = _weight_suffix(weight)
         members = np.flatnonzero(shared == weight).tolist()
@@ -293,6 +295,13 @@ class NodeRows:
                 slots = {int(n): k for k, n in enumerate(lay.nodes)}
                 self._binary.append((per_edge, lay, slots))
 
+    def _swap(self) -> SuitSwap:
+        """The suit twin a written-symmetric file left out (a binary file of a hold'em spot)."""
+        swap = cast(HoldemGame, self.game).suit_swap()
+        if swap is None:
+            raise ValueError("a binary file left out a suit twin of a game without one")
+        return swap
+
     def __call__(self, node) -> np.ndarray:
         if self._binary is None:
             return np.asarray(self.strategy[node.id])
@@ -300,11 +309,11 @@ class NodeRows:
         slot = slots.get(node.id)
         flip = slot is None  # under a left-out suit twin: its image, hands swapped
         if flip:
-            slot = slots[image_node(self.game, self.game.suit_swap(), node.id)]
+            slot = slots[image_node(self.game, self._swap(), node.id)]
         first = int(lay.first[slot])
         rows = per_edge[first : first + int(lay.actions[slot])].T.astype(np.float64)
         rows /= rows.sum(axis=1, keepdims=True)
-        return rows[self.game.suit_swap().hands[node.player]] if flip else rows
+        return rows[self._swap().hands[node.player]] if flip else rows
 
 
 class DocumentWriter:

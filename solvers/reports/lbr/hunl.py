@@ -112,7 +112,8 @@ class HunlLocalBestResponse:
         if self.action_set == "fc" or legal.min_raise_to is None or legal.max_raise_to is None:
             return []
         own, opp = state.committed[state.to_act], state.committed[1 - state.to_act]
-        amounts = [pot_fraction_to(own, opp, f) for f in self.fractions] + [legal.max_raise_to]
+        amounts = [int(pot_fraction_to(own, opp, f)) for f in self.fractions]
+        amounts.append(legal.max_raise_to)
         return sorted({min(max(a, legal.min_raise_to), legal.max_raise_to) for a in amounts})
 
     def utilities(
