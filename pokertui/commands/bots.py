@@ -40,6 +40,12 @@ that bot. So `56`, whose 55 sizes no tree holds, stays within 1% of the pot too,
 `hunl_100bb.npz` (and `hunl_200bb.npz`, the ACPC game, when built) is the full-game blueprint:
 linear MCCFR over an abstract game, quantised to 255ths; its header records the abstractions,
 iterations and LBR figures (`docs/blueprint.md`). Its exploitability cannot be computed exactly.
+Every `.npz` and `.ptsb` header records a SHA-256 of the file's body, checked on load
+(`pokertui add-digest` checks an older file and adds it). Beside each blueprint,
+`hunl_*bb.values.npz` holds the preflop values that the live panel and `pokertui analyze` read;
+after a blueprint is trained again, rebuild it with `python scripts/build_blueprint_values.py
+strategies/hunl_100bb.npz` (about ten minutes a depth; until then preflop options read "later
+play").
 
 """
 
