@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from pokertui.commands.output import print_json
+from pokertui.commands.output import class_chart, print_json
 from solvers.errors import InputError
 from solvers.reports.blueprint_report import (
     BlueprintView,
@@ -23,8 +23,6 @@ from solvers.reports.blueprint_report import (
     open_blueprint_view,
     preflop_chart,
 )
-
-RANKS = "AKQJT98765432"
 
 
 def run_blueprint_show(args: argparse.Namespace) -> int:
@@ -93,7 +91,6 @@ def _print_summary(view: BlueprintView, payload: dict[str, Any]) -> None:
 
 
 def _print_chart(payload: dict[str, Any]) -> None:
-    from rich.table import Table  # noqa: PLC0415
 
     console = _console()
     console.print(f"{payload['node'] or '(root)'}: {payload['name']}", style="bold")
@@ -108,24 +105,13 @@ def _print_chart(payload: dict[str, Any]) -> None:
     classes = payload["classes"]
     labels = list(classes)
     for a, action in enumerate(payload["actions"]):
-        table = Table(
-            title=f"{action} (% per class, suited above the diagonal)",
-            title_justify="left",
-            box=None,
-            padding=(0, 0),
-        )
-        table.add_column("", min_width=2)
-        for rank in RANKS:
-            table.add_column(rank, justify="right", min_width=4)
-        for row in range(13):
-            cells = []
-            for col in range(13):
-                item = classes[labels[row * 13 + col]]
-                value = 100 * item["freq"][a]
-                style = "dim" if item["reach"] <= 0 else ""
-                cells.append(f"[{style}]{value:4.0f}[/{style}]" if style else f"{value:4.0f}")
-            table.add_row(RANKS[row], *cells)
-        console.print(table)
+
+        def cell(row: int, col: int, a: int = a) -> str:
+            item = classes[labels[row * 13 + col]]
+            value = 100 * item["freq"][a]
+            return f"[dim]{value:4.0f}[/dim]" if item["reach"] <= 0 else f"{value:4.0f}"
+
+        console.print(class_chart(action, cell))
 
 
 def _print_buckets(payload: dict[str, Any]) -> None:

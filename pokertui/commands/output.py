@@ -75,3 +75,22 @@ def deal_progress(label: str, total: int, unit: str = "deals") -> Iterator[Calla
     finally:
         if bar.live.is_started:
             bar.stop()
+
+
+CHART_RANKS = "AKQJT98765432"
+
+
+def class_chart(action: str, cell: Callable[[int, int], str]) -> Any:
+    """A 13x13 table of one action's frequency by hand class (pairs on the diagonal, suited
+    above it) for the terminal; ``cell(row, col)`` is the text of a class's cell, four wide."""
+    from rich.table import Table  # noqa: PLC0415
+
+    table = Table(title=f"{action} (% per class, suited above the diagonal)",
+                  title_justify="left", box=None, padding=(0, 0))  # fmt: skip
+    table.add_column("", min_width=2)
+    for rank in CHART_RANKS:
+        table.add_column(rank, justify="right", min_width=4)
+    for row in range(13):
+        table.add_row(CHART_RANKS[row], *(cell(row, col) for col in range(13)))
+    return table
+

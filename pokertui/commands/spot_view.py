@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from pokertui.commands.output import class_chart
 from solvers.cards.deck import CLASS_LABELS
 from solvers.reports.spot_report import board_text, class_frequencies
 
@@ -37,7 +38,6 @@ def spot_payload(game, node, reach: np.ndarray, rows: np.ndarray, aggregate) -> 
 
 def print_spot_node(payload: dict[str, Any], game, node) -> None:
     from rich.console import Console  # noqa: PLC0415
-    from rich.table import Table  # noqa: PLC0415
 
     console = Console()
     console.print(
@@ -46,21 +46,10 @@ def print_spot_node(payload: dict[str, Any], game, node) -> None:
     for action, freq in zip(node.actions, payload["aggregate"], strict=True):
         console.print(f"  {action:<16} {'-' if freq is None else f'{freq:6.1%}'}")
     grid = class_frequencies(game, node.player, payload["reach"], payload["probs"]).mix
-    ranks = "AKQJT98765432"
     for a, action in enumerate(node.actions):
-        table = Table(
-            title=f"{action} (% per class, suited above the diagonal)",
-            title_justify="left",
-            box=None,
-            padding=(0, 0),
-        )
-        table.add_column("", min_width=2)
-        for rank in ranks:
-            table.add_column(rank, justify="right", min_width=4)
-        for row in range(13):
-            cells = []
-            for col in range(13):
-                value = grid[row * 13 + col, a]
-                cells.append("   ." if np.isnan(value) else f"{100 * value:4.0f}")
-            table.add_row(ranks[row], *cells)
-        console.print(table)
+
+        def cell(row: int, col: int, a: int = a) -> str:
+            value = grid[row * 13 + col, a]
+            return "   ." if np.isnan(value) else f"{100 * value:4.0f}"
+
+        console.print(class_chart(action, cell))
