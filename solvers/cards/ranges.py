@@ -421,6 +421,43 @@ def _class_weights(rounded: np.ndarray) -> np.ndarray:
     return shared
 
 
+def _class_cells() -> list[tuple[str, int, int]]:
+    cells: list[tuple[str, int, int]] = [("", 0, 0)] * N_CLASSES
+    for hi in range(13):
+        cells[_class_id(hi, hi, "")] = ("", hi, hi)
+        for lo in range(hi):
+            for shape in "so":
+                cells[_class_id(hi, lo, shape)] = (shape, hi, lo)
+    return cells
+
+
+_CLASS_CELLS = _class_cells()
+"""Each class as (shape, higher rank, lower rank), ``_class_id``'s inverse."""
+
+
+def class_items(classes: list[int]) -> list[tuple[tuple[int, int, int], str]]:
+    """The items (sort key, text) that print ``classes``, all of one weight, the weight left
+    out: pair runs, then suited and offsuit runs; ``format_range`` and the streamed JSON use it."""
+    items: list[tuple[tuple[int, int, int], str]] = []
+    cells: dict[str, set[tuple[int, int]]] = {"": set(), "s": set(), "o": set()}
+    for c in classes:
+        shape, hi, lo = _CLASS_CELLS[c]
+        cells[shape].add((hi, lo))
+    for low, high in _consecutive_runs(sorted(hi for hi, _ in cells[""])):
+        items.append(((0, -high, 0), _pair_label(low, high)))
+    both = cells["s"] & cells["o"]
+    layers = (
+        ("", 1, both, both),
+        ("s", 2, cells["s"], cells["s"] - both),
+        ("o", 3, cells["o"], cells["o"] - both),
+    )
+    for shape, group, allowed, must in layers:
+        if allowed:
+            items.extend(((group, -hi, -lo), label) for label, hi, lo in
+                         _cover_cells(allowed, must, shape))  # fmt: skip
+    return items
+
+
 def format_range(weights: np.ndarray) -> str:
     """Print a range in the short usual form that :func:`parse_range` reads back.
 
@@ -442,27 +479,8 @@ def format_range(weights: np.ndarray) -> str:
     items: list[tuple[tuple[int, int, int], str]] = []
     for weight in sorted(set(shared[shared > 0.0].tolist()), reverse=True):
         suffix = _weight_suffix(weight)
-        pair_ranks = [r for r in range(13) if shared[_class_id(r, r, "")] == weight]
-        for low, high in _consecutive_runs(pair_ranks):
-            items.append(((0, -high, 0), _pair_label(low, high) + suffix))
-        cells = {
-            shape: {
-                (hi, lo)
-                for hi in range(13)
-                for lo in range(hi)
-                if shared[_class_id(hi, lo, shape)] == weight
-            }
-            for shape in "so"
-        }
-        both = cells["s"] & cells["o"]
-        layers = (
-            ("", 1, both, both),
-            ("s", 2, cells["s"], cells["s"] - both),
-            ("o", 3, cells["o"], cells["o"] - both),
-        )
-        for shape, group, allowed, must in layers:
-            for label, hi, lo in _cover_cells(allowed, must, shape):
-                items.append(((group, -hi, -lo), label + suffix))
+        classes = np.flatnonzero(shared == weight).tolist()
+        items.extend((key, label + suffix) for key, label in class_items(classes))
 
     for class_id in np.flatnonzero(np.isnan(shared)):
         for combo in CLASS_COMBOS[class_id][::-1]:

@@ -22,14 +22,7 @@ import numpy as np
 
 from solvers.atomic import atomic_write
 from solvers.cards.deck import CLASS_COMBOS, COMBO_LABELS, N_CLASSES, N_COMBOS
-from solvers.cards.ranges import (
-    _class_id,
-    _consecutive_runs,
-    _cover_cells,
-    _pair_label,
-    _weight_suffix,
-    format_range,
-)
+from solvers.cards.ranges import _weight_suffix, class_items, format_range
 from solvers.exact.compiled_plan import image_node
 from solvers.games.base import TreeGame
 from solvers.games.holdem.game import HoldemGame
@@ -229,43 +222,6 @@ class _ComboView:
             if found is None:
                 found = members[mask] = tuple(i for i in range(count) if mask >> i & 1)
             yield r, found
-
-
-def _class_cells() -> list[tuple[str, int, int]]:
-    cells: list[tuple[str, int, int]] = [("", 0, 0)] * N_CLASSES
-    for hi in range(13):
-        cells[_class_id(hi, hi, "")] = ("", hi, hi)
-        for lo in range(hi):
-            for shape in "so":
-                cells[_class_id(hi, lo, shape)] = (shape, hi, lo)
-    return cells
-
-
-_CLASS_CELLS = _class_cells()
-"""Each class as (shape, higher rank, lower rank), ``_class_id``'s inverse."""
-
-
-def class_items(classes: list[int]) -> list[tuple[tuple[int, int, int], str]]:
-    """``format_range``'s items for classes of one weight, without the weight: pairs, then
-    suited and offsuit runs, each with its sort key."""
-    items: list[tuple[tuple[int, int, int], str]] = []
-    cells: dict[str, set[tuple[int, int]]] = {"": set(), "s": set(), "o": set()}
-    for c in classes:
-        shape, hi, lo = _CLASS_CELLS[c]
-        cells[shape].add((hi, lo))
-    for low, high in _consecutive_runs(sorted(hi for hi, _ in cells[""])):
-        items.append(((0, -high, 0), _pair_label(low, high)))
-    both = cells["s"] & cells["o"]
-    layers = (
-        ("", 1, both, both),
-        ("s", 2, cells["s"], cells["s"] - both),
-        ("o", 3, cells["o"], cells["o"] - both),
-    )
-    for shape, group, allowed, must in layers:
-        if allowed:
-            items.extend(((group, -hi, -lo), label) for label, hi, lo in
-                         _cover_cells(allowed, must, shape))  # fmt: skip
-    return items
 
 
 def class_text(shared: np.ndarray) -> str:
