@@ -62,20 +62,7 @@ def test_a_deal_is_valued_as_the_recursive_walk_of_the_raw_slots(small):
     path, raw, tree, view, pool = small
     offsets = tree.slot_offsets((169, 4, 4, 4))[0]
     ends = bv.subtree_ends(view)
-    args = (
-        COMBO_CLASS.astype(np.int64),
-        pool.buckets,
-        pool.strength,
-        tree.kind.astype(np.int64),
-        tree.player.astype(np.int64),
-        tree.street.astype(np.int64),
-        tree.amount.astype(np.float64),
-        tree.edge_start.astype(np.int64),
-        tree.n_actions.astype(np.int64),
-        tree.edge_child.astype(np.int64),
-        view.offsets.astype(np.int64),
-        view.strategy,
-    )
+    args = bv.kernel_inputs(view, pool)
     rng = np.random.default_rng(11)
     for node, seat in ((0, 0), (int(view.node("r250").node), 1), (int(view.node("c").node), 1)):
         for _ in range(3):

@@ -141,6 +141,26 @@ def subtree_ends(view: BlueprintView) -> np.ndarray:
     return end
 
 
+def kernel_inputs(view: BlueprintView, pool: BoardPool) -> tuple:
+    """The arrays ``blueprint_value_kernels.child_values`` reads after its deal arguments: the
+    class of each combo, the pool's buckets and strengths, the tree's arrays and the rows."""
+    tree = view.tree
+    return (
+        COMBO_CLASS.astype(np.int64),
+        pool.buckets,
+        pool.strength,
+        tree.kind.astype(np.int64),
+        tree.player.astype(np.int64),
+        tree.street.astype(np.int64),
+        tree.amount.astype(np.float64),
+        tree.edge_start.astype(np.int64),
+        tree.n_actions.astype(np.int64),
+        tree.edge_child.astype(np.int64),
+        view.offsets.astype(np.int64),
+        view.strategy,
+    )
+
+
 def node_values(
     view: BlueprintView,
     pool: BoardPool,
@@ -163,20 +183,7 @@ def node_values(
     se = np.full((N_CLASSES, na), np.nan)
     if cumulative[-1] <= 0:
         return ev, se
-    args = (
-        COMBO_CLASS.astype(np.int64),
-        pool.buckets,
-        pool.strength,
-        tree.kind.astype(np.int64),
-        tree.player.astype(np.int64),
-        tree.street.astype(np.int64),
-        tree.amount.astype(np.float64),
-        tree.edge_start.astype(np.int64),
-        tree.n_actions.astype(np.int64),
-        tree.edge_child.astype(np.int64),
-        view.offsets.astype(np.int64),
-        view.strategy,
-    )
+    args = kernel_inputs(view, pool)
     sunk = float(tree.committed[node, seat])
     deals = deals_at(view, node, deals, ends)
     n_flops = len(pool.cards) // pool.runouts
