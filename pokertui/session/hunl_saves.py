@@ -59,18 +59,6 @@ class StepData(_Strict):
     equity: float | None = Field(None, ge=0, le=1)
 
 
-class HandData(_Strict):
-    number: int = Field(ge=1, le=10**9)
-    human_seat: Literal[0, 1]
-    hole: tuple[tuple[Card, Card], tuple[Card, Card]]
-    board: tuple[Card, Card, Card, Card, Card]
-    betting: Text
-    result: Chips
-    adjusted: Chips
-    showdown: bool
-    steps: list[StepData] = Field(default_factory=list, max_length=1_000)
-
-
 class InPlayData(_Strict):
     """The unfinished hand: its cards and the actions played so far."""
 
@@ -80,6 +68,14 @@ class InPlayData(_Strict):
     board: tuple[Card, Card, Card, Card, Card]
     betting: Text
     steps: list[StepData] = Field(default_factory=list, max_length=1_000)
+
+
+class HandData(InPlayData):
+    """A finished hand: the same, and how it ended."""
+
+    result: Chips
+    adjusted: Chips
+    showdown: bool
 
 
 class Document(BaseModel):
@@ -117,13 +113,17 @@ def hunl_document(session: HunlSession) -> dict[str, Any]:
 
 def _in_play_dict(session: HunlSession) -> dict[str, Any]:
     hand = session.hand
+    return {**_dealt(hand, session.state.betting), "steps": [vars(s) for s in hand.steps]}
+
+
+def _dealt(hand: HunlHand, betting: str) -> dict[str, Any]:
+    """A hand's number, seat, cards and betting as a save holds them."""
     return {
         "number": hand.number,
         "human_seat": hand.human_seat,
         "hole": [list(hand.hole[0]), list(hand.hole[1])],
         "board": list(hand.board),
-        "betting": session.state.betting,
-        "steps": [vars(step) for step in hand.steps],
+        "betting": betting,
     }
 
 
@@ -140,11 +140,7 @@ def _resolved(bot: str) -> str:
 
 def _hand_dict(hand: HunlHand) -> dict[str, Any]:
     return {
-        "number": hand.number,
-        "human_seat": hand.human_seat,
-        "hole": [list(hand.hole[0]), list(hand.hole[1])],
-        "board": list(hand.board),
-        "betting": hand.betting,
+        **_dealt(hand, hand.betting),
         "result": hand.result,
         "adjusted": hand.adjusted,
         "showdown": hand.showdown,
