@@ -13,13 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from solvers.analysis.options import SIZE_KEYS, raise_totals
 from solvers.cards.deck import COMBO_INDEX
 from solvers.games.hunl.rules import BOARD_CARDS, Action, HunlState, IllegalAction
 from solvers.reports.hunl_live import LiveNumbers
 from solvers.reports.spot_equity import equity_on_boards, runouts, sampled_runouts
 
-SIZE_KEYS = (("min", None), ("1/3", 1 / 3), ("1/2", 1 / 2), ("2/3", 2 / 3), ("pot", 1.0))
-"""Bet keys: the minimum raise and fractions of the pot after calling; all-in is ``allin``."""
 ALLIN_SAMPLES = 20_000
 """Boards sampled for a preflop all-in's equity in the adjusted score."""
 
@@ -96,19 +95,9 @@ class HunlOption:
 def size_totals(state: HunlState) -> list[tuple[str, int]]:
     """``(key, raise-to total)`` for min, 1/3, 1/2, 2/3, pot and all-in, clamped to what is
     legal (a fraction below a min-raise becomes the min-raise)."""
-    legal = state.legal()
-    if legal.min_raise_to is None or legal.max_raise_to is None:
-        return []
-    seat = state.to_act
-    facing = state.committed[1 - seat]
-    pot_after_call = state.pot + legal.call_amount
-    sizes = []
-    for key, fraction in SIZE_KEYS:
-        total = legal.min_raise_to if fraction is None else facing + fraction * pot_after_call
-        total = int(round(min(max(total, legal.min_raise_to), legal.max_raise_to)))
-        sizes.append((key, total))
-    sizes.append(("allin", legal.max_raise_to))
-    return sizes
+    totals = raise_totals(state)
+    keys = [key for key, _ in SIZE_KEYS] + ["allin"]
+    return list(zip(keys, totals, strict=True)) if totals else []
 
 
 def raise_text(state: HunlState, total: int) -> str:

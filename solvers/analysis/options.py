@@ -1,16 +1,16 @@
 """The options a player sees at a decision in the app: fold, check or call, then the size keys.
 
-The sizes are the play screen's keys (``pokertui/session/hunl_hand.py``: min, fractions of the
-pot after calling, all-in, clamped to what is legal), rebuilt here because ``solvers`` cannot
-import the app; ``tests/test_analysis_importer.py`` checks that the two agree.
+The sizes are the play screen's keys (min, fractions of the pot after calling, all-in, clamped
+to what is legal); the app's ``pokertui/session/hunl_hand.size_totals`` names these totals.
 """
 
 from __future__ import annotations
 
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, Action, HunlState
 
-SIZE_FRACTIONS = (None, 1 / 3, 1 / 2, 2 / 3, 1.0)
-"""The minimum raise, then fractions of the pot after calling; all-in comes last."""
+SIZE_KEYS = (("min", None), ("1/3", 1 / 3), ("1/2", 1 / 2), ("2/3", 2 / 3), ("pot", 1.0))
+"""The app's bet keys: the minimum raise and fractions of the pot after calling; all-in comes
+last (``allin``)."""
 
 
 def raise_totals(state: HunlState) -> list[int]:
@@ -21,7 +21,7 @@ def raise_totals(state: HunlState) -> list[int]:
     facing = state.committed[1 - state.to_act]
     pot_after_call = state.pot + legal.call_amount
     totals = []
-    for fraction in SIZE_FRACTIONS:
+    for _, fraction in SIZE_KEYS:
         total = legal.min_raise_to if fraction is None else facing + fraction * pot_after_call
         totals.append(int(round(min(max(total, legal.min_raise_to), legal.max_raise_to))))
     return [*totals, legal.max_raise_to]
