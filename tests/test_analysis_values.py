@@ -44,6 +44,22 @@ def test_folding_the_nuts_to_a_river_shove_loses_the_pot_with_the_bet():
     assert session_report({hand.key: decisions}, Filters(street="flop"))["ev_lost"] == 0.0
 
 
+def test_each_decision_keeps_the_opponents_range_for_the_replay():
+    """Before the villain acts every combo that misses the hero's cards is live: C(50, 2) =
+    1,225, every class fully held. The uniform bot's actions weigh every combo alike, so on
+    the river each live class is held at one share, and the combos are that share of the
+    C(45, 2) = 990 that miss the hero's cards and the board."""
+    (hand,) = read_hands([str(NUTS)]).hands
+    decisions = analyze_hand(hand, 0, make_agent("random", hand.config))
+    first = decisions[0]
+    assert first["their_combos"] == pytest.approx(1225)
+    assert len(first["their_range"]) == 169 and set(first["their_range"]) == {1.0}
+    river = _river(decisions)
+    (share,) = {x for x in river["their_range"] if x > 0}
+    assert 0 < share < 1
+    assert river["their_combos"] == pytest.approx(990 * share, abs=0.05)
+
+
 def test_the_re_solve_agrees_and_its_own_certain_choice_loses_nothing(tmp_path):
     """Against the re-solving bot the river is its re-solve: calling the shove with the nuts
     is worth the same 107 bb, the engine's mix calls, and the hero who calls loses 0."""

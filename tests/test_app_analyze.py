@@ -73,6 +73,7 @@ async def test_analyze_the_nuts_folded_and_replay_the_river(tmp_path):
         assert "Decision 4 of 4: river" in shown
         assert "Villain: all-in 93bb" in shown and "Hero: bet 4bb" in shown
         assert "46.5% equity needed" in shown
+        assert "combos (Bayes reach)" in shown and "Their range here" in shown
         assert "EV lost 107.00bb" in shown and "best call 93bb +107.00bb" in shown
         call = next(line for line in shown.splitlines() if line.strip().startswith("call 93bb"))
         assert "+107.00bb" in call

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import numpy as np
 from rich.text import Text
 
 from pokertui.widgets.format import card_text, pct, plural
+from pokertui.widgets.range_view import heat_grid
 from solvers.analysis.replay import ActionLine, ReplayStep
 from solvers.analysis.session_report import MODEL_NOTE, STREETS
 
@@ -101,7 +103,8 @@ def replay_text(title: str, step: ReplayStep, total: int) -> Text:
     else:
         row("To call", "nothing (check is free)")
     row("Your equity", f"{pct(decision['equity'])} vs the modelled range")
-    row("Their range", "not recorded by the analysis")
+    combos = decision.get("their_combos")
+    row("Their range", "not recorded" if combos is None else f"{combos:.1f} combos (Bayes reach)")
     text.append("\nAction EVs from here (fold = 0)\n", style="bold")
     text.append(f"against {decision['method']}\n", style="dim")
     for option in decision["options"]:
@@ -127,5 +130,9 @@ def replay_text(title: str, step: ReplayStep, total: int) -> Text:
         text.append("\nThe engine's own mix\n", style="bold")
         for _, label, p in decision["mix"]:
             text.append(f"  {label:<20} {pct(p):>7}\n")
+    if decision.get("their_range") is not None:
+        text.append("\nTheir range here (Bayes over the model's policy)\n", style="bold")
+        text.append_text(heat_grid(np.asarray(decision["their_range"], dtype=float)))
+        text.append("\n")
     text.append(f"\nModel: {MODEL_NOTE}\n", style="dim")
     return text

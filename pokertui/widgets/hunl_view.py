@@ -171,7 +171,8 @@ def render_live(session: HunlSession, numbers: LiveNumbers, cell: int = 3) -> Te
             continue
         style = "bold green" if best is not None and item.ev == best else ""
         text.append(f"  {label:<18} {_bb_ev(session, item.ev):>10}\n", style=style)
-    text.append("\nThe bot's range here (Bayes over its policy)\n", style="bold")
+    combos = f"{numbers.bot_combos:.1f} combos"
+    text.append(f"\nThe bot's range here: {combos} (Bayes over its policy)\n", style="bold")
     text.append_text(heat_grid(numbers.bot_grid, cell))
     return text
 

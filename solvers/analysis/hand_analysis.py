@@ -92,6 +92,8 @@ def analyze_hand(
                 "mix": [[str(a), option_label(state, a), p] for a, p in mix.items() if p > 0],
                 "ev_lost": None if lost is None else max(lost, 0.0) / big,
                 "equity": None if np.isnan(numbers.equity) else float(numbers.equity),
+                "their_range": [round(float(x), 4) for x in numbers.bot_grid],
+                "their_combos": numbers.bot_combos,
                 "method": numbers.ev_method or "closed forms (no later play)",
                 "seconds": seconds,
             }

@@ -21,6 +21,7 @@ values every action of its tree's node against the blueprint's play for both sea
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
@@ -118,6 +119,8 @@ class LiveNumbers:
     """Where the EVs come from when not the closed forms: the re-solve's description."""
     pending: tuple[Action, ...] = ()
     """Unvalued actions whose value is being solved (the bot's re-solve facing each)."""
+    bot_combos: float = math.nan
+    """How many combos the bot still holds here, each weighted by its Bayes reach."""
 
     def with_known(
         self, known: Mapping[Action, float], method: str, pending: tuple[Action, ...] = ()
@@ -201,6 +204,7 @@ def live_numbers(
         how,
         tuple(evs),
         known_method if known is not None else "",
+        bot_combos=float(total),
     )
 
 
