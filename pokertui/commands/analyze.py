@@ -9,6 +9,7 @@ street and per 100 hands, the worst decisions first (``docs/analyze.md``).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -63,8 +64,8 @@ def register(subparsers: Any) -> None:
         metavar="FILE",
         help="keep each finished hand in FILE; the same command resumes there",
     )
-    parser.add_argument("--workers", type=bounded_int(1, 1024), default=1,
-                        help="processes (default 1)")  # fmt: skip
+    parser.add_argument("--workers", type=bounded_int(1, 1024), default=os.cpu_count() or 1,
+                        help="processes (default: one a core)")  # fmt: skip
     parser.add_argument("--backend", default="local", help="local (process pool) or ray")
     parser.add_argument("--address", help="Ray cluster to join, HOST:PORT")
     parser.add_argument("--encoding", help="the files' text encoding (default UTF-8 or UTF-16 "
