@@ -154,3 +154,17 @@ def test_the_command_prints_both_figures_with_control_variates(capsys, tmp_path)
     code, out, _ = run_cli(capsys, *argv, "--json")
     result = json.loads(out)
     assert result["control_variates"] and result["plain"]["value"] != result["value"]
+
+
+def test_a_re_solving_bot_keeps_no_solve_of_a_finished_deal():
+    """Each deal's board is new, so the bot's solves of the last one are dropped: a match of
+    any length holds one deal's solves at most, with the same chips as a bot that kept them."""
+    bot = make_agent("resolve(from=river,iterations=12):call", CONFIG)
+    match = DuplicateMatch(CONFIG, bot, make_agent("call", CONFIG))
+    chips = match.run_chunk(5, 0, 3)
+    assert bot.solves >= 3 and not bot._cache  # every deal reached the river and was solved
+    keeping = make_agent("resolve(from=river,iterations=12):call", CONFIG)
+    keeping.forget = lambda: None  # a bot that never forgets: the same play
+    again = DuplicateMatch(CONFIG, keeping, make_agent("call", CONFIG)).run_chunk(5, 0, 3)
+    np.testing.assert_array_equal(chips, again)
+    assert keeping._cache

@@ -318,3 +318,16 @@ def test_the_chunk_size_fixes_the_deals_whatever_the_bot_asks_for(capsys):
     first, second = run("call", 4), run("always-call", 4)
     assert first["seat_values"] == second["seat_values"] and first["chunk_deals"] == 4
     assert run("call", 6)["seat_values"] != first["seat_values"]  # other chunks, other cards
+
+
+def test_lbr_leaves_a_re_solving_bot_no_solve_of_a_finished_deal():
+    """LBR plays both seats of a deal, then the next deal's board is on none of the bot's
+    solves: they are dropped, with the same figures as a bot that kept them."""
+    bot = make_agent("resolve(from=river,iterations=12):call", ACPC)
+    chips = HunlLocalBestResponse(ACPC, bot, "fc", ("river",)).run_chunk(3, 0, 2)
+    assert bot.solves >= 2 and not bot._cache
+    keeping = make_agent("resolve(from=river,iterations=12):call", ACPC)
+    keeping.forget = lambda: None
+    again = HunlLocalBestResponse(ACPC, keeping, "fc", ("river",)).run_chunk(3, 0, 2)
+    np.testing.assert_array_equal(chips, again)
+    assert keeping._cache

@@ -15,7 +15,8 @@ from pokertui.session.headless import bots_view
 from pokertui.session.hunl_session import HunlSession
 from solvers.cards.deck import COMBO_INDEX
 from solvers.errors import InputError
-from solvers.games.hunl.agent import Agent
+from solvers.games.holdem.memory import give_back
+from solvers.games.hunl.agent import Agent, forget_deal
 from solvers.games.hunl.rules import HunlConfig
 
 
@@ -43,6 +44,8 @@ def play_hunl_match(
             hole = session.hand.hole[session.human_seat]
             board = np.array(session.board, dtype=np.intp)
             session.act(opponent.act(session.state, board, int(COMBO_INDEX[hole]), rng))
+        if forget_deal(opponent):  # the session forgets the bot's solves; this, the opponent's
+            give_back()
         if progress is not None:
             progress(played)
     summary = session.summary()

@@ -74,3 +74,16 @@ class Agent(Protocol):
     def act(
         self, state: HunlState, board: np.ndarray, combo: int, rng: np.random.Generator
     ) -> Action: ...
+
+
+def forget_deal(*agents: Agent) -> bool:
+    """Let each agent drop what it kept of a finished deal (a re-solving bot's solves, 100 to
+    200 MB a hand: the next deal's board is on none of them). True when one had a ``forget``,
+    so the caller may give the memory back."""
+    forgot = False
+    for agent in agents:
+        forget = getattr(agent, "forget", None)
+        if callable(forget):
+            forget()
+            forgot = True
+    return forgot
