@@ -318,3 +318,32 @@ def test_pool_workers_share_the_cores_instead_of_each_taking_all_of_them():
     assert all(o.ok for o in found), [o.error for o in found]
     assert [o.value for o in found] == [(str(share), share)] * 2
     assert os.environ.get("NUMBA_NUM_THREADS") == before  # set in the workers only
+
+
+@pytest.mark.parametrize(
+    ("manifest", "why"),
+    [
+        (b'{"jobs": ' + b"[" * 5000 + b"]" * 5000 + b"}", "nested"),
+        (b'{"jobs": [], "about": {"name": "caf\xe9"}}', "not UTF-8"),
+        (b'{"jobs": 3}', "not a batch manifest"),
+    ],
+    ids=["deep", "latin-1", "jobs-not-a-list"],
+)
+def test_a_damaged_manifest_is_refused_by_name(tmp_path, capsys, manifest, why):
+    (tmp_path / "batch.json").write_bytes(manifest)
+    code, _, err = run_cli(capsys, "batch", "report", tmp_path)
+    assert code == 2 and "batch.json" in err and why in err and "Traceback" not in err
+
+
+def test_a_deep_job_summary_counts_as_unfinished(solved_batch, tmp_path):
+    import shutil  # noqa: PLC0415
+
+    from solvers.reports.aggregate import load_batch  # noqa: PLC0415
+
+    folder = tmp_path / "copy"
+    shutil.copytree(solved_batch[1], folder)
+    report = load_batch(folder)
+    summary = next(folder.rglob("*.summary.json"))
+    summary.write_text('{"result": ' + "[" * 5000 + "]" * 5000 + "}")
+    damaged = load_batch(folder)
+    assert len(damaged.rows) == len(report.rows) - 1 and len(damaged.missing) == 1

@@ -1,10 +1,12 @@
 """The shipped spot library: every file loads, names itself, and says its ranges are
 illustrative; ``name``/``description`` label a spot without changing the game."""
 
+import os
 from pathlib import Path
 
 import pytest
 
+from solvers.errors import InputError
 from solvers.games import load_game
 from solvers.games.base import GameParamError
 from solvers.games.holdem.spot import load_spot_params, spot_meta
@@ -122,3 +124,20 @@ def test_a_binary_run_counts_as_solved_by_its_header(tmp_path):
     )
     (row,) = spot_rows([spots], strategies, runs)
     assert row.solved == out and row.pot_percent == pytest.approx(recorded)
+
+
+def test_a_spot_file_not_text_or_not_a_file_is_refused_by_name(tmp_path, capsys):
+    from pokertui.cli import main  # noqa: PLC0415
+
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes((SPOTS / "river.toml").read_bytes().replace(b"Benchmark", b"Benchmark \xe9"))
+    pipe = tmp_path / "pipe.toml"
+    os.mkfifo(pipe)
+    for path, why in ((latin, "is not UTF-8 text"), (pipe, "is not a regular file")):
+        for read in (load_spot_params, spot_meta):
+            with pytest.raises(InputError, match=f"spot file .*{path.name}.*{why}"):
+                read(path)
+        out = str(tmp_path / "out.ptsb")
+        assert main(["solve", str(path), "--algo", "dcfr", "--iterations", "1", "--out", out]) == 2
+        err = capsys.readouterr().err
+        assert path.name in err and why in err and "Traceback" not in err

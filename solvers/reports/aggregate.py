@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,12 +18,14 @@ from typing import Any
 from solvers.cards.deck import RANKS
 from solvers.cards.flops import TEXTURES
 from solvers.errors import InputError
+from solvers.user_files import load_user_json
 
 MANIFEST = "batch.json"
 FILTER_TEXTURES = (*TEXTURES, "connected")
 SORT_KEYS = ("name", "weight", "ev_oop", "ev_ip", "equity_oop", "exploitability", "high_card",
              "bet_root", "bet_after_check", "seconds")  # fmt: skip
 MAX_MANIFEST_BYTES = 64 << 20
+MAX_SUMMARY_BYTES = 16 << 20
 
 
 @dataclass(frozen=True)
@@ -81,19 +82,15 @@ def load_batch(folder: str | Path) -> BatchReport:
     """The rows of every finished job in a batch folder (``InputError`` if it is none)."""
     folder = Path(folder)
     manifest = folder / MANIFEST
+    if not folder.is_dir():
+        raise InputError(f"{folder} is not a batch folder (no such folder)")
+    if not manifest.exists():
+        raise InputError(f"{folder} is not a batch folder (no {MANIFEST})")
+    data = load_user_json(manifest, MAX_MANIFEST_BYTES, "batch manifest")
     try:
-        if not folder.is_dir():
-            raise InputError(f"{folder} is not a batch folder (no such folder)")
-        if manifest.stat().st_size > MAX_MANIFEST_BYTES:
-            raise InputError(f"{manifest} is too big to be a batch manifest")
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-        jobs = data["jobs"]
+        jobs = [dict(job) for job in data["jobs"]]
         about = dict(data.get("about", {}))
-    except FileNotFoundError:
-        raise InputError(f"{folder} is not a batch folder (no {MANIFEST})") from None
-    except OSError as exc:
-        raise InputError(f"cannot read batch folder {folder}: {exc.strerror}") from None
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         raise InputError(f"{manifest} is not a batch manifest") from None
     rows, missing = [], []
     for job in jobs:
@@ -107,7 +104,7 @@ def load_batch(folder: str | Path) -> BatchReport:
 
 def _read_row(folder: Path, job: dict[str, Any]) -> Row | None:
     try:
-        data = json.loads((folder / str(job["summary"])).read_text(encoding="utf-8"))
+        data = load_user_json(folder / str(job["summary"]), MAX_SUMMARY_BYTES, "job summary")
         result, report = data["result"], data.get("report", {})
         meta = dict(data.get("meta", {}))
         exploit = result.get("exploitability_pot_percent", result["exploitability"])
@@ -124,7 +121,7 @@ def _read_row(folder: Path, job: dict[str, Any]) -> Row | None:
             after_check={str(k): float(v) for k, v in report.get("after_check", {}).items()},
             seconds=float(data.get("job_seconds", 0.0)),
         )
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (InputError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
 

@@ -41,6 +41,10 @@ from solvers.errors import InputError
 from solvers.games.base import GameParamError, GameParams
 from solvers.games.holdem.bet_sizes import STREET_KEYS, StreetSizes
 from solvers.games.params import format_value, validate_params
+from solvers.user_files import read_user_text
+
+MAX_SPOT_BYTES = 1024 * 1024
+"""A spot file is a few hundred bytes of TOML; anything past a megabyte is not one."""
 
 STREETS = ("flop", "turn", "river")
 CORE_KEYS = ("board", "pot", "stack", "oop_range", "ip_range")
@@ -220,10 +224,7 @@ def spot_values(text: str, source: str = "spot") -> dict[str, Any]:
 def load_spot_params(path: str | Path) -> SpotParams:
     """Read and validate a ``.toml`` spot file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise GameParamError(f"cannot read spot file {path}: {exc.strerror}") from None
+    text = read_user_text(path, MAX_SPOT_BYTES, "spot file")
     values = spot_values(text, str(path))
     params = validate_params(f"spot {path}", SpotParams, values)
     assert isinstance(params, SpotParams)
@@ -233,8 +234,9 @@ def load_spot_params(path: str | Path) -> SpotParams:
 def spot_meta(path: str | Path) -> dict[str, str]:
     """The ``name`` and ``description`` of a spot file (empty strings when absent)."""
     path = Path(path)
+    text = read_user_text(path, MAX_SPOT_BYTES, "spot file")
     try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise GameParamError(f"cannot read spot file {path}: {exc}") from None
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise GameParamError(f"spot file {path}: not valid TOML: {exc}") from None
     return {key: str(raw.get(key, "")) for key in META_KEYS}
