@@ -196,3 +196,30 @@ def test_an_action_the_model_never_takes_leaves_its_range_as_it_was():
 
     checks = Policy((Action("f"), Action(CALL)), np.full((1326, 2), 0.5))
     assert modelled(checks, Action(CALL)) and not modelled(checks, Action("r", 10_000))
+
+
+def test_raises_over_a_bet_off_the_bots_tree_are_answered_by_node_re_solves(tmp_path, monkeypatch):
+    """Over the $23 bet the bot never makes, every raise the app offers gets a value: the bot
+    answers each with a node re-solve taken at the hero's decision in the street solved from
+    the hero's seat, never the street solved again. With the royal flush a raise wins the 37 bb
+    a call wins when the bot folds, and more when it calls."""
+    from solvers.agents.resolving import ResolvingAgent  # noqa: PLC0415
+
+    text = NUTS.read_text().replace("Villain: bets $93 and is all-in", "Villain: bets $23")
+    path = tmp_path / "odd.txt"
+    path.write_text(text)
+    (hand,) = read_hands([str(path)]).hands
+    street_solves = []
+    solve = ResolvingAgent._solve
+
+    def counted(self, state, *args):
+        street_solves.append(state.betting)
+        return solve(self, state, *args)
+
+    monkeypatch.setattr(ResolvingAgent, "_solve", counted)
+    agent = make_agent("resolve(from=river,iterations=12):random", hand.config)
+    river = _river(analyze_hand(hand, 0, agent))
+    raises = [o for o in river["options"] if o["action"].startswith("r")]
+    assert len(raises) >= 5 and all(o["ev"] is not None for o in raises)
+    assert all(o["ev"] >= 37 - 1e-6 for o in raises)
+    assert not [line for line in street_solves if "r3000r" in line]

@@ -496,7 +496,7 @@ class ResolvingAgent:
         bot's play before the bet, replayed for its ranges later, and the lines the live panel
         asks about, stay those of the solve it played them from."""
         board = np.asarray(board, dtype=np.int64)
-        key = (state.to_act, "/".join(state.history[:-1]), tuple(int(c) for c in board))
+        key = _cache_key(state, board)
         kept: list[Solution] = self._cache.get(key, [])
         known = None
         for other in reversed(kept):  # a node's re-solve is the only one holding its states
@@ -540,6 +540,17 @@ class ResolvingAgent:
         while len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)
         return solved
+
+    def adopt(self, state: HunlState, board: np.ndarray, known: Solution) -> None:
+        """Keep ``known``, a solve of ``state``'s street from the other seat whose tree holds
+        the line before ``state``'s last action, among this bot's solutions of the street: an
+        action its tree lacks is then answered by a node re-solve taken at ``known``'s decision
+        before it, as on a line of the bot's own, instead of the street solved again with the
+        whole line (a hand played elsewhere, whose opponent bet a size the bot never bets)."""
+        key = _cache_key(state, np.asarray(board, dtype=np.int64))
+        kept = self._cache.setdefault(key, [])
+        if all(k is not known for k in kept):
+            kept.append(known)
 
     def _entry(self, state: HunlState, kept: list[Solution]) -> tuple[Solution, int] | None:
         """The kept solution of this street whose tree holds the opponent's decision just
@@ -746,3 +757,9 @@ class ResolvingAgent:
             floor = self.range_floor * float(ranges[1 - me].max())
             ranges[1 - me] = np.where(live, np.maximum(ranges[1 - me], floor), 0.0)
         return ranges
+
+
+def _cache_key(state: HunlState, board: np.ndarray) -> tuple[int, str, tuple[int, ...]]:
+    """Where a bot keeps its solutions of ``state``'s street: the seat to act, the streets
+    before, the board."""
+    return (state.to_act, "/".join(state.history[:-1]), tuple(int(c) for c in board))

@@ -139,6 +139,8 @@ def live_values_job(
             if report is not None:
                 report(numbers.with_known(found.known, resolve_note(found) + note, todo[index:]))
             with lock:
+                if note and solution is not None:  # the bot answers from the seat's solve
+                    agent.adopt(state.apply(action), board, solution)  # type: ignore[attr-defined]
                 found = off_tree_values(agent, found, state, board, hole, (action,))  # type: ignore[arg-type]
         return numbers.with_known(found.known, resolve_note(found) + note)
 
