@@ -35,8 +35,8 @@ ALLOWED: dict[str, set[str]] = {
         "parallel", "agents", "reports", "analysis",
     },
     "runs": {
-        "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "reports",
-        "agents", "analysis", "runs",
+        "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "parallel",
+        "reports", "agents", "analysis", "runs",
     },
     "batch": {
         "cards", "games", "abstraction", "exact", "algorithms", "strategy_file", "parallel",

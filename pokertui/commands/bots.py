@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokertui.commands.arguments import bounded_float, bounded_int
 from pokertui.commands.output import add_json_flag, print_json
 from solvers.errors import InputError
+
+if TYPE_CHECKING:
+    from solvers.parallel.backends import WorkerPool
 
 README_HEAD = """# Shipped strategies
 
@@ -81,6 +84,23 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="hunl: only write each blueprint file from its checkpoint (no training)",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        help="hunl: training processes (default 1: this process, its batches over every "
+        "core); more train in rounds that merge the workers' regrets",
+    )
+    parser.add_argument(
+        "--backend", default="local", help="hunl: local (processes on this machine) or ray"
+    )
+    parser.add_argument(
+        "--address", help="hunl: Ray cluster to join, HOST:PORT (default: start one)"
+    )
+    parser.add_argument(
+        "--round-iterations",
+        type=int,
+        help="hunl: iterations each worker runs per round before the merge (default: 8 batches)",
+    )
     add_json_flag(parser)
     parser.set_defaults(handler=run)
 
@@ -103,6 +123,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{out_dir} is not a folder")
     if args.part == "hunl":
         return _build_blueprints(args, out_dir)
+    training = ("--workers", "--address", "--round-iterations")
+    given = [flag for flag in training if getattr(args, flag[2:].replace("-", "_")) is not None]
+    if given or args.backend != "local":
+        raise InputError(f"{(given or ['--backend'])[0]} trains the full game: use --part hunl")
     parts: dict[str, Sequence[ShippedBot | ShippedSpot]] = {
         "toys": SHIPPED_BOTS,
         "spots": SHIPPED_SPOTS,
@@ -142,21 +166,40 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _build_blueprints(args: argparse.Namespace, out_dir: Path) -> int:
-    """Train (or continue) each full-game blueprint, printing progress as JSON lines."""
-    import json  # noqa: PLC0415
-    import signal  # noqa: PLC0415
+    """Train (or continue) each full-game blueprint, printing progress as JSON lines: in this
+    process on one local worker, else in rounds on a pool of workers (local or Ray) kept for
+    every blueprint of the run."""
+    import os  # noqa: PLC0415
 
-    from solvers.runs.blueprint_build import (  # noqa: PLC0415 - slow
-        SHIPPED_BLUEPRINTS,
-        export_checkpoint,
-        train,
-    )
+    from solvers.parallel.backends import WorkerPool, check_backend  # noqa: PLC0415
+    from solvers.runs.blueprint_build import SHIPPED_BLUEPRINTS  # noqa: PLC0415 - slow
 
     known = {bot.filename: bot for bot in SHIPPED_BLUEPRINTS}
     wanted = args.only or list(known)
     unknown = [name for name in wanted if name not in known]
     if unknown:
         raise InputError(f"unknown blueprint(s): {', '.join(unknown)}; known: {', '.join(known)}")
+    check_backend(args.backend, args.workers, args.address)
+    if args.round_iterations is not None and not 1 <= args.round_iterations <= 10**9:
+        raise InputError(f"--round-iterations must be from 1 to 10^9, not {args.round_iterations}")
+    workers = args.workers or (1 if args.backend == "local" else os.cpu_count() or 1)
+    pool = None
+    if not args.export and (args.backend != "local" or workers > 1):
+        pool = WorkerPool(args.backend, workers, args.address)  # one for every blueprint
+    try:
+        return _train_blueprints(args, out_dir, wanted, known, pool)
+    finally:
+        if pool is not None:
+            pool.close()
+
+
+def _train_blueprints(args: argparse.Namespace, out_dir: Path, wanted: list[str],
+                      known: dict[str, Any], pool: WorkerPool | None) -> int:  # fmt: skip
+    import json  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+
+    from solvers.runs.blueprint_build import export_checkpoint, train  # noqa: PLC0415 - slow
+
     stop = {"now": False}
 
     def request_stop(signum: int, frame: Any) -> None:
@@ -180,7 +223,7 @@ def _build_blueprints(args: argparse.Namespace, out_dir: Path) -> int:
         trainer = train(
             bot.spec, out_dir / name, out_dir / bot.checkpoint_name,
             iterations=args.iterations, seconds=seconds, emit=emit,
-            should_stop=lambda: stop["now"],
+            should_stop=lambda: stop["now"], round_iterations=args.round_iterations, pool=pool,
         )  # fmt: skip
         rows.append({"file": name, "iterations": trainer.iterations,
                      "seconds": trainer.elapsed_seconds})  # fmt: skip

@@ -97,29 +97,19 @@ class BlueprintMCCFR:
     # --- running ---------------------------------------------------------------------------
     def run(self, iterations: int | None = None, seconds: float | None = None) -> BlueprintMCCFR:
         """At least one batch; then until ``iterations`` more deals or ``seconds`` have passed."""
-        from solvers.algorithms import mccfr_kernels  # noqa: PLC0415 - numba loads on use
-
         started = time.perf_counter()
         target = None if iterations is None else self.iterations + iterations
-        tree, opts = self.tree, self.options
+        opts = self.options
         while True:
             n = opts.batch if target is None else min(opts.batch, target - self.iterations)
             if n <= 0:
                 break
-            rng = np.random.default_rng([opts.seed, self.batches])
-            buckets, winners = self.deals.sample(n, rng)
-            seeds = rng.integers(1, 2**63, size=n, dtype=np.int64).astype(np.uint64)
             prune = self.iterations >= opts.prune_after
-            self.value_sum += mccfr_kernels.run_batch(
-                buckets, winners, seeds, 0, tree.kind, tree.player, tree.street, tree.amount,
-                tree.edge_start, tree.n_actions, tree.edge_child, self.offsets, self.regret,
-                self.strategy_sum, self.max_depth, prune, opts.prune_below,
-                opts.prune_probability, REGRET_FLOOR,
-            )  # fmt: skip
+            self.value_sum += self.sample_batch(self.batches, n, prune)
             before = self.iterations
             self.iterations += n
             self.batches += 1
-            self._discount(before)
+            self.discount(before)
             if seconds is not None and time.perf_counter() - started >= seconds:
                 break
             if target is None and seconds is None:
@@ -127,7 +117,28 @@ class BlueprintMCCFR:
         self.elapsed_seconds += time.perf_counter() - started
         return self
 
-    def _discount(self, before: int) -> None:
+    def sample_batch(self, index: int, n: int, prune: bool) -> float:
+        """Batch ``index``: ``n`` deals and their random streams from ``(seed, index)`` alone,
+        traversed by both seats into the regrets and strategy sums (no counter moves); returns
+        the sum of seat 0's sampled root values."""
+        from solvers.algorithms import mccfr_kernels  # noqa: PLC0415 - numba loads on use
+
+        tree, opts = self.tree, self.options
+        rng = np.random.default_rng([opts.seed, index])
+        buckets, winners = self.deals.sample(n, rng)
+        seeds = rng.integers(1, 2**63, size=n, dtype=np.int64).astype(np.uint64)
+        value = mccfr_kernels.run_batch(
+            buckets, winners, seeds, 0, tree.kind, tree.player, tree.street, tree.amount,
+            tree.edge_start, tree.n_actions, tree.edge_child, self.offsets, self.regret,
+            self.strategy_sum, self.max_depth, prune, opts.prune_below, opts.prune_probability,
+            REGRET_FLOOR,
+        )  # fmt: skip
+        return float(value)
+
+    def discount(self, before: int) -> None:
+        """The linear discount owed when the iteration count went from ``before`` to now: a
+        count that reached a multiple of ``discount_every`` (up to ``linear_until``) scales the
+        regrets and sums by ``k / (k + 1)``."""
         every, until = self.options.discount_every, self.options.linear_until
         k = min(self.iterations, until) // every
         if k > min(before, until) // every and k >= 1:

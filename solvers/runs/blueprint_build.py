@@ -7,10 +7,16 @@ checkpoint every ``checkpoint_seconds`` (so a kill loses at most that much work)
 the iteration or time budget or when ``should_stop()`` says so. Then it writes a last
 checkpoint and the blueprint file (``strategy_file/blueprint_file.py``). Rerunning the same
 command continues the run.
+
+On one local worker the loop runs in this process (the kernel's batches over all cores). On
+several workers, or on Ray, it runs in rounds on a ``parallel.backends.WorkerPool``
+(``blueprint_rounds.py``); the checkpoint is the same, so a run resumes on either backend and
+with any worker count.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +33,8 @@ from solvers.algorithms.blueprint_mccfr import BlueprintMCCFR, MccfrOptions
 from solvers.atomic import check_output_path
 from solvers.errors import InputError
 from solvers.games.hunl.rules import HunlConfig
+from solvers.parallel.backends import WorkerPool, check_backend
+from solvers.runs.blueprint_rounds import RoundTrainer, TrainerRecipe, WorkersFailed
 from solvers.strategy_file.blueprint_file import quantise_rows, write_blueprint
 
 Emit = Callable[[dict[str, Any]], None]
@@ -77,38 +85,99 @@ def train(
     emit: Emit = lambda event: None,
     should_stop: Callable[[], bool] = lambda: False,
     resume: bool = True,
+    workers: int | None = 1,
+    backend: str = "local",
+    address: str | None = None,
+    round_iterations: int | None = None,
+    pool: WorkerPool | None = None,
 ) -> BlueprintMCCFR:
     """Run (or continue, when ``resume`` and the checkpoint exists) the blueprint's solve;
-    returns the trainer after writing ``out``."""
+    returns the trainer after writing ``out``.
+
+    ``workers`` (None: one per core) on ``backend`` (``address``: a Ray cluster to join): one
+    local worker is this process; more, or Ray, train in rounds of ``round_iterations`` deals
+    per worker (``blueprint_rounds.py``). ``pool``: workers already running (kept open)."""
     if iterations is None and seconds is None:
         raise InputError("give a stopping rule: iterations or seconds")
     check_output_path(out, "--out")
     check_output_path(checkpoint, "--checkpoint")
     if Path(out).resolve() == Path(checkpoint).resolve():
         raise InputError("--out and --checkpoint must be different files")
+    check_backend(backend, workers, address)
+    if round_iterations is not None and round_iterations < 1:
+        raise InputError("--round-iterations must be at least 1")
     started = time.perf_counter()
+    if pool is not None or (backend == "local" and (workers or os.cpu_count() or 1) == 1):
+        return _train(spec, out, checkpoint, started, pool, round_iterations, iterations=iterations,
+                      seconds=seconds, checkpoint_seconds=checkpoint_seconds,
+                      report_seconds=report_seconds, emit=emit, should_stop=should_stop,
+                      resume=resume)  # fmt: skip
+    with WorkerPool(backend, workers, address) as owned:  # before the tables: fail fast
+        return _train(spec, out, checkpoint, started, owned, round_iterations,
+                      iterations=iterations, seconds=seconds,
+                      checkpoint_seconds=checkpoint_seconds, report_seconds=report_seconds,
+                      emit=emit, should_stop=should_stop, resume=resume)  # fmt: skip
+
+
+def _train(
+    spec: BlueprintSpec,
+    out: Path,
+    checkpoint: Path,
+    started: float,
+    pool: WorkerPool | None,
+    round_iterations: int | None,
+    *,
+    iterations: int | None,
+    seconds: float | None,
+    checkpoint_seconds: float,
+    report_seconds: float,
+    emit: Emit,
+    should_stop: Callable[[], bool],
+    resume: bool,
+) -> BlueprintMCCFR:
     trainer = make_trainer(spec, lambda text: emit({"event": "prepare", "message": text}))
     if resume and checkpoint.exists():
         trainer.load_checkpoint(checkpoint)
         emit({"event": "resumed", "iterations": trainer.iterations})
+    rounds = None
+    if pool is not None:
+        rounds = RoundTrainer(
+            trainer, pool, TrainerRecipe(make_trainer, (spec,)), round_iterations,
+            on_failure=lambda error, deals: emit(
+                {"event": "worker_failed", "error": error, "lost_iterations": deals}
+            ),
+        )  # fmt: skip
     target = None if iterations is None else trainer.iterations + iterations
     last_checkpoint = time.perf_counter()
     emit({"event": "start", "slots": trainer.slots, "nodes": trainer.tree.n_nodes,
-          "buckets": list(trainer.deals.n_buckets), "identity": trainer.identity})  # fmt: skip
-    while not should_stop():
-        left = None if seconds is None else seconds - (time.perf_counter() - started)
-        out_of_time = left is not None and left <= 0
-        if out_of_time or (target is not None and trainer.iterations >= target):
-            break
-        chunk = report_seconds if left is None else min(report_seconds, left)
-        done_before = trainer.iterations
-        trainer.run(iterations=None if target is None else target - trainer.iterations,
-                    seconds=chunk)  # fmt: skip
-        emit(_progress(trainer, done_before, chunk))
-        if time.perf_counter() - last_checkpoint >= checkpoint_seconds:
-            trainer.save_checkpoint(checkpoint)
-            last_checkpoint = time.perf_counter()
-            emit({"event": "checkpoint", "iterations": trainer.iterations})
+          "buckets": list(trainer.deals.n_buckets), "identity": trainer.identity,
+          "workers": 1 if pool is None else pool.workers,
+          "backend": "local" if pool is None else pool.backend})  # fmt: skip
+    try:
+        while not should_stop():
+            left = None if seconds is None else seconds - (time.perf_counter() - started)
+            out_of_time = left is not None and left <= 0
+            if out_of_time or (target is not None and trainer.iterations >= target):
+                break
+            chunk = report_seconds if left is None else min(report_seconds, left)
+            done_before, step_started = trainer.iterations, time.perf_counter()
+            more = None if target is None else target - trainer.iterations
+            if rounds is None:
+                trainer.run(iterations=more, seconds=chunk)
+            else:
+                rounds.run(iterations=more, seconds=chunk, stop=should_stop)
+            event = _progress(trainer, done_before, time.perf_counter() - step_started)
+            if rounds is not None:
+                event["workers"] = rounds.workers
+                event["lost_iterations"] = sum(r.lost for r in rounds.rounds)
+            emit(event)
+            if time.perf_counter() - last_checkpoint >= checkpoint_seconds:
+                trainer.save_checkpoint(checkpoint)
+                last_checkpoint = time.perf_counter()
+                emit({"event": "checkpoint", "iterations": trainer.iterations})
+    except WorkersFailed:
+        trainer.save_checkpoint(checkpoint)  # the merged rounds are kept: rerun to continue
+        raise
     trainer.save_checkpoint(checkpoint)
     export(trainer, spec, out)
     emit({"event": "interrupted" if should_stop() else "done", "iterations": trainer.iterations,
@@ -147,12 +216,12 @@ def spec_from_options(stack_bb: float, options: dict[str, Any], seed: int | None
     return spec
 
 
-def _progress(trainer: BlueprintMCCFR, before: int, chunk: float) -> dict[str, Any]:
+def _progress(trainer: BlueprintMCCFR, before: int, wall: float) -> dict[str, Any]:
     return {
         "event": "progress",
         "iterations": trainer.iterations,
         "seconds": round(trainer.elapsed_seconds, 1),
-        "iterations_per_second": round((trainer.iterations - before) / max(chunk, 1e-9)),
+        "iterations_per_second": round((trainer.iterations - before) / max(wall, 1e-9)),
         "sampled_value_sb": round(trainer.mean_value, 2),
     }
 
@@ -178,8 +247,10 @@ def export(trainer: BlueprintMCCFR, spec: BlueprintSpec, out: Path,
         "iterations": trainer.iterations,
         "seconds": round(trainer.elapsed_seconds, 1),
         "seed": opts.seed,
-        "solver": {"algorithm": "linear external-sampling MCCFR with pruning",
-                   "options": {k: v for k, v in vars(opts).items()}},  # fmt: skip
+        "solver": {
+            "algorithm": "linear external-sampling MCCFR with pruning",
+            "options": {k: v for k, v in vars(opts).items()},
+        },  # fmt: skip
         "lbr": {},
         **(extra or {}),
     }
