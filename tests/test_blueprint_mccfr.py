@@ -52,6 +52,29 @@ def test_exploitability_of_the_abstract_game_falls():
     assert late.values[0] == pytest.approx(-late.values[1], abs=1e-9)
 
 
+@pytest.mark.slow
+def test_exploitability_keeps_falling_once_pruning_and_the_discount_start():
+    """The shipped schedule scaled to the small exact game (pruning from 50,000 iterations below
+    100 stacks of regret, the linear discount to 100,000): at 300,000 iterations the
+    exploitability is about a third of its value when pruning starts, and it keeps falling
+    after the discount stops (``benchmarks/bench_blueprint_pruning.py`` follows it further)."""
+    from dataclasses import replace  # noqa: PLC0415
+
+    from tests.blueprint_fixtures import small_game  # noqa: PLC0415
+
+    base = small_game(0, 1000)
+    shipped = {"prune_after": 50_000, "prune_below": -1e5, "linear_until": 100_000,
+               "discount_every": 5_000}  # fmt: skip
+    solver = BlueprintMCCFR(base.tree, base.deals, replace(base.options, **shipped))
+    found = []
+    for mark in (50_000, 100_000, 300_000):
+        solver.run(iterations=mark - solver.iterations)
+        found.append(exact_figures(solver.tree, solver.deals, solver.node_rows).exploitability)
+    at_prune, at_linear_end, late = found
+    assert late < at_linear_end < at_prune
+    assert late < 0.45 * at_prune and late < 0.7 * at_linear_end
+
+
 def _river_spot():
     spec = (
         f'nlhe(board="{BOARD}", pot=400, stack=800, oop_range="{OOP}", ip_range="{IP}", '
