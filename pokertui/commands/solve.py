@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
         print(describe_algorithms())
         return 0
     from solvers.games.hunl.spec import is_hunl_spec  # noqa: PLC0415
-    from solvers.runs.solve_run import execute, prepare  # noqa: PLC0415
+    from solvers.runs.solve_run import execute, json_warning, prepare  # noqa: PLC0415
 
     spec = RunRequest.from_args(args)
     if is_hunl_spec(spec.game) or spec.algo == BLUEPRINT_ALGO:
@@ -59,6 +59,10 @@ def run(args: argparse.Namespace) -> int:
         set_memory_limit(int(spec.max_memory_mb * 2**20))
     try:
         prepared = prepare(spec, args.resume)  # every mistake fails here, before any progress
+        warning = json_warning(spec, prepared.game)
+        if warning is not None:  # a flop as JSON: hundreds of MB, minutes to open
+            sys.stderr.write(warning + "\n")
+            sys.stderr.flush()
         flag = _StopFlag()
         previous = {sig: signal.signal(sig, flag) for sig in (signal.SIGINT, signal.SIGTERM)}
         try:
@@ -143,7 +147,6 @@ def _run_for_people(spec, flag: _StopFlag, resume: bool, prepared) -> dict[str, 
             console.print(f"  rounded to {final['precision']} decimals to meet the target; "
                           f"rounding added {_added(final)}{missed}")  # fmt: skip
     return final
-
 
 
 def _added(final: dict) -> str:

@@ -39,17 +39,17 @@ the strategy format).
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
 
 from solvers.algorithms.base import (
     Solver,
     SolverError,
     per_player,
-    restore_per_player,
 )
 from solvers.algorithms.cfr_update import UpdateRule
 from solvers.algorithms.matching import regret_matching
@@ -71,6 +71,9 @@ from solvers.exact.walk import (
     value_pass,
 )
 from solvers.games.base import Strategy, TreeGame
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 
 @dataclass(frozen=True)
@@ -227,10 +230,14 @@ class FullWidthCFR(Solver):
             self._factor = plan.fixed_factor.astype(dtype)
             self._reach = np.zeros_like(self._factor)
             self._values = np.zeros((plan.n_rows, plan.max_hands), dtype=dtype)
-        self._uniform = [  # [n_edges, 1]: 1 / (actions of the edge's node), for every hand
-            np.repeat(1.0 / e.n_actions, e.n_actions)[:, None].astype(dtype) for e in plan.edges
-        ]
-        self._node_sums = [_node_sum_matrix(e, dtype) for e in plan.edges]
+        # the numpy walk's regret matching (the compiled loops form strategies themselves)
+        self._uniform: list[np.ndarray] = []
+        self._node_sums: list[sp.csr_matrix] = []
+        if self._compiled is None:
+            self._uniform = [  # [n_edges, 1]: 1 / (actions of the edge's node), for every hand
+                np.repeat(1.0 / e.n_actions, e.n_actions)[:, None].astype(dtype) for e in plan.edges
+            ]
+            self._node_sums = [_node_sum_matrix(e, dtype) for e in plan.edges]
         self._current = [np.empty(0), np.empty(0)]
         for p in (0, 1):
             self._set_current(p)
@@ -356,18 +363,53 @@ class FullWidthCFR(Solver):
         and the solver cannot go on."""
         if self._compiled is None:
             return None
+        return list(self.compiled_outputs(release))
+
+    def compiled_outputs(self, release: bool = False) -> Iterator[np.ndarray]:
+        """``compiled_output`` one player at a time: with ``release``, a player's arrays go as
+        soon as its output is formed, and what the caller drops of the output goes too."""
+        assert self._compiled is not None, "a solver on the compiled walk"
         plan = self._compiled.plan
         sources: list[Source | None] = list(self.output_sources())
         if release:
             self.regrets = self.strategy_sums = self.predictions = []
-        out = []
         for p in (0, 1):
             source = sources[p]
             assert source is not None
-            out.append(strategies_from(plan, p, source))
+            output = strategies_from(plan, p, source)
             if release:
                 sources[p] = source = None  # the sums of p go as soon as they are read
-        return out
+            yield output
+            del output
+
+    def checkpoint_outputs(self, path: str | os.PathLike[str]) -> Iterator[np.ndarray]:
+        """``compiled_outputs`` of this run's checkpoint at ``path`` (written when it stopped),
+        one player at a time: only the arrays the output reads, in their stored types (a
+        flop's sums are 180 MB a player at 16 bits; no second solver, no float copy)."""
+        assert self._compiled is not None, "a solver on the compiled walk"
+        plan = self._compiled.plan
+        with np.load(path, allow_pickle=False) as saved:
+            for key, mine in (("game", self.game.spec_string()), ("iterations", self.iterations),
+                              ("precision", BITS[self.precision])):  # fmt: skip
+                if key not in saved or str(saved[key]) != str(mine):
+                    raise SolverError(f"{path} is not this run's checkpoint ({key})")
+            for p in (0, 1):
+
+                def read(name: str, p: int = p) -> np.ndarray:
+                    return saved[f"state/{name}_{p}"]
+
+                if self.output == "average":
+                    scales = read("sum_scales") if self.quantised else None
+                    source = Source(read("strategy_sums"), scales=scales)
+                else:
+                    predictions = read("predictions") if self.config.predictive else None
+                    scales = read("regret_scales") if self.quantised else None
+                    source = Source(read("regrets"), matching=True, predictions=predictions,
+                                    scales=scales)  # fmt: skip
+                output = strategies_from(plan, p, source)
+                del source
+                yield output
+                del output
 
     def average_strategy(self) -> Strategy:
         """Strategy sums normalised per (node, hand); uniform where a hand never got there."""
@@ -393,15 +435,14 @@ class FullWidthCFR(Solver):
 
     def _load_arrays(self, arrays: dict[str, np.ndarray]) -> None:
         regret_dtype, sum_dtype, walk_dtype = storage(self.precision)
-        self.regrets = [a.astype(regret_dtype) for a in restore_per_player(arrays, "regrets")]
-        sums = restore_per_player(arrays, "strategy_sums")
-        self.strategy_sums = [a.astype(sum_dtype) for a in sums]
+        # each array copied straight to its storage type (a flop's float64 copies took GBs)
+        self.regrets = [a.astype(regret_dtype) for a in _saved(arrays, "regrets")]
+        self.strategy_sums = [a.astype(sum_dtype) for a in _saved(arrays, "strategy_sums")]
         if self.config.predictive:
-            predictions = restore_per_player(arrays, "predictions")
-            self.predictions = [a.astype(walk_dtype) for a in predictions]
+            self.predictions = [a.astype(walk_dtype) for a in _saved(arrays, "predictions")]
         if self.quantised:
             for name in ("regret_scales", "sum_scales"):
-                scales = [a.astype(np.float32) for a in restore_per_player(arrays, name)]
+                scales = [a.astype(np.float32) for a in _saved(arrays, name)]
                 if any((a < 0).any() for a in scales):
                     raise ValueError(f"negative {name}")
                 setattr(self, name, scales)
@@ -427,11 +468,18 @@ class FullWidthCFR(Solver):
         super().load_state_dict(state)
 
 
+def _saved(arrays: dict[str, np.ndarray], name: str) -> list[np.ndarray]:
+    """The pair ``per_player`` saved, as stored (``astype`` copies it to the storage type)."""
+    return [np.asarray(arrays[f"{name}_{p}"]) for p in (0, 1)]
+
+
 def _node_sum_matrix(edges, dtype) -> sp.csr_matrix:
     """``[n_edges, n_edges]`` 0/1, block diagonal: row e sums the edges of e's decision node.
 
     One sparse product instead of ``np.add.reduceat`` plus ``np.repeat``, which are slow on
-    big trees (thousands of small segments)."""
+    big trees (thousands of small segments). The numpy walk's only: scipy loads here."""
+    import scipy.sparse as sp  # noqa: PLC0415
+
     node_of_edge = np.repeat(np.arange(len(edges.n_actions)), edges.n_actions)
     first = edges.first_edge[node_of_edge]
     count = edges.n_actions[node_of_edge]

@@ -226,6 +226,11 @@ class CompiledWalk:
             return values[root].copy()  # the buffer is another thread's once unlocked
 
     @property
+    def threads(self) -> int:
+        """Threads this walk's passes run on (every core from ``PARALLEL_CELLS`` cells)."""
+        return self._threads
+
+    @property
     def kernels(self):
         """The compiled kernels' module (``compiled_kernels.py``), loaded with this walk."""
         return self._k
@@ -312,9 +317,7 @@ def strategies_from(plan: CompiledPlan, player: int, source: Source) -> np.ndarr
     out = np.empty(source_input.weights.shape, dtype=dtype)
     if len(plan.slot_actions[player]) == 0:  # a player without a decision (a call or fold)
         return out
-    _kernels().strategies(
-        plan.slot_first[player], plan.slot_actions[player], source_input, out
-    )
+    _kernels().strategies(plan.slot_first[player], plan.slot_actions[player], source_input, out)
     return out
 
 

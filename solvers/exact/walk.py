@@ -37,11 +37,14 @@ import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import chain
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from solvers.games.base import NodeKind, Strategy, TreeGame
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 
 @dataclass(frozen=True)
@@ -54,9 +57,21 @@ class Level:
     parent_stop: int
     parent_index: np.ndarray
     """Parent of each row of the level, counted from ``parent_start``."""
-    sum_children: np.ndarray | sp.csr_matrix
-    """``[n_parents, n_rows_of_level]`` 0/1: row i sums the children of parent i. Dense for
-    small levels (a BLAS product beats ``np.add.reduceat`` there), sparse for wide ones."""
+
+    @functools.cached_property
+    def sum_children(self) -> np.ndarray | sp.csr_matrix:
+        """``[n_parents, n_rows_of_level]`` 0/1: row i sums the children of parent i. Dense for
+        small levels (a BLAS product beats ``np.add.reduceat`` there), sparse for wide ones.
+        Built on first use: the compiled walk never reads it, and a spot's solve then does not
+        load scipy (22 MB)."""
+        import scipy.sparse as sp  # noqa: PLC0415
+
+        n_rows = self.stop - self.start
+        shape = (self.parent_stop - self.parent_start, n_rows)
+        ones = (np.ones(n_rows), (self.parent_index, np.arange(n_rows)))
+        if shape[0] * shape[1] <= _DENSE_SUM_LIMIT:
+            return sp.coo_matrix(ones, shape=shape).toarray()
+        return sp.csr_matrix(ones, shape=shape)
 
 
 @dataclass(frozen=True)
@@ -241,16 +256,7 @@ def _build_plan(game: TreeGame) -> TreePlan:
         # the level above's non-terminal rows come first: they are the parents, in row order
         n_parents = int((arrays.kind[node_of_row[parent_start:parent_end]] != 2).sum())
         parent_index = row_of_node[arrays.parent[node_of_row[start:stop]]] - parent_start
-        shape = (n_parents, stop - start)
-        ones = (np.ones(stop - start), (parent_index, np.arange(stop - start)))
-        sum_children: np.ndarray | sp.csr_matrix
-        if shape[0] * shape[1] <= _DENSE_SUM_LIMIT:
-            sum_children = sp.coo_matrix(ones, shape=shape).toarray()
-        else:
-            sum_children = sp.csr_matrix(ones, shape=shape)
-        levels.append(
-            Level(start, stop, parent_start, parent_start + n_parents, parent_index, sum_children)
-        )
+        levels.append(Level(start, stop, parent_start, parent_start + n_parents, parent_index))
 
     max_hands = max(game.n_hands)
     root_reach = np.zeros((2, max_hands))

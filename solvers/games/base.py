@@ -48,9 +48,10 @@ class NodeKind(StrEnum):
     TERMINAL = "terminal"
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True)
 class Node:
-    """One public state. Fields that do not apply to a kind keep their empty defaults."""
+    """One public state. Fields that do not apply to a kind keep their empty defaults. Slots,
+    not a ``__dict__`` per node: a flop spot's tree has 136,000 of them."""
 
     id: int
     key: str

@@ -20,9 +20,12 @@ what rounding added.
 
 from __future__ import annotations
 
+import math
+import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from solvers.algorithms.registry import SolverError
@@ -78,6 +81,12 @@ class Prepared:
     resumed: bool = False
     target: float | None = None
     """The request's target in chips, for this game's starting pot."""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The solver's options: the request's, with the lean state chosen where it gave none
+    (``lean_options``)."""
+    stop_at: float | None = None
+    """The float exploitability the solve stops at: the target, less ``QUANTISE_MARGIN`` of it
+    when the lean state was chosen (so that the 8-bit file meets the target)."""
 
 
 def prepare(spec: RunRequest, resume: bool = False) -> Prepared:
@@ -96,21 +105,135 @@ def prepare(spec: RunRequest, resume: bool = False) -> Prepared:
     from solvers.algorithms.base import make_solver  # noqa: PLC0415 - imports the solver only
 
     solver: Solver
+    if resume and not spec.checkpoint_path.exists():
+        raise InputError(f"nothing to resume: no checkpoint at {spec.checkpoint_path}")
+    options = lean_options(spec, game, resume)
     if spec.lock is not None:
         from solvers.algorithms.locked_cfr import make_locked_solver  # noqa: PLC0415
         from solvers.strategy_file.locks import load_locks  # noqa: PLC0415
 
         locks, record = load_locks(spec.lock, game)
-        solver = make_locked_solver(game, spec.algo, locks, record, **spec.options)
+        solver = make_locked_solver(game, spec.algo, locks, record, **options)
     else:
-        solver = make_solver(game, spec.algo, **spec.options)
+        solver = make_solver(game, spec.algo, **options)
     if spec.out.suffix == BINARY_SUFFIX:
         _check_binary(spec, game, solver)
     if resume:
-        if not spec.checkpoint_path.exists():
-            raise InputError(f"nothing to resume: no checkpoint at {spec.checkpoint_path}")
         solver.load_checkpoint(spec.checkpoint_path)
-    return Prepared(game, solver, resume, target)
+    from solvers.games.holdem.memory import give_back  # noqa: PLC0415
+
+    release = getattr(game, "release_build_tables", None)
+    if release is not None and getattr(solver, "compiled", None) is not None:
+        release()  # a spot's solve reads its terminal tables only
+        from solvers.games.holdem import runout_cache  # noqa: PLC0415
+
+        runout_cache.clear()  # the game holds its own copy of the runout matrices
+    give_back()  # what building the tree and its tables left in the heap
+    stop_at = target
+    if target is not None and chooses_form(spec, game):  # so that an 8-bit file meets it
+        stop_at = target * (1.0 - QUANTISE_MARGIN)
+    return Prepared(game, solver, resume, target, options, stop_at)
+
+
+LEAN_PRECISION = "16"
+"""The state a big flop or turn spot's binary file is solved in when no option says otherwise."""
+LEAN_BOARDS = (3, 4)
+"""Board sizes (flop, turn) whose binary solves choose their state and file form."""
+QUANTISE_MARGIN = 0.05
+"""Share of the target such a solve stops below it: what quantising to 8 bits adds (0.005% of
+the pot on the benchmark flop at 0.5%, 0.007% on the turn at 0.3%), so that the file meets the
+target in 8 bits (49 MB on the flop) instead of 16 (90 MB, and the profile read back)."""
+
+
+def chooses_form(spec: RunRequest, game) -> bool:
+    """Whether this run picks its own state and file form: a flop or turn spot written as a
+    binary file by the CFR family with no ``precision`` option (nor a lock, nor the numpy
+    walk). Anything the request says wins."""
+    from solvers.algorithms.registry import get_algorithm  # noqa: PLC0415
+
+    return not (
+        spec.out.suffix != BINARY_SUFFIX
+        or spec.lock is not None
+        or "precision" in spec.options
+        or spec.options.get("walk", "auto") == "numpy"
+        or get_algorithm(spec.algo).option("precision") is None
+        or getattr(game, "name", "") != "nlhe"
+        or len(game.root.board) not in LEAN_BOARDS
+    )
+
+
+def lean_options(spec: RunRequest, game, resume: bool = False) -> dict[str, Any]:
+    """The solver's options: the request's, and where the run picks its own state
+    (``chooses_form``) the one whose peak memory is least. Writing the file measures the
+    decoded profile of both players in the evaluation dtype (``executor.evaluation_dtype``):
+    float32 on a big tree (the benchmark flop), 4 bytes a probability, where float32 regrets
+    and sums would take 8 during the solve, so 16-bit ones (4, ``exact/quantised_rows.py``)
+    lower the peak; float64 on a smaller tree (the benchmark turn), 8 bytes, which float32
+    regrets and sums do not exceed, and they converge in fewer iterations (130 against 175 on
+    the turn). A resumed run keeps its checkpoint's precision."""
+    options = dict(spec.options)
+    if not chooses_form(spec, game):
+        return options
+    precision = _checkpoint_precision(spec.checkpoint_path) if resume else None
+    if precision is None:
+        from solvers.exact.executor import evaluation_dtype  # noqa: PLC0415
+
+        precision = LEAN_PRECISION if evaluation_dtype(game).itemsize == 4 else None
+    if precision is not None:
+        options["precision"] = precision
+    return options
+
+
+def _checkpoint_precision(path) -> str | None:
+    """The ``precision`` a checkpoint was solved in, if it says (a damaged file is left to the
+    resume's own checks)."""
+    import numpy as np  # noqa: PLC0415
+
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            return str(saved["precision"]) if "precision" in saved else None
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+JSON_BYTES_PER_CELL = {".json": 12.1, ".json.gz": 2.4}
+"""Bytes a strategy file takes per probability (decision edge and hand), by form: measured on
+the benchmark flop solved to 0.5% of the pot (146 M probabilities, 1.76 GB of JSON, 354 MB
+gzip-compressed)."""
+JSON_WARNING_BOARD = 3
+"""Spots on this many board cards (flops) are warned about before a JSON file is solved."""
+
+
+def json_warning(spec: RunRequest, game) -> str | None:
+    """For a flop spot written as JSON: one line giving the file's estimated size and the
+    binary form's command (``None`` for anything else)."""
+    import dataclasses  # noqa: PLC0415
+    import shlex  # noqa: PLC0415
+
+    name = spec.out.name
+    form = next((f for f in JSON_BYTES_PER_CELL if name.endswith(f)), None)
+    if form is None or getattr(game, "name", "") != "nlhe":
+        return None
+    if len(game.root.board) != JSON_WARNING_BOARD:
+        return None
+    size = json_file_bytes(game, form)
+    binary = spec.out.with_name(name[: -len(form)] + BINARY_SUFFIX)
+    command = shlex.join(["pokertui", "solve", *dataclasses.replace(spec, out=binary).to_argv()])
+    return (
+        f"pokertui: warning: {spec.out} will be about {_megabytes(size)} and take minutes to "
+        f"open; the binary form {BINARY_SUFFIX} is a fraction of that: {command}"
+    )
+
+
+def json_file_bytes(game, form: str) -> int:
+    """Estimated bytes of ``game``'s strategy file in ``form`` (``.json`` or ``.json.gz``):
+    every probability of every decision written out (``JSON_BYTES_PER_CELL``)."""
+    cells = sum(len(n.children) * game.n_hands[n.player] for n in game.nodes if n.is_decision)
+    return int(cells * JSON_BYTES_PER_CELL[form])
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e9:,.1f} GB" if size >= 1e9 else f"{size / 1e6:,.0f} MB"
 
 
 def _check_binary(spec: RunRequest, game, solver) -> None:
@@ -150,6 +273,8 @@ def execute(
 
 
 def _execute_iterative(spec: RunRequest, prepared: Prepared, emit: Emit, should_stop):
+    from solvers.games.holdem.memory import trim_heap  # noqa: PLC0415
+
     started = time.perf_counter()
     game, solver = prepared.game, prepared.solver
     checkpoint = spec.checkpoint_path
@@ -164,10 +289,11 @@ def _execute_iterative(spec: RunRequest, prepared: Prepared, emit: Emit, should_
             "game": game.spec_string(),
             "algo": spec.algo,
             **memory,
-            **spec.options,
+            **prepared.options,
         }
     )
     chunk = 1
+    seen: list[tuple[int, float]] = []  # (iterations, exploitability) at each check
     reason = "iterations"
     last_checkpoint = time.perf_counter()
     while True:
@@ -192,17 +318,21 @@ def _execute_iterative(spec: RunRequest, prepared: Prepared, emit: Emit, should_
         took = time.perf_counter() - tick
         measuring = time.perf_counter()
         progress = _progress(solver, started)
+        trim_heap()
         measured = time.perf_counter() - measuring
-        # grow or shrink chunks so a progress event comes about every report_seconds, and so
-        # that the exact exploitability (seconds on a big hold'em tree) stays under a fifth
-        # of the run
+        # grow or shrink chunks so a progress event comes about every report_seconds, so that
+        # the exact exploitability (seconds on a big hold'em tree) stays under a ninth of the
+        # run (CHECK_SHARE), and so that a check falls where the target should be met
         per_iteration = max(took, 1e-6) / max(budget, 1)
         wanted = min(spec.report_seconds, spec.checkpoint_seconds)
         if wanted > 0:  # --every 0 asks for a check after every iteration
-            wanted = max(wanted, 4.0 * measured)
+            wanted = max(wanted, CHECK_SHARE * measured)
         chunk = max(1, min(chunk * 4, int(wanted / per_iteration)))
+        if wanted > 0 and prepared.stop_at is not None:
+            seen.append((solver.iterations, progress["exploitability"]))
+            chunk = min(chunk, _iterations_to(seen, prepared.stop_at) or chunk)
         emit(progress)
-        if target is not None and progress["exploitability"] <= target:
+        if prepared.stop_at is not None and progress["exploitability"] <= prepared.stop_at:
             reason = "target"
             break
         if time.perf_counter() - last_checkpoint >= spec.checkpoint_seconds:
@@ -216,11 +346,12 @@ def _execute_iterative(spec: RunRequest, prepared: Prepared, emit: Emit, should_
     if spec.lock is not None:
         target = None  # --target is the locked game's: the file's own gap is not held to it
     binary = spec.out.suffix == BINARY_SUFFIX
-    if compiled:
+    if compiled and binary:
         # the final checkpoint holds the state: the file is written in the memory it held
+        written = _write_binary(spec, game, solver, info, unrounded, target)
+    elif compiled:
         compact = solver.compiled_output(release=True)
-        write = _write_binary if binary else _write_compiled
-        written = write(spec, game, solver, compact, info, unrounded, target)
+        written = _write_compiled(spec, game, solver, compact, info, unrounded, target)
     else:
         written = _write_strategy(spec, game, solver.strategy(), info, unrounded, target)
     metrics = solver.metrics().as_dict()
@@ -240,6 +371,24 @@ def _execute_iterative(spec: RunRequest, prepared: Prepared, emit: Emit, should_
     }
     emit(event)
     return event
+
+
+CHECK_SHARE = 8.0
+"""Between two exact checks the solve runs at least this many times as long as a check takes
+(a flop's check is three passes, an iteration's time and a half), unless the target is near."""
+
+
+def _iterations_to(seen: list[tuple[int, float]], stop_at: float) -> int | None:
+    """Iterations left until the exploitability reaches ``stop_at``, on the power law through
+    the last two checks (``e ~ t^-k``: DCFR's decline near a target); None while the last two
+    do not decline (early iterations jump about) or the target is met."""
+    if len(seen) < 2:
+        return None
+    (t1, e1), (t2, e2) = seen[-2], seen[-1]
+    if not (t2 > t1 > 0 and e1 > e2 > stop_at > 0):
+        return None
+    power = math.log(e1 / e2) / math.log(t2 / t1)
+    return max(1, math.ceil(t2 * (e2 / stop_at) ** (1.0 / power) - t2))
 
 
 def _solver_info(spec: RunRequest, solver):
@@ -372,52 +521,108 @@ def _write_compiled(spec: RunRequest, game, solver, compact, info, unrounded: fl
     return _written(measured, precision, unrounded, target)
 
 
-def _write_binary(spec: RunRequest, game, solver, compact, info, unrounded: float, target):
+def _write_binary(spec: RunRequest, game, solver, info, unrounded: float, target):
     """A binary strategy file (``strategy_file/binary.py``): probabilities quantised to 8 bits
     (16 when 8 would miss ``--target``) at the decisions each hand can reach; the header's
-    exploitability is the exact one of the decoded profile (the float one is kept beside it)."""
-    import numpy as np  # noqa: PLC0415
+    exploitability is the exact one of the decoded profile (the float one is kept beside it).
 
-    from solvers.algorithms.base import make_solver  # noqa: PLC0415
+    In the memory the solve held: the solver's state goes as the output is formed, each player
+    is encoded on its own (its profile, its live hands from a lean reach pass, its sections),
+    and only the measure holds both decoded profiles. The finer try reads the solve's own
+    profile again from the checkpoint, one player and the arrays it needs at a time."""
     from solvers.exact.compiled_walk import compiled_walk  # noqa: PLC0415
     from solvers.exact.executor import evaluation_dtype  # noqa: PLC0415
+    from solvers.games.holdem.memory import give_back  # noqa: PLC0415
     from solvers.strategy_file import measured_from  # noqa: PLC0415
     from solvers.strategy_file.binary import TARGET_BITS, write_binary  # noqa: PLC0415
     from solvers.strategy_file.binary_codec import canonical_plan  # noqa: PLC0415
-    from solvers.strategy_file.binary_eval import encode_profile  # noqa: PLC0415
+    from solvers.strategy_file.binary_eval import (  # noqa: PLC0415
+        encode_player,
+        sections_exploitability,
+    )
 
-    if not all(np.isfinite(x).all() for x in compact):
-        raise SolverError(
-            f"{spec.algo} diverged (its strategy holds NaN or infinity); nothing was written. "
-            "Try other options."
-        )
     plan = canonical_plan(game)
-
-    def canonical(compact: list[np.ndarray], solver) -> list[np.ndarray]:
-        if solver.compiled.plan is plan:
-            return compact
-        # a walk without suit isomorphism: keep one twin
-        return [compact[p][~plan.expand[p][1]] if plan.isomorphic else compact[p] for p in (0, 1)]
-
-    compact = canonical(compact, solver)
     walk = compiled_walk(game, evaluation_dtype(game), isomorphic=True)
     if walk is not solver.compiled:
         solver.compiled.release()
-    for bits in TARGET_BITS:  # finer while the quantised file misses --target
-        sections, report = encode_profile(game, compact, bits, walk)
-        measured = measured_from(report)
-        if target is None or measured.exploitability <= target or bits == TARGET_BITS[-1]:
-            break
-        # encoding decoded the profile in place (the solver's arrays are gone): the solve's
-        # own profile again, from its checkpoint
-        solver = make_solver(game, spec.algo, **spec.options)
-        solver.load_checkpoint(spec.checkpoint_path)
-        compact = canonical(solver.compiled_output(release=True), solver)
-    write_binary(
-        spec.out, game, sections, bits, solver=info, measured=measured,
-        float_exploitability=unrounded,
-    )  # fmt: skip
+
+    def encoded(outputs, bits: int) -> list[dict]:
+        sections = []
+        outputs = iter(outputs)
+        for p in (0, 1):  # not enumerate(), whose reused tuple keeps the last output alive
+            compact = next(outputs)
+            if solver.compiled.plan is not plan and plan.isomorphic:
+                compact = compact[~plan.expand[p][1]]  # a walk without suit isomorphism
+            if not _finite(compact):
+                raise SolverError(
+                    f"{spec.algo} diverged (its strategy holds NaN or infinity); nothing was "
+                    "written. Try other options."
+                )
+            sections.append(encode_player(game, p, compact, bits, walk))
+            del compact
+        give_back()
+        return sections
+
+    # the sections wait on disk while the measure holds both decoded profiles
+    with tempfile.TemporaryDirectory(dir=spec.out.parent, prefix=f".{spec.out.name}.") as spill:
+        spilled = _Spilled(Path(spill))
+        spilled.keep(encoded(solver.compiled_outputs(release=True), TARGET_BITS[0]))
+        for bits in TARGET_BITS:  # finer while the quantised file misses --target
+            if bits != TARGET_BITS[0]:
+                spilled.keep(encoded(solver.checkpoint_outputs(spec.checkpoint_path), bits))
+            measured = measured_from(sections_exploitability(game, spilled, bits, walk))
+            give_back()
+            if target is None or measured.exploitability <= target:
+                break
+        write_binary(
+            spec.out, game, [spilled[0], spilled[1]], bits, solver=info, measured=measured,
+            float_exploitability=unrounded,
+        )  # fmt: skip
     return {**_written(measured, None, unrounded, target), "bits": bits}  # quantised
+
+
+class _Spilled:
+    """Both players' sections of a binary file, the big ones kept in ``folder`` (``.npy``
+    files) and read back memory-mapped, one player at a time: a flop's are 50 MB at 8 bits,
+    100 MB at 16."""
+
+    SPILL_BYTES = 1 << 20
+    """Sections from this size on wait on disk."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.kept: list[dict] = [{}, {}]
+
+    def keep(self, sections: list[dict]) -> None:
+        import numpy as np  # noqa: PLC0415
+
+        for p in (0, 1):
+            self.kept[p] = {}
+            for name, array in sections[p].items():
+                if array.nbytes < self.SPILL_BYTES:
+                    self.kept[p][name] = array
+                else:
+                    path = self.folder / f"{name}{p}.npy"
+                    np.save(path, array, allow_pickle=False)
+                    self.kept[p][name] = path
+        sections.clear()
+
+    def __getitem__(self, player: int) -> dict:
+        import numpy as np  # noqa: PLC0415
+
+        return {
+            name: np.load(kept, mmap_mode="r") if isinstance(kept, Path) else kept
+            for name, kept in self.kept[player].items()
+        }
+
+
+def _finite(array) -> bool:
+    """No NaN or infinity in ``array``, checked a block of rows at a time (a flop's output is
+    180 MB a player; a whole-array check would take a quarter of that again)."""
+    import numpy as np  # noqa: PLC0415
+
+    step = max(1, (1 << 22) // max(1, array.shape[-1]))
+    return all(np.isfinite(array[i : i + step]).all() for i in range(0, len(array), step))
 
 
 def _execute_lp(spec: RunRequest, game, emit: Emit, started: float):

@@ -47,6 +47,8 @@ DEFAULT_BITS = 8
 within 0.01% of the pot of the float one (``docs/strategy_files.md``)."""
 TARGET_BITS = (DEFAULT_BITS, 16)
 """Bits a probability tried in turn until a solve's file meets its ``--target``."""
+SYMMETRISE_CELLS = 1 << 20
+"""Edge-hand cells averaged with their twins at once (``symmetrise_compact``)."""
 MEMO_BYTES = 64 << 20
 """Decoded rows a strategy keeps (``BinaryStrategy.__getitem__``): a turn file's whole
 profile (3bet_turn's is 7 MB); a flop's first reads only."""
@@ -269,7 +271,9 @@ def symmetrise_compact(game: TreeGame, player: int, per_edge: np.ndarray) -> np.
         np.arange(int(lay.actions[slots].sum()))
         - np.repeat(np.cumsum(lay.actions[slots]) - lay.actions[slots], lay.actions[slots])
     )
-    for chunk in np.array_split(edges, max(1, len(edges) // 8192)):
+    step = max(1, SYMMETRISE_CELLS // max(1, per_edge.shape[1]))  # a few MB of temporaries
+    for at in range(0, len(edges), step):
+        chunk = edges[at : at + step]
         per_edge[chunk] = average_twins(game, player, per_edge[chunk])
     return per_edge
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from solvers.errors import InputError
 from solvers.exact.compiled_plan import CompiledPlan, compiled_plan
-from solvers.exact.compiled_walk import CompiledWalk, Source
+from solvers.exact.compiled_walk import SCRATCHES_PER_THREAD, CompiledWalk, Source
 from solvers.exact.walk import build_plan
 from solvers.games.base import TreeGame
 from solvers.strategy_file.model import Problem, StrategyFileError
@@ -29,6 +29,8 @@ PARALLEL_SLOTS = 256
 """Decisions from which decoding runs on every core."""
 CHUNK_CELLS = 1 << 23
 """Edge-hand cells decoded at once (32 MB of float32)."""
+QUANTISE_CELLS = 1 << 21
+"""Edge-hand cells quantised at once (a few float32 temporaries of 8 MB each)."""
 
 
 @dataclass(frozen=True)
@@ -71,10 +73,10 @@ def plan_layout(game: TreeGame, player: int) -> Layout:
     return Layout.of(nodes, plan.slot_actions[player], plan.n_hands[player])
 
 
-def chunks(lay: Layout) -> Iterator[tuple[int, int]]:
-    """Decision ranges ``[a, b)`` of about ``CHUNK_CELLS`` edge-hands each."""
+def chunks(lay: Layout, cells: int = CHUNK_CELLS) -> Iterator[tuple[int, int]]:
+    """Decision ranges ``[a, b)`` of about ``cells`` edge-hands each."""
     widest = max(1, int(lay.actions.max(initial=1)))
-    per = max(1, CHUNK_CELLS // max(1, lay.hands * widest))
+    per = max(1, cells // max(1, lay.hands * widest))
     for a in range(0, len(lay.actions), per):
         yield a, min(a + per, len(lay.actions))
 
@@ -84,16 +86,41 @@ def unpack(live: np.ndarray, hands: int) -> np.ndarray:
 
 
 def live_hands(
-    walk: CompiledWalk, per_edge: list[np.ndarray], floor: float = 0.0
-) -> list[np.ndarray]:
-    """Per player, ``[decisions, hands]``: whether the hand's own reach at the decision (the
-    product of its own action probabilities and the card masks on the way) is above ``floor``
-    under ``per_edge`` (canonical layout), from one reach pass of ``walk``."""
+    walk: CompiledWalk,
+    per_edge: list[np.ndarray | None],
+    floor: float = 0.0,
+    players: tuple[int, ...] = (0, 1),
+) -> list[np.ndarray | None]:
+    """Per player in ``players`` (None for the others), ``[decisions, hands]``: whether the
+    hand's own reach at the decision (the product of its own action probabilities and the card
+    masks on the way) is above ``floor`` under ``per_edge`` (canonical layout; only the asked
+    players' arrays are read). A player's own reach depends on its own strategy alone, so each
+    is one lean reach pass (``binary_kernels.own_live``): the rows above the first chance nodes
+    and one subtree's scratch per thread, not the ``[inner rows, hands]`` arrays of a two-pass
+    walk (a flop's take 160 MB a player)."""
+    from solvers.strategy_file import binary_kernels  # noqa: PLC0415 - numba on use
+
     plan = walk.plan
     if plan is not canonical_plan(walk.game):
         raise ValueError("the walk must be on the canonical (suit-isomorphic) plan")
-    walk.reach_down([Source(per_edge[0]), Source(per_edge[1])])
-    return [walk.reach[p][plan.inner_index[plan_rows(plan, p)]] > floor for p in (0, 1)]
+    out: list[np.ndarray | None] = [None, None]
+    root = plan.schedule.top_index[0]
+    for p in players:
+        weights = per_edge[p]
+        assert weights is not None, f"player {p}'s profile is needed for its live hands"
+        n = plan.n_hands[p]
+        live = np.zeros((len(plan.slot_first[p]), n), dtype=np.bool_)
+        with walk.lock:
+            walk.kernels.set_threads(walk.threads)
+            top = np.zeros((plan.n_top, n), dtype=walk.dtype)
+            top[root] = 1.0
+            binary_kernels.own_live(
+                walk.arrays, plan.schedule, Source(weights).kernel_input(walk.dtype), p, top,
+                np.zeros((0, plan.n_hands[1 - p]), dtype=walk.dtype), floor, live,
+                SCRATCHES_PER_THREAD * walk.threads,
+            )  # fmt: skip
+        out[p] = live
+    return out
 
 
 def _edges(lay: Layout, a: int, b: int) -> tuple[int, int, np.ndarray]:
@@ -113,7 +140,7 @@ def quantise(lay: Layout, per_edge: np.ndarray, live: np.ndarray, bits: int) -> 
     np.cumsum(counts, out=start[1:])
     scale = np.zeros(lay.n_edges, dtype=np.float32)
     values = np.empty(int(start[-1]), dtype=PROBS_DTYPES[bits])
-    for a, b in chunks(lay):
+    for a, b in chunks(lay, QUANTISE_CELLS):
         e0, e1, stored = _edges(lay, a, b)
         mask = np.repeat(live[a:b], lay.actions[a:b], axis=0)
         block = np.where(mask, np.clip(per_edge[e0:e1], 0.0, 1.0), 0.0)

@@ -8,6 +8,7 @@ player's array per pass, and the walk is the suit-isomorphic one a solve measure
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
 
@@ -16,6 +17,13 @@ from solvers.exact.evaluation import Exploitability, exploitability_of_sources
 from solvers.exact.executor import evaluation_dtype
 from solvers.strategy_file.binary import BinaryStrategy, symmetrise_compact
 from solvers.strategy_file.binary_codec import decode, live_hands, plan_layout, quantise
+
+
+class PlayerSections(Protocol):
+    """A player's sections by index (a list, or sections kept on disk)."""
+
+    def __getitem__(self, player: int, /) -> dict: ...
+
 
 Change = Callable[[np.ndarray, np.ndarray, np.ndarray], np.ndarray]
 """An in-place change of a per-edge array given its decisions' first edges and widths
@@ -55,16 +63,36 @@ def encode_profile(game, compact: list[np.ndarray], bits: int, walk: CompiledWal
     decoded profile (what every reader plays). ``compact`` is overwritten with the decoded
     profile (a flop's is hundreds of MB)."""
     walk = walk or compiled_walk(game, evaluation_dtype(game), isomorphic=True)
-    for p in (0, 1):  # the rows written are the rows played (``BinaryStrategy.symmetrised``)
-        symmetrise_compact(game, p, compact[p])
-    live = live_hands(walk, compact)
     sections = []
     for p in (0, 1):
-        lay = plan_layout(game, p)
-        sections.append(quantise(lay, compact[p], live[p], bits))
-        compact[p] = decode(lay, sections[p], bits, out=compact[p])
+        sections.append(encode_player(game, p, compact[p], bits, walk))
+        compact[p] = decode(plan_layout(game, p), sections[p], bits, out=compact[p])
     report = exploitability_of_sources(game, [Source(x) for x in compact], walk=walk)
     return sections, report
+
+
+def encode_player(game, player: int, compact: np.ndarray, bits: int, walk: CompiledWalk) -> dict:
+    """One player's sections (``binary_codec.quantise``) of its profile in the canonical compact
+    layout, made suit-symmetric first (in place); its live hands from one lean reach pass of
+    ``walk`` (``live_hands``): a player's own reach needs its own profile only, so a solve's
+    file is encoded one player at a time."""
+    symmetrise_compact(game, player, compact)
+    per_edge: list[np.ndarray | None] = [None, None]
+    per_edge[player] = compact
+    live = live_hands(walk, per_edge, players=(player,))[player]
+    assert live is not None
+    return quantise(plan_layout(game, player), compact, live, bits)
+
+
+def sections_exploitability(game, sections: PlayerSections, bits: int, walk: CompiledWalk):
+    """Exact exploitability of the profile ``sections`` decode to (what every reader plays),
+    on ``walk``: both players' decoded profiles are held for the measure only."""
+    profile = []
+    for p in (0, 1):  # in the walk's dtype one player at a time (a float64 walk reads copies)
+        profile.append(
+            decode(plan_layout(game, p), sections[p], bits).astype(walk.dtype, copy=False)
+        )
+    return exploitability_of_sources(game, [Source(x) for x in profile], walk=walk)
 
 
 def compact_from_strategy(game, strategy) -> list[np.ndarray]:

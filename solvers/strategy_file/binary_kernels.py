@@ -7,12 +7,19 @@ decoding of the same arithmetic made a dozen passes over ``[edges, hands]`` bloc
 scatter, two ``reduceat``) and took seconds. Here each decision is read once, hand by hand, in
 the same float32 operations in the same order, so the rows are the same to the bit
 (``tests/test_binary_decode.py`` checks them against the formula written out in numpy).
+
+``own_live`` marks the hands a file stores at each decision (those the player's own strategy
+brings there) with one lean reach pass: the compiled walk's rows above the first chance nodes,
+then one subtree at a time in a scratch per thread (``tests/test_lean_solve.py`` checks it
+against the two-pass walk's reach).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
+from solvers.exact.compiled_kernels import _max_children, _reach_row
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -88,3 +95,71 @@ decode_rows = njit(cache=True, nogil=True, parallel=True)(_decode_rows)
 decode_rows_serial = njit(cache=True, nogil=True)(_decode_rows)
 """The same loop on the calling thread: a node or a few (a parallel region's start costs
 milliseconds on a busy machine, more than decoding a node, and a step reads a dozen)."""
+
+
+@njit(cache=True, parallel=True)
+def own_live(plan, schedule, source, player, top_reach, other, floor, live, workers):
+    """Whether ``player``'s own reach is above ``floor`` at each of its walked decisions
+    (``live[decision slot, hand]``), in the lean pass's order (``compiled_kernels.walk_pass``):
+    reach down the rows above the cut by levels in ``top_reach`` (the root row holding 1), then
+    each subtree in a scratch of its size, ``workers`` scratches interleaved over the subtrees.
+    Each row's reach is ``_reach_row``'s, so it is the two-pass walk's to the bit, without its
+    ``[inner rows, hands]`` arrays. ``other``: an empty ``[0, hands]`` array for the opponent's
+    reach, which is never read."""
+    top_index = schedule.top_index
+    top_rows = schedule.top_rows
+    top_levels = schedule.top_levels
+    sub_start = schedule.sub_start
+    sub_rows = schedule.sub_rows
+    local_index = schedule.local_index
+    kind = plan.kind
+    slots = plan.decision_slot
+    n = top_reach.shape[1]
+    mask = 1 << player
+    sigma_rows = _max_children(plan) + 1
+    for level in range(top_levels.shape[0] - 1):
+        lo = top_levels[level, 0]
+        hi = top_levels[level, 1]
+        n_chunks = min(hi - lo, 64)
+        for chunk in prange(n_chunks):
+            sigma = np.empty((sigma_rows, n))
+            for i in range(lo + chunk, hi, n_chunks):
+                if player == 0:
+                    _reach_row(plan, top_index, top_rows[i], source, source, top_reach, other,
+                               sigma, mask)  # fmt: skip
+                else:
+                    _reach_row(plan, top_index, top_rows[i], source, source, other, top_reach,
+                               sigma, mask)  # fmt: skip
+    for i in range(top_rows.shape[0]):
+        row = top_rows[i]
+        if kind[row] == player and slots[row] >= 0:
+            at = top_index[row]
+            for h in range(n):
+                live[slots[row], h] = top_reach[at, h] > floor
+    n_subtrees = sub_start.shape[0] - 1
+    most = 1
+    for s in range(n_subtrees):
+        most = max(most, sub_start[s + 1] - sub_start[s])
+    n_chunks = min(n_subtrees, workers)
+    for chunk in prange(n_chunks):
+        sigma = np.empty((sigma_rows, n))
+        reach = np.empty((most, n), top_reach.dtype)
+        for s in range(chunk, n_subtrees, n_chunks):
+            lo = sub_start[s]
+            end = sub_start[s + 1]
+            head = top_index[sub_rows[lo]]
+            for h in range(n):
+                reach[0, h] = top_reach[head, h]
+            for i in range(lo, end):
+                if player == 0:
+                    _reach_row(plan, local_index, sub_rows[i], source, source, reach, other,
+                               sigma, mask)  # fmt: skip
+                else:
+                    _reach_row(plan, local_index, sub_rows[i], source, source, other, reach,
+                               sigma, mask)  # fmt: skip
+            for i in range(lo, end):
+                row = sub_rows[i]
+                if kind[row] == player and slots[row] >= 0:
+                    at = local_index[row]
+                    for h in range(n):
+                        live[slots[row], h] = reach[at, h] > floor

@@ -92,6 +92,13 @@ class HoldemGame(TreeGame):
     solve_size: SolveSize
     _suit_swap: SuitSwap | None
 
+    def release_build_tables(self) -> None:
+        """Let go of the hand strengths per board once the terminal tables are built from them
+        (36 MB on the benchmark flop): a solve's walk and its file do not read them, and
+        ``strengths`` builds them again for a reader that does."""
+        self.combo_terminals()
+        self.__dict__.pop("strengths", None)
+
     def spec_string(self) -> str:
         """``nlhe(...)`` with the board, pot, stack, ranges and the fields that differ from their
         defaults."""

@@ -101,6 +101,12 @@ def give_back() -> None:
     ``malloc_trim``; elsewhere only the collection). The arrays of a dropped solve are freed
     into the heap, not unmapped, so without it a process that dropped them stays as large."""
     gc.collect()
+    trim_heap()
+
+
+def trim_heap() -> None:
+    """Return the C heap's free pages to the system (``malloc_trim``; a millisecond): the
+    compiled passes' per-call scratches leave some behind in the threads' arenas."""
     try:
         ctypes.CDLL("libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):

@@ -21,6 +21,9 @@ from solvers.games.base import NodeKind, TreeBuilder
 from solvers.games.holdem.bet_sizes import BetContext, action_amounts
 from solvers.games.holdem.spot import STREETS, SpotParams, board_cards
 
+_SHARED_FIELDS = ("contributions", "actions", "tokens", "amounts", "board")
+"""Node fields whose equal values are stored once: tuples repeated across the tree."""
+
 
 @dataclass(frozen=True)
 class BettingState:
@@ -61,6 +64,7 @@ class SpotTreeBuilder:
         self.max_nodes = max_nodes
         self._cards_of = [COMBO_CARDS[c].astype(np.intp) for c in hand_combos]
         self._mask_cache: dict[tuple[int, ...], tuple[np.ndarray, np.ndarray]] = {}
+        self._shared: dict[tuple[tuple, tuple], tuple] = {}
 
     def build(self, start: BettingState | None = None):
         """The tree from the street's start, or from ``start`` (a re-solve facing a bet made
@@ -77,6 +81,10 @@ class SpotTreeBuilder:
     def _add(self, parent: int, token: str, kind: NodeKind, **fields) -> int:
         if len(self.tree.nodes) >= self.max_nodes:
             raise TreeShapeError(f"the tree has more than {self.max_nodes:,} nodes")
+        for name in _SHARED_FIELDS:  # equal tuples are one object (a flop has 136,000 nodes)
+            value = fields.get(name)
+            if value is not None:  # keyed by the types too: (50, 50) is not (50.0, 50.0)
+                fields[name] = self._shared.setdefault((value, tuple(map(type, value))), value)
         return self.tree.add(parent, token, kind, **fields)
 
     def _sizes(self, state: BettingState, facing: bool) -> list[float]:
