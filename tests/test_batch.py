@@ -347,3 +347,17 @@ def test_a_deep_job_summary_counts_as_unfinished(solved_batch, tmp_path):
     summary.write_text('{"result": ' + "[" * 5000 + "]" * 5000 + "}")
     damaged = load_batch(folder)
     assert len(damaged.rows) == len(report.rows) - 1 and len(damaged.missing) == 1
+
+
+@pytest.mark.ray
+def test_a_ray_address_nobody_answers_is_refused_at_once(tmp_path, capsys):
+    """Ray's own client retries such an address for minutes; batch and LBR refuse it at once,
+    naming it."""
+    pytest.importorskip("ray")
+    jobs = job_file(tmp_path)
+    for argv in (("batch", jobs, "--backend", "ray", "--address", "127.0.0.1:1"),
+                 ("lbr", ROOT / "strategies/push_fold_10bb.json", "--backend", "ray",
+                  "--address", "127.0.0.1:1")):  # fmt: skip
+        code, _, err = run_cli(capsys, *argv)
+        assert code == 2 and "cannot reach the Ray cluster at 127.0.0.1:1" in err, err
+        assert "Traceback" not in err

@@ -176,6 +176,8 @@ def _ray(fn, items, workers, address, setup, setup_args) -> Iterator[tuple[int, 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     started = not ray.is_initialized()
     if started:
+        if address:
+            check_reachable(address)  # ray.init retries an address nobody answers for minutes
         options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
         if address:
             options["address"] = address
