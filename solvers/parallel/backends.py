@@ -173,37 +173,69 @@ def _terminate(pool: ProcessPoolExecutor, pid: int) -> None:
 def _ray(fn, items, workers, address, setup, setup_args) -> Iterator[tuple[int, Outcome]]:
     import ray  # noqa: PLC0415 - optional dependency, loaded only for this backend
 
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    started = not ray.is_initialized()
-    if started:
-        if address:
-            check_reachable(address)  # ray.init retries an address nobody answers for minutes
-        options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
-        if address:
-            options["address"] = address
-        else:
-            options.update(num_cpus=workers, include_dashboard=False)
-        try:
-            ray.init(**options)
-        except (ConnectionError, ValueError, RuntimeError) as exc:
-            raise InputError(f"cannot start or reach the Ray cluster: {exc}") from None
+    started = _start_ray(workers, address)
     try:
-        # one core a task, so the compiled walk runs one thread (see local_worker)
-        one_thread = {"env_vars": {THREADS_VARIABLE: "1"}}
-        remote = ray.remote(num_cpus=1, max_retries=0, runtime_env=one_thread)(_call)
+        remote = _one_core_task(_call)
         refs = {remote.remote(setup, setup_args, fn, args): i for i, args in enumerate(items)}
-        pending = list(refs)
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1)
-            for ref in ready:
-                try:
-                    outcome = ray.get(ref)
-                except Exception as exc:  # noqa: BLE001 - a worker died or the task was lost
-                    outcome = Outcome(False, error=f"ray task failed ({type(exc).__name__})")
-                yield refs[ref], outcome
+        yield from _ray_outcomes(refs, list(refs))
     finally:
         if started:
             ray.shutdown()
+
+
+def _start_ray(workers: int, address: str | None) -> bool:
+    """Join the cluster at ``address``, or start a local one of ``workers`` CPUs, unless this
+    process is connected already; True when this call connected it (and should shut it down)."""
+    import ray  # noqa: PLC0415 - optional dependency, loaded only for this backend
+
+    if address:
+        check_reachable(address)  # ray.init retries an address nobody answers for minutes
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if ray.is_initialized():
+        return False
+    options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
+    if address:
+        options["address"] = address
+    else:
+        options.update(num_cpus=workers, include_dashboard=False)
+    try:
+        ray.init(**options)
+    except (ConnectionError, ValueError, RuntimeError) as exc:
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"cannot start or reach the Ray cluster: {reason}") from None
+    return True
+
+
+def _one_core_task(fn: Callable) -> Any:
+    """``fn`` as a Ray task on one core, never retried: the compiled walk runs one thread there
+    (see ``local_worker``)."""
+    import ray  # noqa: PLC0415 - optional dependency, loaded only for this backend
+
+    one_thread = {"env_vars": {THREADS_VARIABLE: "1"}}
+    return ray.remote(num_cpus=1, max_retries=0, runtime_env=one_thread)(fn)
+
+
+def _ray_outcomes(
+    refs: dict[Any, int],
+    pending: list[Any],
+    stop: Callable[[], bool] | None = None,
+    timeout: float | None = None,
+) -> Iterator[tuple[int, Outcome]]:
+    """``(index, Outcome)`` of each task of ``refs`` as it ends; ``pending`` (a list the caller
+    keeps) holds the tasks not ended yet, for a caller that stops early (``stop()`` true) to
+    cancel."""
+    import ray  # noqa: PLC0415 - optional dependency, loaded only for this backend
+
+    while pending:
+        if stop is not None and stop():
+            return
+        ready, pending[:] = ray.wait(pending, num_returns=1, timeout=timeout)
+        for ref in ready:
+            try:
+                outcome = ray.get(ref)
+            except Exception as exc:  # noqa: BLE001 - a worker died or the task was lost
+                outcome = Outcome(False, error=f"ray task failed ({type(exc).__name__})")
+            yield refs[ref], outcome
 
 
 class WorkerPool:
@@ -348,27 +380,8 @@ class WorkerPool:
 
     # --- Ray -------------------------------------------------------------------------------
     def _start_ray(self) -> None:
-        import ray  # noqa: PLC0415 - optional dependency, loaded only for this backend
-
-        if self.address:
-            check_reachable(self.address)  # ray.init retries an address nobody answers for minutes
-        os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-        if not ray.is_initialized():
-            options: dict[str, Any] = {"log_to_driver": False, "logging_level": logging.ERROR}
-            if self.address:
-                options["address"] = self.address
-            else:
-                options.update(num_cpus=self.workers, include_dashboard=False)
-            try:
-                ray.init(**options)
-            except (ConnectionError, ValueError, RuntimeError) as exc:
-                reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-                raise InputError(f"cannot start or reach the Ray cluster: {reason}") from None
-            self._ray_started = True
-        one_thread = {"env_vars": {THREADS_VARIABLE: "1"}}  # one core a task (local_worker)
-        self._remote = ray.remote(num_cpus=1, max_retries=0, runtime_env=one_thread)(
-            _call_with_shared
-        )
+        self._ray_started = _start_ray(self.workers, self.address)
+        self._remote = _one_core_task(_call_with_shared)
 
     def _run_ray(self, fn, items, shared, with_shared, stop) -> Iterator[tuple[int, Outcome]]:
         import ray  # noqa: PLC0415 - optional dependency
@@ -379,16 +392,7 @@ class WorkerPool:
         }
         pending = list(refs)
         try:
-            while pending:
-                if stop is not None and stop():
-                    return
-                ready, pending = ray.wait(pending, num_returns=1, timeout=self.POLL_SECONDS)
-                for ref in ready:
-                    try:
-                        outcome = ray.get(ref)
-                    except Exception as exc:  # noqa: BLE001 - a worker died or the task was lost
-                        outcome = Outcome(False, error=f"ray task failed ({type(exc).__name__})")
-                    yield refs[ref], outcome
+            yield from _ray_outcomes(refs, pending, stop, self.POLL_SECONDS)
         finally:
             for ref in pending:
                 ray.cancel(ref, force=True)
