@@ -57,6 +57,16 @@ def summary_text(report: Mapping, skipped: Sequence[tuple[str, int]],
     return text
 
 
+def _street_heading(text: Text, street: str, board: str) -> None:
+    """``  flop [Qh Jh 2c]``: a street's line in the replay, its board when one is out."""
+    text.append(f"  {street}")
+    if board:
+        text.append(" [")
+        text.append_text(card_text(board.replace(" ", "")))
+        text.append("]")
+    text.append("\n")
+
+
 def _action_line(line: ActionLine) -> Text:
     text = Text(f"    {line.name}: ", style="bold" if line.hero else "")
     text.append(line.label)
@@ -72,21 +82,11 @@ def replay_text(title: str, step: ReplayStep, total: int) -> Text:
     for line in step.before:
         if line.street != street:
             street = line.street
-            text.append(f"  {street}")
-            if line.board:
-                text.append(" [")
-                text.append_text(card_text(line.board.replace(" ", "")))
-                text.append("]")
-            text.append("\n")
+            _street_heading(text, street, line.board)
         text.append_text(_action_line(line))
         text.append("\n")
     if step.street != street:
-        text.append(f"  {step.street}")
-        if step.board:
-            text.append(" [")
-            text.append_text(card_text(step.board.replace(" ", "")))
-            text.append("]")
-        text.append("\n")
+        _street_heading(text, step.street, step.board)
     text.append(f"    {step.hero} to act with ", style="bold")
     text.append_text(card_text(decision["hole"]))
     text.append("\n\n")

@@ -313,13 +313,20 @@ def preflop_chart(view: BlueprintView, info: NodeInfo) -> PreflopChart:
     return PreflopChart(info, freq, reach, totals, totals_all, float(total))
 
 
-def chart_payload(view: BlueprintView, chart: PreflopChart) -> dict[str, Any]:
-    info = chart.info
+def _node_fields(info: NodeInfo) -> dict[str, Any]:
+    """What every node's payload opens with: its key, name, street and the seat to act."""
     return {
         "node": info.key,
         "name": info.name,
         "street": STREETS[info.street],
         "seat": SEATS[info.player],
+    }
+
+
+def chart_payload(view: BlueprintView, chart: PreflopChart) -> dict[str, Any]:
+    info = chart.info
+    return {
+        **_node_fields(info),
         "actions": list(info.actions),
         "tokens": list(info.tokens),
         "totals": chart.totals,
@@ -378,10 +385,7 @@ def bucket_chart(view: BlueprintView, info: NodeInfo, board_text: str | None) ->
 def bucket_payload(chart: BucketChart) -> dict[str, Any]:
     info = chart.info
     return {
-        "node": info.key,
-        "name": info.name,
-        "street": STREETS[info.street],
-        "seat": SEATS[info.player],
+        **_node_fields(info),
         "board": cards_str(chart.board),
         "actions": list(info.actions),
         "tokens": list(info.tokens),
