@@ -123,13 +123,10 @@ def own_live(plan, schedule, source, player, top_reach, other, floor, live, work
         n_chunks = min(hi - lo, 64)
         for chunk in prange(n_chunks):
             sigma = np.empty((sigma_rows, n))
+            reach0, reach1 = (top_reach, other) if player == 0 else (other, top_reach)
             for i in range(lo + chunk, hi, n_chunks):
-                if player == 0:
-                    _reach_row(plan, top_index, top_rows[i], source, source, top_reach, other,
-                               sigma, mask)  # fmt: skip
-                else:
-                    _reach_row(plan, top_index, top_rows[i], source, source, other, top_reach,
-                               sigma, mask)  # fmt: skip
+                _reach_row(plan, top_index, top_rows[i], source, source, reach0, reach1, sigma,
+                           mask)  # fmt: skip
     for i in range(top_rows.shape[0]):
         row = top_rows[i]
         if kind[row] == player and slots[row] >= 0:
@@ -150,13 +147,10 @@ def own_live(plan, schedule, source, player, top_reach, other, floor, live, work
             head = top_index[sub_rows[lo]]
             for h in range(n):
                 reach[0, h] = top_reach[head, h]
+            reach0, reach1 = (reach, other) if player == 0 else (other, reach)
             for i in range(lo, end):
-                if player == 0:
-                    _reach_row(plan, local_index, sub_rows[i], source, source, reach, other,
-                               sigma, mask)  # fmt: skip
-                else:
-                    _reach_row(plan, local_index, sub_rows[i], source, source, other, reach,
-                               sigma, mask)  # fmt: skip
+                _reach_row(plan, local_index, sub_rows[i], source, source, reach0, reach1, sigma,
+                           mask)  # fmt: skip
             for i in range(lo, end):
                 row = sub_rows[i]
                 if kind[row] == player and slots[row] >= 0:
