@@ -57,7 +57,7 @@ from solvers.cards import evaluator
 from solvers.cards.deck import COMBO_INDEX, cards_str
 from solvers.errors import InputError
 from solvers.games.holdem.memory import give_back
-from solvers.games.hunl.agent import Agent
+from solvers.games.hunl.agent import Agent, forget_deal
 from solvers.games.hunl.rules import (
     BOARD_CARDS,
     CALL,
@@ -394,8 +394,7 @@ class HunlSession(HandsInPlay[HunlHand]):
         if number <= self._forgotten:
             return
         self._forgotten = number
-        if isinstance(self.agent, ResolvingAgent):
-            self.agent.forget()
+        if forget_deal(self.agent):
             give_back()
 
     def play_bot(self, action: Action) -> None:
