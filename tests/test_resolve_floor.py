@@ -108,10 +108,13 @@ def test_a_short_budget_still_answers_the_off_tree_bet_with_a_sound_strategy():
     assert_sound(facing_the_bet(thinking_bot()))
 
 
-def run_child(code: str, cache: Path, timeout: float = 1500.0) -> dict:
-    """``code`` (which prints one JSON line last) in a fresh interpreter whose numba cache is
-    the empty folder ``cache``: every kernel compiles on its first use, as after an install."""
-    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(ROOT)}
+def run_child(code: str, cache: Path | None = None, timeout: float = 1500.0) -> dict:
+    """``code`` (which prints one JSON line last) in a fresh interpreter; with ``cache`` (an
+    empty folder) as its numba cache, every kernel compiles on its first use, as after an
+    install."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=timeout, check=False)  # fmt: skip
     assert done.returncode == 0, done.stderr[-3000:]
@@ -213,12 +216,13 @@ def panel_values(agent: ResolvingAgent) -> None:
         off_tree_values(agent, found, state, board, hole, (bet,))
 
 
-@pytest.mark.slow
-def test_the_warm_up_loads_every_kernel_the_hand_and_the_panel_use(tmp_path):
-    """After ``warm_up`` in a process whose numba cache is empty, the hand (each street's
-    solve, the flop solved again after an off-tree bet, the turn's node re-solve, their
-    checks) and the panel's values compile nothing more; the warm-up says how long it took."""
-    result = run_child(WARM_UP_THEN_PLAY, tmp_path / "numba")
+def test_the_warm_up_loads_every_kernel_the_hand_and_the_panel_use():
+    """After ``warm_up`` in a fresh process, the hand (each street's solve, the flop solved
+    again after an off-tree bet, the turn's node re-solve, their checks) and the panel's values
+    add no kernel signature: none is compiled, or loaded from the numba cache, that the warm-up
+    did not load (a signature counts either way, so the check holds on a cold or a warm cache;
+    the cold compile is the test above); the warm-up says how long it took."""
+    result = run_child(WARM_UP_THEN_PLAY)
     assert result["missed"] == [], result["missed"]
     assert result["seconds"] > 0
     assert_sound(result["found"])

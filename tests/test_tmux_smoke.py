@@ -150,7 +150,7 @@ def test_full_game_hand_in_tmux(tmp_path):
     )
     tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
     try:
-        screen = wait_for(session, lambda s: "Hand 1" in s and "[c]" in s)
+        screen = wait_for(session, lambda s: "Hand 1" in s and "[c]" in s, 60)
         assert "20bb" in screen
         for _ in range(12):
             if "next hand" in screen:
