@@ -17,6 +17,8 @@ opponent chooses which hand plays instead of whether each hand plays.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from solvers.algorithms.full_width import FullWidthCFR
@@ -96,8 +98,10 @@ class CompiledGadgetCFR(CompiledRootCFR):
         assert walk is not None
         first = self.iterations + 1
         sources = [self._source(p).kernel_input(walk.dtype) for p in (0, 1)]
+        kind = ("gadget", self.opponent)
         with walk.lock:
-            walk.ready_two_passes()
+            threads = walk.ready_two_passes(kind)
+            started = time.perf_counter()
             walk.kernels.gadget_iterations(
                 first,
                 self.rule.numbers(first, count),
@@ -122,6 +126,7 @@ class CompiledGadgetCFR(CompiledRootCFR):
                 self.gadget_regrets,
                 self.follow,
             )
+            walk.record_passes(kind, threads, time.perf_counter() - started, count)
         self.iterations += count
 
     def _update_root(self, follow_values: np.ndarray, iteration: int) -> None:

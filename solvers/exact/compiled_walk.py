@@ -40,10 +40,12 @@ dtype. Kernels are compiled on first use and cached beside this file (numba's ``
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from solvers.exact import thread_choice
 from solvers.exact.compiled_plan import CompiledPlan, compiled_plan
 from solvers.exact.kernel_inputs import FusedUpdate, PlanArrays, StrategySource, no_update
 from solvers.games.base import TreeGame
@@ -127,6 +129,10 @@ class CompiledWalk:
         # it, so small trees run on one thread.
         big = self.plan.n_inner * max(self.plan.n_hands) >= PARALLEL_CELLS
         self._threads = self._k.ALL_THREADS if big else 1
+        self.thread_choice = thread_choice.shared(self._threads)
+        """The lean pass's thread count, timed (``thread_choice.py``): one thread when another
+        process holds a core."""
+        self._cells = float(self.plan.n_inner * max(self.plan.n_hands))
         self.arrays = plan_arrays(self.plan, self.dtype)
         tables = self.game.combo_terminals()  # type: ignore[attr-defined]
         self.hands = tables.hands
@@ -204,7 +210,10 @@ class CompiledWalk:
             for p in (0, 1):
                 self.top_reach[p][root] = 1.0
             values = _rows_of(self.top_values, plan.n_top, plan.n_hands[player])
-            self._k.set_threads(self._threads)
+            kind = (player, mode)
+            threads = self.thread_choice.pick(kind)
+            self._k.set_threads(threads)
+            started = time.perf_counter()
             self._k.walk_pass(
                 player,
                 mode,
@@ -221,8 +230,10 @@ class CompiledWalk:
                 self._idle(sources[player]) if update is None else update,
                 self._no_best if best is None else best,
                 plan.hand_swap[player],
-                SCRATCHES_PER_THREAD * self._threads,
+                SCRATCHES_PER_THREAD * threads,
             )
+            took = time.perf_counter() - started
+            self.thread_choice.record(kind, threads, took / self._cells)
             return values[root].copy()  # the buffer is another thread's once unlocked
 
     @property
@@ -235,11 +246,19 @@ class CompiledWalk:
         """The compiled kernels' module (``compiled_kernels.py``), loaded with this walk."""
         return self._k
 
-    def ready_two_passes(self) -> None:
+    def ready_two_passes(self, kind: object = None) -> int:
         """``reach``, ``values`` and the thread count as ``reach_down`` and ``values_up`` set
-        them, for a caller's own compiled loop over those kernels (hold ``lock`` around both)."""
+        them, for a caller's own compiled loop over those kernels (hold ``lock`` around both);
+        with a ``kind``, the count the timings chose for it (report the loop's time to
+        ``record_passes``). Returns the count."""
         self._ensure_buffers()
-        self._k.set_threads(self._threads)
+        threads = self._threads if kind is None else self.thread_choice.pick(kind)
+        self._k.set_threads(threads)
+        return threads
+
+    def record_passes(self, kind: object, threads: int, seconds: float, passes: int) -> None:
+        """A caller's loop of ``passes`` passes of ``kind`` on ``threads`` took ``seconds``."""
+        self.thread_choice.record(kind, threads, seconds / (passes * self._cells))
 
     def reach_down(self, sources: list[Source], players: tuple[int, ...] = (0, 1)) -> None:
         """The ``players``' own reach at every inner row (``reach``: ``[inner rows, hands]``
