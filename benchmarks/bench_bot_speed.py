@@ -70,7 +70,7 @@ def row(name: str, label: str, hands: int, seed: int) -> dict:
     play_hunl_match(config, timed, make_agent(BLUEPRINT, config), hands, seed=seed)  # type: ignore[arg-type]
     seconds = time.perf_counter() - started
     out = {"bot": label, "hands": hands, "hands/s": hands / seconds}
-    for street, name_ in STREET_NAMES.items():
+    for street, name_ in enumerate(STREET_NAMES[:4]):
         times = timed.seconds.get(street, [])
         out[f"{name_} med s"] = statistics.median(times) if times else ""
         out[f"{name_} max s"] = max(times) if times else ""
