@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from phevaluator import evaluate_cards
 
+from solvers.cards.board_strengths import board_strengths
 from solvers.cards.deck import COMBO_CARDS, parse_cards
 from solvers.cards.equity import equity
 from solvers.cards.ranges import parse_range
@@ -43,3 +44,21 @@ def test_equity_on_a_board_whose_runouts_hold_three_aces():
         expected = equity(single, opp, board, method="exact").equity[0]
         got = per_combo[list(own_combos).index(combo)]
         assert got == pytest.approx(expected, abs=1e-12)
+
+
+def test_many_boards_at_once_rank_every_live_combo_as_phevaluator():
+    """``board_strengths`` over a batch of boards (keys summed per board and per hand) ranks
+    the live combos of each board as phevaluator does, and masks the blocked ones."""
+    rng = np.random.default_rng(5)
+    boards = np.array([rng.choice(52, 5, replace=False) for _ in range(12)])
+    combos = rng.choice(len(COMBO_CARDS), 300, replace=False)
+    strengths = board_strengths(boards, COMBO_CARDS[combos])
+    for board, row in zip(boards.tolist(), strengths, strict=True):
+        blocked = np.array([bool(set(COMBO_CARDS[c].tolist()) & set(board)) for c in combos])
+        assert (row[blocked] == -1).all() and (row[~blocked] >= 0).all()
+        live = np.flatnonzero(~blocked)
+        reference = np.array([evaluate_cards(*board, *map(int, COMBO_CARDS[combos[i]]))
+                              for i in live])  # fmt: skip
+        ours = np.unique(row[live], return_inverse=True)[1]
+        theirs = np.unique(-reference, return_inverse=True)[1]
+        assert (ours == theirs).all()
