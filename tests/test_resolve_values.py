@@ -243,6 +243,35 @@ def test_the_live_panel_values_the_turns_off_tree_sizes_one_at_a_time():
     assert agent.solves == solves  # the bot played the node re-solve the panel valued
 
 
+def test_the_turns_off_tree_sizes_share_one_think_time(monkeypatch):
+    """Each off-tree size's node re-solve gets what is left of the street's think time divided
+    by the sizes still to value, so the panel fills within one think time after the street's
+    own solve (each solve still runs its floor of iterations)."""
+    from pokertui.session.hunl_session import HunlSession  # noqa: PLC0415
+    from solvers.agents.registry import make_agent  # noqa: PLC0415
+    from solvers.analysis import live_values  # noqa: PLC0415
+
+    agent = make_agent("resolve(turn=1):call", CONFIG)
+    session = HunlSession(CONFIG, agent, bot_name="resolve", human_seat=1, seed=3)
+    session.new_hand()
+    while session.state.street < 2:
+        session.act(Action(CALL))
+    budgets: list[float] = []
+    value = live_values.off_tree_values
+
+    def recorded(agent, found, state, board, hole, actions, budget=None):
+        budgets.append(budget)
+        return value(agent, found, state, board, hole, actions, budget)
+
+    monkeypatch.setattr(live_values, "off_tree_values", recorded)
+    session.live_job()()
+    assert len(budgets) >= 2 and all(b is not None for b in budgets)
+    assert 0 < budgets[0] <= 1.0 / len(budgets) + 1e-9
+    # each share is what was left over the sizes left: the shares add up to at most one think
+    assert sum(budgets) <= 1.0 + 1e-9
+    assert all(b <= a + 1e-9 for a, b in zip(budgets, budgets[1:], strict=False))
+
+
 def test_the_heading_says_where_the_values_come_from():
     """The live panel's heading names the re-solve, its quality, the off-tree sizes' source and,
     on the flop, that its tree checks the turn and river down (a depth limit, not the game)."""

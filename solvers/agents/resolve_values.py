@@ -135,21 +135,23 @@ def off_tree_values(
     board: np.ndarray,
     hole: tuple[int, int],
     actions: tuple[Action, ...],
+    budget: float | None = None,
 ) -> ResolvedValues:
     """``found`` with the value of each bet or raise of ``actions`` that it lacks: against the
-    bot's node re-solve facing that bet (solved now if the bot has not), the human holding
-    ``hole`` best-responding after; chips won from now on, as ``resolved_values``'. A size the
-    bot answers otherwise (no node re-solve on this street) stays unvalued."""
+    bot's node re-solve facing that bet (solved now if the bot has not, in ``budget`` seconds
+    each when given), the human holding ``hole`` best-responding after; chips won from now on,
+    as ``resolved_values``'. A size the bot answers otherwise (no node re-solve on this
+    street) stays unvalued."""
     board = np.asarray(board, dtype=np.int64)
     player = SPOT_PLAYER_OF_SEAT[state.to_act]
     extra: list[tuple[Action, float]] = []
     for action in off_tree_raises(found, actions):
         if state.street not in NODE_STREETS:  # the flop: the street solved again with the bet
-            value = _street_answer_value(agent, state, board, hole, action)
+            value = _street_answer_value(agent, state, board, hole, action, budget)
             if value is not None:
                 extra.append((action, value))
             continue
-        solution = agent.solution(state.apply(action), board)
+        solution = agent.solution(state.apply(action), board, budget)
         if solution.subgame.start is None:  # not a node re-solve: the street solved again
             continue
         holding = _holding(solution, player, hole)
@@ -166,7 +168,7 @@ def off_tree_values(
 
 def _street_answer_value(
     agent: ResolvingAgent, state: HunlState, board: np.ndarray, hole: tuple[int, int],
-    action: Action,
+    action: Action, budget: float | None = None,
 ) -> float | None:  # fmt: skip
     """``action``'s value where the bot answers it by solving the street again with it added
     (the flop): in that solve, with the bot's rows at its decisions before ``state`` on this
@@ -175,7 +177,7 @@ def _street_answer_value(
     played = bot_solution(agent, state, board)
     if played is None:
         return None
-    answer = agent.solution(state.apply(action), board)
+    answer = agent.solution(state.apply(action), board, budget)
     bot = SPOT_PLAYER_OF_SEAT[1 - state.to_act]
     old, new = played.subgame, answer.subgame
     if not np.array_equal(old.game.hand_combos[bot], new.game.hand_combos[bot]):

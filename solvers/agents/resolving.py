@@ -488,13 +488,17 @@ class ResolvingAgent:
         (a turn's walk buffers, the node re-solves of every size the live panel valued)."""
         self._cache.clear()
 
-    def solution(self, state: HunlState, board: np.ndarray) -> Solution:
+    def solution(
+        self, state: HunlState, board: np.ndarray, budget: float | None = None
+    ) -> Solution:
         """The street's solution that holds ``state`` (solved now if none does). Where several
         do, the first made: the one the bot played ``state`` from. A node re-solve holds only
         the states from its node on, but on the flop an off-tree bet re-solves the street from
         its start with the bet added, a tree that holds the street's other lines too: the
         bot's play before the bet, replayed for its ranges later, and the lines the live panel
-        asks about, stay those of the solve it played them from."""
+        asks about, stay those of the solve it played them from. ``budget``: the seconds of a
+        solve made now (default the street's, ``seconds``; the floor of iterations still runs),
+        for the live panel, whose sizes share the street's think time."""
         board = np.asarray(board, dtype=np.int64)
         key = _cache_key(state, board)
         kept: list[Solution] = self._cache.get(key, [])
@@ -510,7 +514,7 @@ class ResolvingAgent:
             kept.append(kept.pop(next(i for i, k in enumerate(kept) if k is known)))  # used last
             self._cache.move_to_end(key)
             return known
-        budget = self.seconds.get(state.street, 1.0)
+        budget = self.seconds.get(state.street, 1.0) if budget is None else budget
         entry = self._entry(state, kept)
         if entry is None and self._opens_off_tree(state):
             # the opponent opened the street off the tree: the street's own solve (kept for

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
@@ -135,13 +136,19 @@ def live_values_job(
                                found.known, resolve_note(found) + note)  # fmt: skip
         sizes = shown if taken is None else (taken,)
         todo = off_tree_raises(found, sizes) if state.street in OFF_TREE_STREETS else ()
+        think = agent.seconds.get(state.street) if isinstance(agent, ResolvingAgent) else None
+        started = time.perf_counter()
         for index, action in enumerate(todo):
             if report is not None:
                 report(numbers.with_known(found.known, resolve_note(found) + note, todo[index:]))
+            # the sizes share one think time of the street, after its own solve (each size's
+            # solve still runs its floor of iterations)
+            left = None if think is None else max(0.0, started + think - time.perf_counter())
+            budget = None if left is None else left / (len(todo) - index)
             with lock:
                 if note and solution is not None:  # the bot answers from the seat's solve
                     agent.adopt(state.apply(action), board, solution)  # type: ignore[attr-defined]
-                found = off_tree_values(agent, found, state, board, hole, (action,))  # type: ignore[arg-type]
+                found = off_tree_values(agent, found, state, board, hole, (action,), budget)  # type: ignore[arg-type]
         return numbers.with_known(found.known, resolve_note(found) + note)
 
     return job
