@@ -220,3 +220,28 @@ def test_lbr_figures_are_recorded_in_the_header(trained, tmp_path):
     assert loaded.header["lbr"]["fcpa 3-4"]["mbb_per_hand"] == 812.5
     assert set(loaded.header["lbr"]) == {"fcpa 3-4", "fc 1-4"}
     np.testing.assert_array_equal(loaded.strategy, read_blueprint(path).strategy)
+
+
+def test_a_potential_aware_turn_is_read_from_its_own_clusters(monkeypatch):
+    """The agent's quick turn look-up is the E[HS^2] percentile; a ``pa`` turn bucket is a
+    cluster, so a ``pa`` blueprint asks its abstraction (the river stays the quick path: the
+    two kinds share it)."""
+    from solvers.abstraction.buckets import parse_abstraction  # noqa: PLC0415
+    from solvers.agents import blueprint as blueprint_agent  # noqa: PLC0415
+
+    marker = np.arange(1326, dtype=np.int16) % 7
+    asked: list[int] = []
+
+    def looked_up(self, board, street):
+        asked.append(street)
+        return marker
+
+    cards = parse_abstraction("pa(flop=8,turn=8,river=8)")
+    monkeypatch.setattr(type(cards), "combo_buckets", looked_up)
+    turn = (0, 5, 10, 20)
+    assert (blueprint_agent._combo_buckets(cards, turn, 2) == marker).all()
+    river = blueprint_agent._combo_buckets(cards, (*turn, 30), 3)
+    assert asked == [2]
+    quick = blueprint_agent._combo_buckets(parse_abstraction("hs2(flop=8,turn=8,river=8)"),
+                                           (*turn, 30), 3)  # fmt: skip
+    assert (river == quick).all()

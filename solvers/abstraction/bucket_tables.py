@@ -8,7 +8,8 @@ solver processes share one copy in the page cache; a file of the wrong shape or 
 Replacing a file by rename (as the writes here do) is safe while a process maps it; truncating
 and rewriting it in place is not (the mapping loses its pages: a bus error).
 
-The folder is ``$POKERTUI_CACHE/abstraction`` (default ``~/.cache/pokertui/abstraction``).
+The folder is ``$POKERTUI_CACHE/abstraction`` (default ``~/.cache/pokertui/abstraction``); the
+potential-aware tables and centroids (``potential_buckets``) are kept there too, the same way.
 """
 
 from __future__ import annotations

@@ -223,9 +223,10 @@ def _combo_buckets(cards, board: tuple[int, ...], street: int) -> np.ndarray:
     """``cards.combo_buckets``, but on the turn and river straight from the board's hand
     features (under a millisecond) instead of the cached tables, whose first use in a process
     enumerates every canonical river (over ten seconds): the same buckets either way
-    (``tests/test_blueprint_agent.py``)."""
+    (``tests/test_blueprint_agent.py``). A potential-aware turn is a cluster, not a percentile:
+    the abstraction's own look-up."""
     cards_array = np.array(board, dtype=np.int64)
-    if street < 2 or cards.streets[street] == COMBO:
+    if street < 2 or cards.streets[street] == COMBO or (street == 2 and cards.kind != "hs2"):
         return cards.combo_buckets(cards_array, street)
     lookup = _percentile_lookup(hf.STREET_NAMES[street], cards.n_buckets[street])
     buckets = lookup[np.maximum(hf.features(cards_array[None, :], street)[0], 0)]
