@@ -107,7 +107,7 @@ def test_flop_sums_from_the_turns_equal_the_direct_sweep():
     keys, _ = board_sets.canonical_keys(turns)
     keys = np.unique(keys)
     canon = board_sets.boards_from_keys(keys, 4).astype(np.int64)
-    tables = hf._tables()
+    tables = hf.evaluator_tables()
     turn_sums = hf.kernels().runout_w2_sums(canon, *tables)
     derived = hf.lookup_kernels().flop_sums_from_turns(
         flops.astype(np.int64), keys, turn_sums, COMBO_INDEX.astype(np.int64), tables[0]

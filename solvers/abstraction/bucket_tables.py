@@ -39,7 +39,8 @@ _UNSAVED: dict[Path, np.ndarray] = {}
 """Tables that could not be cached, kept for the life of the process."""
 
 
-def _load(path: Path, shape: tuple[int, ...], dtype) -> np.ndarray | None:
+def load_table(path: Path, shape: tuple[int, ...], dtype) -> np.ndarray | None:
+    """A cached table, memory-mapped; None when it is missing or of another shape or type."""
     if path in _UNSAVED:
         return _UNSAVED[path]
     try:
@@ -51,7 +52,7 @@ def _load(path: Path, shape: tuple[int, ...], dtype) -> np.ndarray | None:
     return table
 
 
-def _save(path: Path, table: np.ndarray, progress: Progress = None) -> None:
+def save_table(path: Path, table: np.ndarray, progress: Progress = None) -> None:
     """Cache a table; a folder that cannot be written only costs the cache (said, not raised)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -73,12 +74,12 @@ def _feature_path(street: int) -> Path:
 def feature_table(street: int, progress: Progress = None) -> np.ndarray:
     """Flop or turn features of every canonical board (uint16 ``[boards, 1326]``), cached;
     the flop's and the turn's are built together (the flop's come from the turn's sums)."""
-    table = _load(_feature_path(street), (_n_boards(street), 1326), np.uint16)
+    table = load_table(_feature_path(street), (_n_boards(street), 1326), np.uint16)
     if table is None:
         built = dict(zip((1, 2), hf.canonical_features(progress), strict=True))
         for s, features in built.items():
-            _save(_feature_path(s), np.maximum(features, 0).astype(np.uint16), progress)
-        table = _load(_feature_path(street), (_n_boards(street), 1326), np.uint16)
+            save_table(_feature_path(s), np.maximum(features, 0).astype(np.uint16), progress)
+        table = load_table(_feature_path(street), (_n_boards(street), 1326), np.uint16)
     assert table is not None
     return table
 
@@ -95,13 +96,13 @@ def bucket_table(street: int, n_buckets: int, progress: Progress = None) -> np.n
         return lookup[feature_table(street, progress)].astype(dtype)
     path = cache_dir() / f"{FORMAT}_buckets_river_{n_buckets}.npy"
     shape = (_n_boards(3), 1326)
-    table = _load(path, shape, dtype)
+    table = load_table(path, shape, dtype)
     if table is None:
         built = np.empty(shape, dtype=dtype)
         for start, w in hf.river_chunks(progress):
             built[start : start + len(w)] = lookup[np.maximum(w, 0)]
-        _save(path, built, progress)
-        table = _load(path, shape, dtype)
+        save_table(path, built, progress)
+        table = load_table(path, shape, dtype)
     assert table is not None
     return table
 
@@ -109,6 +110,6 @@ def bucket_table(street: int, n_buckets: int, progress: Progress = None) -> np.n
 def cached(street: int, n_buckets: int) -> bool:
     """Is the table of this street and bucket count on disk already (no build needed)?"""
     if street in (1, 2):
-        return _load(_feature_path(street), (_n_boards(street), 1326), np.uint16) is not None
+        return load_table(_feature_path(street), (_n_boards(street), 1326), np.uint16) is not None
     path = cache_dir() / f"{FORMAT}_buckets_river_{n_buckets}.npy"
-    return _load(path, (_n_boards(3), 1326), bucket_dtype(n_buckets)) is not None
+    return load_table(path, (_n_boards(3), 1326), bucket_dtype(n_buckets)) is not None

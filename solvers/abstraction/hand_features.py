@@ -54,7 +54,8 @@ def lookup_kernels():
     return lookup_kernels
 
 
-def _tables() -> tuple:
+def evaluator_tables() -> tuple:
+    """The evaluator's tables as the strength kernels take them (built on first use)."""
     evaluator.warm_up()
     return (
         COMBO_CARDS.astype(np.int64),
@@ -75,14 +76,14 @@ def features(boards: np.ndarray, street: int) -> np.ndarray:
     if street == 3:
         if len(boards) == 1:
             w = np.empty(1326, dtype=np.int64)
-            k.river_w(boards[0], *_tables(), w, np.empty(1326, dtype=np.int64))
+            k.river_w(boards[0], *evaluator_tables(), w, np.empty(1326, dtype=np.int64))
             return w[None, :].astype(np.int32)
-        return k.river_w_table(boards, *_tables()).astype(np.int32)
+        return k.river_w_table(boards, *evaluator_tables()).astype(np.int32)
     if len(boards) == 1:
         sums = np.zeros((1, 1326), dtype=np.int64)
-        k.board_w2_sums(boards[0], *_tables(), sums[0])
+        k.board_w2_sums(boards[0], *evaluator_tables(), sums[0])
     else:
-        sums = k.runout_w2_sums(boards, *_tables())
+        sums = k.runout_w2_sums(boards, *evaluator_tables())
     return quantise(sums, boards, street)
 
 
@@ -109,7 +110,8 @@ def canonical_features(progress=None) -> tuple[np.ndarray, np.ndarray]:
     turn_keys, turns, _ = board_sets.canonical_boards(4)
     if progress:
         progress(f"hand strength of {len(turns):,} turns, every river")
-    turn_sums = kernels().runout_w2_sums(np.ascontiguousarray(turns, dtype=np.int64), *_tables())
+    turns = np.ascontiguousarray(turns, dtype=np.int64)
+    turn_sums = kernels().runout_w2_sums(turns, *evaluator_tables())
     _, flops, _ = board_sets.canonical_boards(3)
     if progress:
         progress(f"hand strength of {len(flops):,} flops, from their turns")

@@ -57,7 +57,7 @@ def _path(name: str) -> Path:
 def turn_keys(boards: np.ndarray) -> np.ndarray:
     """Packed cumulative river histogram of every combo on each 4-card board (-1 blocked)."""
     boards = np.ascontiguousarray(boards, dtype=np.int64)
-    return _kernels().turn_keys(boards, N_BINS, *hf._tables())
+    return _kernels().turn_keys(boards, N_BINS, *hf.evaluator_tables())
 
 
 def decode(keys: np.ndarray) -> np.ndarray:
@@ -95,10 +95,10 @@ def turn_strength(centroids: np.ndarray) -> np.ndarray:
 def turn_centroids(n: int, progress: tables.Progress = None) -> np.ndarray:
     """The ``n`` turn centroids (int64 ``[n, N_BINS - 1]``), weakest first; fitted and cached
     with the turn table on first use."""
-    found = tables._load(_path(f"turn{n}_centroids"), (n, _DIMS), np.int64)
+    found = tables.load_table(_path(f"turn{n}_centroids"), (n, _DIMS), np.int64)
     if found is None:
         _build_turn(n, progress)
-        found = tables._load(_path(f"turn{n}_centroids"), (n, _DIMS), np.int64)
+        found = tables.load_table(_path(f"turn{n}_centroids"), (n, _DIMS), np.int64)
     assert found is not None
     return np.asarray(found)
 
@@ -106,10 +106,10 @@ def turn_centroids(n: int, progress: tables.Progress = None) -> np.ndarray:
 def turn_table(n: int, progress: tables.Progress = None) -> np.ndarray:
     """Turn bucket of every combo on every canonical turn (blocked: 0), cached."""
     shape = (len(board_sets.canonical_boards(4)[0]), N_COMBOS)
-    found = tables._load(_path(f"turn{n}"), shape, np.uint8)
+    found = tables.load_table(_path(f"turn{n}"), shape, np.uint8)
     if found is None:
         _build_turn(n, progress)
-        found = tables._load(_path(f"turn{n}"), shape, np.uint8)
+        found = tables.load_table(_path(f"turn{n}"), shape, np.uint8)
     assert found is not None
     return found
 
@@ -123,8 +123,8 @@ def _build_turn(n: int, progress: tables.Progress) -> None:
     centroids = fitted[_strength_order(fitted)]
     labels, _ = _kernels().l1_nearest(points.astype(np.float64), centroids.astype(np.float64))
     table = np.where(index >= 0, labels[np.maximum(index, 0)], 0).astype(np.uint8)
-    tables._save(_path(f"turn{n}_centroids"), centroids, progress)
-    tables._save(_path(f"turn{n}"), table, progress)
+    tables.save_table(_path(f"turn{n}_centroids"), centroids, progress)
+    tables.save_table(_path(f"turn{n}"), table, progress)
 
 
 def turn_ground(centroids: np.ndarray) -> np.ndarray:
@@ -159,10 +159,10 @@ def flop_rows(flops: np.ndarray, n_turn: int, progress: tables.Progress = None) 
 def flop_means(n: int, n_turn: int, progress: tables.Progress = None) -> np.ndarray:
     """The ``n`` flop means (float64 ``[n, n_turn]``, histograms over turn buckets), weakest
     first; fitted and cached with the flop table on first use."""
-    found = tables._load(_path(f"flop{n}_turn{n_turn}_means"), (n, n_turn), np.float64)
+    found = tables.load_table(_path(f"flop{n}_turn{n_turn}_means"), (n, n_turn), np.float64)
     if found is None:
         _build_flop(n, n_turn, progress)
-        found = tables._load(_path(f"flop{n}_turn{n_turn}_means"), (n, n_turn), np.float64)
+        found = tables.load_table(_path(f"flop{n}_turn{n_turn}_means"), (n, n_turn), np.float64)
     assert found is not None
     return np.asarray(found)
 
@@ -170,10 +170,10 @@ def flop_means(n: int, n_turn: int, progress: tables.Progress = None) -> np.ndar
 def flop_table(n: int, n_turn: int, progress: tables.Progress = None) -> np.ndarray:
     """Flop bucket of every combo on every canonical flop (blocked: 0), cached."""
     shape = (len(board_sets.canonical_boards(3)[0]), N_COMBOS)
-    found = tables._load(_path(f"flop{n}_turn{n_turn}"), shape, np.uint8)
+    found = tables.load_table(_path(f"flop{n}_turn{n_turn}"), shape, np.uint8)
     if found is None:
         _build_flop(n, n_turn, progress)
-        found = tables._load(_path(f"flop{n}_turn{n_turn}"), shape, np.uint8)
+        found = tables.load_table(_path(f"flop{n}_turn{n_turn}"), shape, np.uint8)
     assert found is not None
     return found
 
@@ -200,8 +200,8 @@ def _build_flop(n: int, n_turn: int, progress: tables.Progress) -> None:
     labels = flop_labels(points, means, ground)
     table = np.zeros(valid.shape, dtype=np.uint8)
     table[valid] = labels
-    tables._save(_path(f"flop{n}_turn{n_turn}_means"), means, progress)
-    tables._save(_path(f"flop{n}_turn{n_turn}"), table, progress)
+    tables.save_table(_path(f"flop{n}_turn{n_turn}_means"), means, progress)
+    tables.save_table(_path(f"flop{n}_turn{n_turn}"), table, progress)
 
 
 def flop_labels(points: np.ndarray, means: np.ndarray, ground: np.ndarray) -> np.ndarray:
@@ -245,8 +245,8 @@ def board_buckets(board: np.ndarray, street: int, n_flop: int, n_turn: int,
 def cached(street: int, n_flop: int, n_turn: int) -> bool:
     """Are the table and centroids of this street on disk (no fit needed)?"""
     shape4 = (len(board_sets.canonical_boards(4)[0]), N_COMBOS)
-    turn = (tables._load(_path(f"turn{n_turn}"), shape4, np.uint8) is not None
-            and tables._load(_path(f"turn{n_turn}_centroids"), (n_turn, _DIMS), np.int64)
+    turn = (tables.load_table(_path(f"turn{n_turn}"), shape4, np.uint8) is not None
+            and tables.load_table(_path(f"turn{n_turn}_centroids"), (n_turn, _DIMS), np.int64)
             is not None)  # fmt: skip
     if street == 2:
         return turn
@@ -254,6 +254,6 @@ def cached(street: int, n_flop: int, n_turn: int) -> bool:
     name = f"flop{n_flop}_turn{n_turn}"
     return (
         turn
-        and tables._load(_path(name), shape3, np.uint8) is not None
-        and tables._load(_path(f"{name}_means"), (n_flop, n_turn), np.float64) is not None
+        and tables.load_table(_path(name), shape3, np.uint8) is not None
+        and tables.load_table(_path(f"{name}_means"), (n_flop, n_turn), np.float64) is not None
     )
