@@ -22,6 +22,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from solvers.abstraction.lookup_kernels import relabelled, turn_row
 from solvers.abstraction.strength_kernels import N_COMBOS, W_MAX, river_w
 
 KEY_BASE = 47
@@ -102,24 +103,6 @@ def l1_nearest(points, centroids):
     return labels, dist
 
 
-@njit(cache=True, nogil=True)
-def _canonical_row(masks, keys, order, perm):
-    """Row of the board with suit rank sets ``masks`` among canonical ``keys`` and the suit
-    relabelling onto it (as ``lookup_kernels._canonical_row``)."""
-    for s in range(4):
-        order[s] = s
-    for s in range(1, 4):
-        t = s
-        while t > 0 and masks[order[t - 1]] < masks[order[t]]:
-            order[t - 1], order[t] = order[t], order[t - 1]
-            t -= 1
-    key = np.int64(0)
-    for s in range(4):
-        perm[order[s]] = s
-        key = (key << 13) | masks[order[s]]
-    return np.searchsorted(keys, key)
-
-
 @njit(cache=True, parallel=True)
 def flop_turn_buckets(flops, turn_keys_sorted, turn_table, combo_index, combo_cards):
     """Each flop hand's turn bucket on each of its 47 turn cards, sorted: int16
@@ -138,19 +121,12 @@ def flop_turn_buckets(flops, turn_keys_sorted, turn_table, combo_index, combo_ca
         for t in range(52):
             if used[t]:
                 continue
-            masks[:] = 0
-            for j in range(3):
-                masks[flops[i, j] & 3] |= np.int64(1) << (flops[i, j] >> 2)
-            masks[t & 3] |= np.int64(1) << (t >> 2)
-            row = _canonical_row(masks, turn_keys_sorted, order, perm)
+            row = turn_row(flops[i], t, turn_keys_sorted, masks, order, perm)
             for h in range(N_COMBOS):
-                a = combo_cards[h, 0]
-                b = combo_cards[h, 1]
-                if used[a] or used[b] or a == t or b == t:
-                    continue
-                seen = combo_index[(a & ~3) | perm[a & 3], (b & ~3) | perm[b & 3]]
-                out[i, h, filled[h]] = turn_table[row, seen]
-                filled[h] += 1
+                seen = relabelled(h, t, used, perm, combo_cards, combo_index)
+                if seen >= 0:
+                    out[i, h, filled[h]] = turn_table[row, seen]
+                    filled[h] += 1
         for h in range(N_COMBOS):
             if filled[h] == TURN_CARDS:
                 out[i, h, :] = np.sort(out[i, h, :])

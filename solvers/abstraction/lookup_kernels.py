@@ -16,7 +16,7 @@ _RANK_BITS = 13
 
 
 @njit(cache=True, nogil=True)
-def _canonical_row(masks, keys, order, perm):
+def canonical_row(masks, keys, order, perm):
     """Row of the board with suit rank sets ``masks`` among canonical ``keys``; fills
     ``perm[old suit] = new suit`` (suits by rank set, largest first, stable on ties)."""
     for s in range(4):
@@ -31,6 +31,27 @@ def _canonical_row(masks, keys, order, perm):
         perm[order[s]] = s
         key = (key << _RANK_BITS) | masks[order[s]]
     return np.searchsorted(keys, key)
+
+
+@njit(cache=True, nogil=True)
+def turn_row(flop, t, turn_keys, masks, order, perm):
+    """Canonical row of the turn ``flop`` + ``t`` among ``turn_keys``; fills ``perm``."""
+    masks[:] = 0
+    for j in range(3):
+        masks[flop[j] & 3] |= np.int64(1) << (flop[j] >> 2)
+    masks[t & 3] |= np.int64(1) << (t >> 2)
+    return canonical_row(masks, turn_keys, order, perm)
+
+
+@njit(cache=True, nogil=True)
+def relabelled(h, t, used, perm, combo_cards, combo_index):
+    """Combo ``h`` under the suit relabelling ``perm``, or -1 if the flop (``used``) or the
+    turn card ``t`` blocks it."""
+    a = combo_cards[h, 0]
+    b = combo_cards[h, 1]
+    if used[a] or used[b] or a == t or b == t:
+        return -1
+    return combo_index[(a & ~3) | perm[a & 3], (b & ~3) | perm[b & 3]]
 
 
 @njit(cache=True, nogil=True)
@@ -59,11 +80,11 @@ def deal_buckets(holes, boards, combo_index, combo_class, keys3, keys4, keys5,
                 out[i, 1, street] = combos[1]
                 continue
             if street == 1:
-                row = _canonical_row(masks, keys3, order, perm)
+                row = canonical_row(masks, keys3, order, perm)
             elif street == 2:
-                row = _canonical_row(masks, keys4, order, perm)
+                row = canonical_row(masks, keys4, order, perm)
             else:
-                row = _canonical_row(masks, keys5, order, perm)
+                row = canonical_row(masks, keys5, order, perm)
             for seat in range(2):
                 a = holes[i, seat, 0]
                 b = holes[i, seat, 1]
@@ -95,18 +116,11 @@ def flop_sums_from_turns(flops, turn_keys, turn_sums, combo_index, combo_cards):
         for t in range(52):
             if used[t]:
                 continue
-            masks[:] = 0
-            for j in range(3):
-                masks[flops[i, j] & 3] |= np.int64(1) << (flops[i, j] >> 2)
-            masks[t & 3] |= np.int64(1) << (t >> 2)
-            row = _canonical_row(masks, turn_keys, order, perm)
+            row = turn_row(flops[i], t, turn_keys, masks, order, perm)
             for h in range(combo_cards.shape[0]):
-                a = combo_cards[h, 0]
-                b = combo_cards[h, 1]
-                if used[a] or used[b] or a == t or b == t:
-                    continue
-                seen = combo_index[(a & ~3) | perm[a & 3], (b & ~3) | perm[b & 3]]
-                sums[i, h] += turn_sums[row, seen]
+                seen = relabelled(h, t, used, perm, combo_cards, combo_index)
+                if seen >= 0:
+                    sums[i, h] += turn_sums[row, seen]
         for h in range(combo_cards.shape[0]):
             sums[i, h] //= 2
     return sums
