@@ -292,14 +292,12 @@ class HoldemGame(TreeGame):
         return dense_of, dense_scale, (signs, flipped)
 
     def _runout_strengths(self) -> tuple[np.ndarray, np.ndarray]:
-        """Both players' strengths on every board as the runout kernel reads them (int32, a
-        board's row contiguous: the strength tables are column-major, and the kernel read
-        through them 8 times slower), the opponent's blocked hands above every live strength:
-        a loss, added back."""
+        """Both players' strengths on every board as the runout kernel reads them (int32, row
+        by board), the opponent's blocked hands above every live strength: a loss, added back."""
         strength = self.strengths.strength
         blocked = np.iinfo(np.int32).max
-        opp = np.where(strength[1] < 0, blocked, strength[1]).astype(np.int32, order="C")
-        return strength[0].astype(np.int32, order="C"), opp
+        opp = np.where(strength[1] < 0, blocked, strength[1]).astype(np.int32)
+        return strength[0].astype(np.int32), opp
 
     def terminal_matrix(self, node: int | str | Node) -> np.ndarray:
         """Dense ``[n0, n1]`` payoff times prior, from the batch code (for small spots only)."""

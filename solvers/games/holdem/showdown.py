@@ -37,7 +37,9 @@ class BoardStrengths:
         self.boards = np.asarray(boards, dtype=np.intp).reshape(-1, 5)
         self.cards = tuple(COMBO_CARDS[c].astype(np.intp) for c in self.hand_combos)
         strengths = combo_strengths(self.boards)
-        self.strength = tuple(strengths[:, c] for c in self.hand_combos)
+        # row-major: ``strengths[:, c]`` comes out column-major, and the kernels read a board's
+        # row (the flop's runout matrix walked the column-major tables 8 times slower)
+        self.strength = tuple(np.ascontiguousarray(strengths[:, c]) for c in self.hand_combos)
         self.same = tuple(self._identical(p) for p in (0, 1))
 
     def _identical(self, player: int) -> np.ndarray:
