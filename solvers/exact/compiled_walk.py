@@ -127,12 +127,11 @@ class CompiledWalk:
         # Each level is a parallel region that waits for every thread: on a small tree (a
         # river) the second core saves 30% when idle but costs 3-5x when another process holds
         # it, so small trees run on one thread.
-        big = self.plan.n_inner * max(self.plan.n_hands) >= PARALLEL_CELLS
-        self._threads = self._k.ALL_THREADS if big else 1
+        self._cells = self.plan.n_inner * max(self.plan.n_hands)
+        self._threads = self._k.ALL_THREADS if self._cells >= PARALLEL_CELLS else 1
         self.thread_choice = thread_choice.shared(self._threads)
         """The lean pass's thread count, timed (``thread_choice.py``): one thread when another
         process holds a core."""
-        self._cells = float(self.plan.n_inner * max(self.plan.n_hands))
         self.arrays = plan_arrays(self.plan, self.dtype)
         tables = self.game.combo_terminals()  # type: ignore[attr-defined]
         self.hands = tables.hands
@@ -232,8 +231,7 @@ class CompiledWalk:
                 plan.hand_swap[player],
                 SCRATCHES_PER_THREAD * threads,
             )
-            took = time.perf_counter() - started
-            self.thread_choice.record(kind, threads, took / self._cells)
+            self.record_passes(kind, threads, time.perf_counter() - started, 1)
             return values[root].copy()  # the buffer is another thread's once unlocked
 
     @property
