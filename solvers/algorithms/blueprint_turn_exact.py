@@ -18,8 +18,8 @@ import numpy as np
 from solvers.abstraction.betting_tree import DECISION, FOLD_END, SHOWDOWN_END, BettingTree
 from solvers.algorithms.blueprint_deals import FixedTurnDeals
 from solvers.algorithms.blueprint_exact import ExactFigures, Rows
+from solvers.cards.board_strengths import board_strengths
 from solvers.cards.deck import COMBO_CARDS
-from solvers.cards.evaluator import evaluate
 
 
 def exact_turn_figures(
@@ -32,18 +32,11 @@ def exact_turn_figures(
     rivers = deals.rivers
     # [river, combo]: may the combo see this river?
     live = [~(cards[s][None, :, :] == rivers[:, None, None]).any(axis=2) for s in (0, 1)]
-    board = np.broadcast_to(deals.board.astype(np.int64), (len(rivers), 4))
-    strength = []
-    for s in (0, 1):
-        n = len(combos[s])
-        seven = np.empty((len(rivers), n, 7), dtype=np.int64)
-        seven[:, :, :2] = cards[s][None]
-        seven[:, :, 2:6] = board[:, None, :]
-        seven[:, :, 6] = rivers[:, None]
-        strength.append(evaluate(seven.reshape(-1, 7)).reshape(len(rivers), n).astype(np.int32))
-    signed = np.empty((len(rivers), len(combos[0]), len(combos[1])), dtype=np.float64)
-    for i in range(len(rivers)):
-        signed[i] = np.sign(strength[0][i][:, None] - strength[1][i][None, :]) * compatible
+    boards = np.column_stack([np.broadcast_to(deals.board.astype(np.int64), (len(rivers), 4)),
+                              rivers])  # fmt: skip
+    # [river, combo]; a combo holding the river reads -1, and ``live`` keeps it out of the sums
+    strength = [board_strengths(boards, cards[s]) for s in (0, 1)]
+    signed = np.sign(strength[0][:, :, None] - strength[1][:, None, :]) * compatible
     same = compatible.astype(np.float64)
     turn_bucket = [deals.turn_buckets[c] for c in combos]
     river_bucket = [deals.river_buckets[rivers][:, c] for c in combos]
