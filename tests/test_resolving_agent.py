@@ -335,9 +335,10 @@ def test_exploitability_checks_grow_apart_as_the_solve_goes():
         return [b.iterations for a, b in zip([None, *known], known, strict=False)
                 if a is None or a.exploitability_pct != b.exploitability_pct]  # fmt: skip
 
-    # every 10 at first, then a quarter more iterations each time: 50 + 12, 62 + 15
-    assert checked() == [10, 20, 30, 40, 50, 62, 77]
-    assert checked(check_growth=0.0) == [10, 20, 30, 40, 50, 60, 70]
+    # the first at the floor of 40 iterations, then a quarter more iterations each time:
+    # 50 + 12, 62 + 15; every 10 without growth
+    assert checked() == [40, 50, 62, 77]
+    assert checked(check_growth=0.0) == [40, 50, 60, 70]
 
 
 def test_the_opponents_modelled_range_is_floored_and_the_bots_own_is_not():

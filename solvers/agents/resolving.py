@@ -134,8 +134,9 @@ so every solve runs its floor or to its target): the big blind folds 7.5% of its
 floor of 30, 1.7% with 40, 0.7% with 50 or 60, and 0.9% without a clock (each solve to its
 target: flop and turn at 50 iterations, the node at 40); one iteration folded 25%."""
 CHECK_EVERY = 10
-"""DCFR iterations before the first exploitability check (a check costs one to two
-iterations); later checks come after a quarter more iterations (``next_check``)."""
+"""DCFR iterations before the first exploitability check of a gadget solve, and of a street
+solve whose floor is lower (a check costs one to two iterations; a street solve's first comes
+at its floor); later checks come after a quarter more iterations (``next_check``)."""
 CHECK_GROWTH = 0.25
 CHECK_COST = 1.5
 """A check's cost in iterations before one is measured (turn and flop: 1.3 to 1.5)."""
@@ -630,17 +631,21 @@ class ResolvingAgent:
 
     def _range_only(self, sub: Subgame, me: int, started: float, budget: float) -> Solution:
         """DCFR on ``sub`` until the exploitability is under the target, or the budget is
-        spent and ``_floor`` iterations run (checks spaced by ``next_check``). A solve that
-        stops short of the target is replaced by the base agent's play of the subgame when
-        the opponent's exact best response wins more in total against it."""
+        spent and ``_floor`` iterations run (checks from the floor on, spaced by
+        ``next_check``). A solve that stops short of the target is replaced by the base
+        agent's play of the subgame when the opponent's exact best response wins more in
+        total against it."""
         game = sub.game
         street = sub.root.street
         pot = float(game.pot)
         target = self.target_pct / 100.0 * pot
         solver = make_solver(game, "dcfr")
         reached = math.nan
-        check = CHECK_EVERY
         floor = self._floor()
+        # the first check at the floor: of 34 street solves in 20 hands none met its target
+        # before 40 iterations, and the checks at 10, 20 and 30 cost a turn solve about 4
+        # of its 45 iterations' time
+        check = max(CHECK_EVERY, floor)
         step = check_cost = 0.0  # the last iteration's and the last check's seconds
         while True:  # one iteration at least, then until the target or a budget
             before = time.perf_counter()
