@@ -5,7 +5,8 @@ import pytest
 from phevaluator import evaluate_cards
 
 from solvers.cards import combinatorics, evaluator
-from solvers.cards.deck import parse_cards
+from solvers.cards.board_strengths import board_strengths
+from solvers.cards.deck import COMBO_CARDS, parse_cards
 
 FIVE_CARD = {  # category: (distinct ranks, hands), Goykhman Table 1
     "straight flush": (10, 40),
@@ -81,3 +82,19 @@ def test_batch_shapes_and_bad_input():
         evaluator.evaluate(np.zeros((2, 4), dtype=int))
     with pytest.raises(ValueError):
         evaluator.evaluate(np.array([[0, 1, 2, 3, 52]]))
+
+
+def test_board_strengths_match_phevaluator_and_mark_the_hands_a_board_blocks():
+    """The compiled table (``board_kernels``) on random boards, every combo: phevaluator's rank
+    reversed for each hand the board leaves, -1 for each it holds a card of."""
+    rng = np.random.default_rng(7)
+    boards = np.argsort(rng.random((12, 52)), axis=1)[:, :5]
+    table = board_strengths(boards, COMBO_CARDS)
+    assert table.shape == (12, 1326)
+    for board, row in zip(boards.tolist(), table, strict=True):
+        blocked = np.isin(COMBO_CARDS, board).any(axis=1)
+        assert (row[blocked] == -1).all() and blocked.sum() == 1326 - 1081
+        theirs = np.array(
+            [evaluate_cards(*board, *combo) for combo in COMBO_CARDS[~blocked].tolist()]
+        )
+        assert np.array_equal(row[~blocked], 7463 - theirs)

@@ -57,13 +57,7 @@ def lookup_kernels():
 def evaluator_tables() -> tuple:
     """The evaluator's tables as the strength kernels take them (built on first use)."""
     evaluator.warm_up()
-    return (
-        COMBO_CARDS.astype(np.int64),
-        evaluator.CARD_KEY,
-        evaluator._rank_table(7),
-        evaluator._flush_suit_table(),
-        evaluator._flush_table(),
-    )
+    return (COMBO_CARDS.astype(np.int64), *evaluator.kernel_tables())
 
 
 def features(boards: np.ndarray, street: int) -> np.ndarray:

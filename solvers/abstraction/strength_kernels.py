@@ -1,7 +1,8 @@
 """numba kernels of the card abstraction: hand strength on every river board of a runout.
 
-A leaf module (it imports nothing from ``solvers``; callers pass the evaluator's tables), loaded
-late so that numba starts only when buckets are computed, not when the app starts.
+It imports only the compiled evaluator (``cards/board_kernels.py``; callers pass the
+evaluator's tables), and is loaded late so that numba starts only when buckets are computed,
+not when the app starts.
 
 A river board's strength for all 1,326 combos comes from one sweep: evaluate every unblocked
 combo (7 cards, the evaluator's additive keys), sort by strength, and walk the tie groups
@@ -16,13 +17,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from solvers.cards.board_kernels import board_key, seven_card_strength
+
 N_COMBOS = 1326
 RIVER_OPPONENTS = 990
 """Opponent combos on a river: C(45, 2), the same for every hand and board."""
 W_MAX = 2 * RIVER_OPPONENTS
 """``w`` of a hand that beats every opponent combo."""
-_RANK_MASK = (1 << 23) - 1
-_SUIT_SHIFT = 23
 _N_STRENGTHS = 7462
 
 
@@ -36,12 +37,9 @@ def river_w(board, combo_cards, card_key, rank7, flush_suit, flush_table, out, o
     strength = np.empty(N_COMBOS, np.int64)
     counts = np.zeros(_N_STRENGTHS + 2, np.int64)
     suit_ranks = np.zeros(4, np.int64)
-    key = np.int64(0)
     for i in range(5):
-        c = board[i]
-        dead[c] = True
-        key += card_key[c]
-        suit_ranks[c & 3] |= np.int64(1) << (c >> 2)
+        dead[board[i]] = True
+    key = board_key(board, card_key, suit_ranks)
     n = 0
     for h in range(N_COMBOS):
         a = combo_cards[h, 0]
@@ -50,18 +48,7 @@ def river_w(board, combo_cards, card_key, rank7, flush_suit, flush_table, out, o
             out[h] = -1
             continue
         out[h] = 0
-        k = key + card_key[a] + card_key[b]
-        s = np.int64(rank7[k & _RANK_MASK])
-        fs = flush_suit[k >> _SUIT_SHIFT]
-        if fs >= 0:
-            m = suit_ranks[fs]
-            if (a & 3) == fs:
-                m |= np.int64(1) << (a >> 2)
-            if (b & 3) == fs:
-                m |= np.int64(1) << (b >> 2)
-            f = np.int64(flush_table[m])
-            if f > s:
-                s = f
+        s = seven_card_strength(key, suit_ranks, a, b, card_key, rank7, flush_suit, flush_table)
         strength[h] = s
         counts[s + 1] += 1
         n += 1

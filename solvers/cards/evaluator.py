@@ -294,6 +294,12 @@ def category_name(strength: int) -> str:
     return CATEGORY_NAMES[int(category(np.asarray([strength]))[0])]
 
 
+def kernel_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The tables the compiled evaluators take (``board_kernels.py``, the abstraction's
+    strength kernels): card keys, the 7-card rank table, the flush-suit and flush tables."""
+    return CARD_KEY, _rank_table(7), _flush_suit_table(), _flush_table()
+
+
 def warm_up() -> None:
     """Build every table now (the first evaluation otherwise pays for it)."""
     for n_cards in (5, 6, 7):
