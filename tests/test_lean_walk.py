@@ -3,6 +3,8 @@ above the first chance nodes by levels, each subtree below depth first in a scra
 
 - The cut (``games/chance_subtrees.subtree_heads``) against the definition followed parent by
   parent on a spot's public tree.
+- A turn's subtrees are walked in groups by river, their showdowns swept together
+  (``compiled_walk.showdown_batches``).
 - Root values and best responses of random profiles equal the two-pass schedule
   (``reach_down`` + ``values_up``, itself checked against the numpy walk in
   ``test_compiled_walk.py``) to the bit, on turn and flop spots, suit isomorphism included,
@@ -50,6 +52,24 @@ def test_subtree_heads_are_the_highest_child_of_a_chance_node_on_each_path():
     heads = {int(h) for h in head if h >= 0}
     assert all(nodes[nodes[h].parent].is_chance and len(nodes[h].board) == 4 for h in heads)
     assert len(heads) == sum(len(n.children) for n in nodes if n.is_chance and len(n.board) == 3)
+
+
+def test_a_turns_subtrees_are_grouped_by_river_and_their_showdowns_swept_together():
+    """The turn spot's 144 subtrees (three lines into the river, 48 rivers) walk as 48 groups,
+    one per river, each sweeping its 11 showdowns at once; a flop spot's turn subtrees hold
+    many river boards and stay alone, unbatched. The test below checks the values."""
+    walk = compiled_walk(load_game(TURN), np.float64)
+    plan_subtrees = len(walk.plan.schedule.sub_start) - 1
+    batches, schedule = walk.batches, walk.schedule
+    assert plan_subtrees == 144 and len(schedule.sub_start) - 1 == len(batches.count) == 48
+    assert (batches.count == 11).all() and batches.most == 11 and (batches.board >= 0).all()
+    assert len(np.unique(batches.board)) == 48 and (batches.slot >= 0).sum() == 528
+    assert sorted(schedule.sub_rows) == sorted(walk.plan.schedule.sub_rows)  # every row once
+    heads = walk.plan.schedule.top_index[schedule.sub_rows] >= 0
+    assert heads.sum() == 144  # three heads a group
+    flop = compiled_walk(load_game(FLOP_ALLIN), np.float64)
+    assert (flop.batches.count == 0).all() and (flop.batches.slot < 0).all()
+    assert np.array_equal(flop.schedule.sub_rows, flop.plan.schedule.sub_rows)
 
 
 @pytest.mark.parametrize("spot", list(LEAN_SPOTS))

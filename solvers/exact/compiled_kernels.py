@@ -18,7 +18,7 @@ from numba import njit, prange
 
 from solvers.exact.kernel_inputs import FusedUpdate
 from solvers.exact.quantised_rows import store_block
-from solvers.games.holdem.terminal_kernels import N_CARDS, terminal_value
+from solvers.games.holdem.terminal_kernels import N_CARDS, showdown_batch, terminal_value
 
 set_threads = numba.set_num_threads
 """Threads of the next parallel regions of the calling thread (``compiled_walk`` picks)."""
@@ -196,21 +196,30 @@ def values_up(
         n_chunks = min(n_rows, 64)
         for chunk in prange(n_chunks):
             scratch = _value_scratch(plan, values.shape[1], opp_reach.shape[1])
+            no_slot, no_values = _no_batch()
             for row in range(lo + chunk, hi, n_chunks):
                 _value_row(
                     player, mode, plan, plan.inner_index, row, own_source, opp_source,
                     own_reach, opp_reach, values, tables, own_hands, opp_hands, update, best,
-                    own_swap, scratch,
+                    own_swap, scratch, no_slot, no_values,
                 )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _no_batch():
+    """The batch arguments of ``_value_row`` where no terminal is batched."""
+    return np.full(0, -1, dtype=np.int64), np.empty((0, 0))
 
 
 @njit(cache=True, nogil=True)
 def _value_row(
     player, mode, plan, index, row, own_source, opp_source, own_reach, opp_reach, values,
-    tables, own_hands, opp_hands, update, best, own_swap, scratch,
+    tables, own_hands, opp_hands, update, best, own_swap, scratch, batch_slot, batch_values,
 ):  # fmt: skip
     """``values_up`` at one row: its children's values (rows ``index``, terminals valued on
-    the spot) combined into its own, the update or the best response applied there."""
+    the spot, or read from column ``batch_slot[terminal]`` of ``batch_values`` where a group
+    of subtrees swept its showdowns together: ``_batch_showdowns``) combined into its own,
+    the update or the best response applied there."""
     inner = index[row]
     if inner < 0:
         return
@@ -246,6 +255,11 @@ def _value_row(
                 child_values[j, h] = values[below, h]
             continue
         terminal = terminal_index[child]
+        if batch_slot.shape[0] > 0 and batch_slot[terminal] >= 0:
+            k = batch_slot[terminal]
+            for h in range(n_own):
+                child_values[j, h] = batch_values[h, k]
+            continue
         chance = terminal_chance[terminal]
         if actor == opponent:
             for h in range(n_opp):
@@ -321,14 +335,16 @@ def _value_row(
 @njit(cache=True, parallel=True)
 def walk_pass(
     player, mode, plan, schedule, own_source, opp_source, top_reach0, top_reach1, top_values,
-    tables, own_hands, opp_hands, update, best, own_swap, workers,
+    tables, own_hands, opp_hands, update, best, own_swap, workers, batches,
 ):  # fmt: skip
     """``reach_down`` and ``values_up`` of ``player`` in one pass on the ``Schedule``
     ``schedule``: reach down the rows above the cut by levels (in ``top_*``, the root row
     holding 1), then each subtree in a per-thread scratch (reach down from its head, values
     up, the head's values written back; ``workers`` scratches, interleaved over the
     subtrees), then values up the rows above the cut. Each row's
-    arithmetic is ``values_up``'s, so the results are the same to the bit.
+    arithmetic is ``values_up``'s, so the results are the same to the bit. The schedule's
+    subtrees may be groups (several heads); a group of ``batches`` (``ShowdownBatches``)
+    sweeps its showdowns together once its reach is down.
 
     The three phases are steps of one parallel loop (``_walk_chunk`` does a chunk of any of
     them). numba compiles each ``prange`` loop into a function of its own and optimises the
@@ -364,7 +380,7 @@ def walk_pass(
             _walk_chunk(
                 phase, lo, np.int64(chunk), hi, n_chunks, sigma_rows, most, player, mode, plan,
                 schedule, own_source, opp_source, top_reach0, top_reach1, top_values, tables,
-                own_hands, opp_hands, update, best, own_swap,
+                own_hands, opp_hands, update, best, own_swap, batches,
             )  # fmt: skip
 
 
@@ -396,7 +412,7 @@ def _longest_subtree(sub_start):
 def _walk_chunk(
     phase, lo, chunk, hi, stride, sigma_rows, most, player, mode, plan, schedule, own_source,
     opp_source, top_reach0, top_reach1, top_values, tables, own_hands, opp_hands, update, best,
-    own_swap,
+    own_swap, batches,
 ):  # fmt: skip
     """One chunk of a ``walk_pass`` step: rows (or subtrees) ``lo + chunk``, then every
     ``stride``-th below ``hi``, with the chunk's own scratch (``sigma_rows`` rows of strategy,
@@ -419,13 +435,14 @@ def _walk_chunk(
             )  # fmt: skip
         return
     scratch = _value_scratch(plan, n_own, n_opp)
+    no_slot, no_values = _no_batch()
     if phase == _PHASE_UP:
         own_top, opp_top = (top_reach0, top_reach1) if player == 0 else (top_reach1, top_reach0)
         for i in range(first, hi, stride):
             _value_row(
                 player, mode, plan, top_index, top_rows[i], own_source, opp_source,
                 own_top, opp_top, top_values, tables, own_hands, opp_hands, update, best,
-                own_swap, scratch,
+                own_swap, scratch, no_slot, no_values,
             )  # fmt: skip
         return
     local_index = schedule.local_index
@@ -434,27 +451,109 @@ def _walk_chunk(
     reach0 = np.empty((most, top_reach0.shape[1]), top_reach0.dtype)
     reach1 = np.empty((most, top_reach1.shape[1]), top_reach1.dtype)
     values = np.empty((most, n_own), top_values.dtype)
+    columns = batches.most
+    batch_weights = np.empty((n_opp, columns))
+    batch_values = np.empty((n_own, columns))
+    batch_scales = np.empty(columns)
+    batch_weaker = np.empty((N_CARDS, columns))
+    batch_below = np.empty(columns)
     for s in range(first, hi, stride):
         lo = sub_start[s]
         end = sub_start[s + 1]
-        head = top_index[sub_rows[lo]]
-        for h in range(top_reach0.shape[1]):
-            reach0[0, h] = top_reach0[head, h]
-        for h in range(top_reach1.shape[1]):
-            reach1[0, h] = top_reach1[head, h]
-        for i in range(lo, end):
-            _reach_row(
-                plan, local_index, sub_rows[i], source0, source1, reach0, reach1, sigma, players
-            )  # fmt: skip
+        for i in range(lo, end):  # each member subtree parents first from its head
+            row = sub_rows[i]
+            head = top_index[row]
+            if head >= 0:  # a head: its reach comes from the rows above the cut
+                at = local_index[row]
+                for h in range(top_reach0.shape[1]):
+                    reach0[at, h] = top_reach0[head, h]
+                for h in range(top_reach1.shape[1]):
+                    reach1[at, h] = top_reach1[head, h]
+            _reach_row(plan, local_index, row, source0, source1, reach0, reach1, sigma, players)
         own_reach, opp_reach = (reach0, reach1) if player == 0 else (reach1, reach0)
-        for i in range(end - 1, lo - 1, -1):
-            _value_row(
-                player, mode, plan, local_index, sub_rows[i], own_source, opp_source,
-                own_reach, opp_reach, values, tables, own_hands, opp_hands, update, best,
-                own_swap, scratch,
+        slots = no_slot
+        if batches.count[s] > 0:
+            _batch_showdowns(
+                s, lo, end, player, plan, schedule, opp_source, opp_reach, tables, own_hands,
+                opp_hands, batches, sigma, batch_weights, batch_values, batch_scales,
+                batch_weaker, batch_below,
             )  # fmt: skip
-        for h in range(n_own):
-            top_values[head, h] = values[0, h]
+            slots = batches.slot
+        for i in range(end - 1, lo - 1, -1):
+            row = sub_rows[i]
+            _value_row(
+                player, mode, plan, local_index, row, own_source, opp_source, own_reach,
+                opp_reach, values, tables, own_hands, opp_hands, update, best, own_swap,
+                scratch, slots, batch_values,
+            )  # fmt: skip
+            head = top_index[row]
+            if head >= 0:
+                at = local_index[row]
+                for h in range(n_own):
+                    top_values[head, h] = values[at, h]
+
+
+@njit(cache=True, nogil=True)
+def _batch_showdowns(
+    s, lo, end, player, plan, schedule, opp_source, opp_reach, tables, own_hands, opp_hands,
+    batches, sigma, weights, out, scales, weaker, below,
+):  # fmt: skip
+    """Group ``s``'s batched showdowns (rows ``schedule.sub_rows[lo:end]``, their reach down)
+    valued in one sweep into ``out``'s columns: each terminal's opponent weight formed as
+    ``_value_row`` forms it (reach, the opponent's strategy at its decision or the chance
+    mask, range weight, chance), then ``showdown_batch`` on the group's board."""
+    kind = plan.kind
+    child_start = plan.child_start
+    child_rows = plan.child_rows
+    opp_weights = opp_hands.weights
+    opponent = 1 - player
+    n_opp = opp_reach.shape[1]
+    for i in range(lo, end):
+        row = schedule.sub_rows[i]
+        if not plan.has_terminal_child[row]:
+            continue
+        inner = schedule.local_index[row]
+        actor = kind[row]
+        first_child = child_start[row]
+        n_children = child_start[row + 1] - first_child
+        formed = False
+        for j in range(n_children):
+            child = child_rows[first_child + j]
+            if kind[child] != _TERMINAL:
+                continue
+            terminal = plan.terminal_index[child]
+            k = batches.slot[terminal]
+            if k < 0:
+                continue
+            chance = plan.terminal_chance[terminal]
+            if actor == opponent:
+                if not formed:
+                    _strategy(
+                        opp_source.weights, opp_source.predictions, opp_source.matching,
+                        opp_source.scales, plan.decision_slot[row], plan.first_edge[row],
+                        n_children, sigma,
+                    )  # fmt: skip
+                    formed = True
+                for h in range(n_opp):
+                    weights[h, k] = opp_reach[inner, h] * sigma[j, h] * opp_weights[h] * chance
+            elif actor == _CHANCE:
+                m = plan.chance_mask[child]
+                for h in range(n_opp):
+                    weights[h, k] = (
+                        opp_reach[inner, h] * plan.masks[m, opponent, h] * opp_weights[h]
+                    ) * chance
+            else:
+                for h in range(n_opp):
+                    weights[h, k] = opp_reach[inner, h] * opp_weights[h] * chance
+            scales[k] = tables.job_scale[tables.job_start[terminal]]
+    board = batches.board[s]
+    showdown_batch(
+        weights, batches.count[s], scales, out, own_hands.sorted_hands[board],
+        own_hands.sorted_strength[board], own_hands.sorted_cards[board], own_hands.n_live[board],
+        opp_hands.sorted_hands[board], opp_hands.sorted_strength[board],
+        opp_hands.sorted_cards[board], opp_hands.n_live[board], own_hands.weights, tables.scale,
+        weaker, below,
+    )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)

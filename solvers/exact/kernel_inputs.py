@@ -8,6 +8,7 @@ import it without paying for the compiler.
 
 - ``PlanArrays``: the tree as per-row index arrays, in one storage dtype (``CompiledWalk``).
 - ``Schedule``: the lean passes' order, depth first below the first chance nodes.
+- ``ShowdownBatches``: the showdowns a group of the schedule's subtrees values in one sweep.
 - ``StrategySource``: where one player's strategy comes from (regrets, sums or probabilities).
 - The terminal tables (``TerminalTables`` and a ``ComboHands`` per player) are records of
   ``games/combo_terminals.py``: the game's terminal kernels read them too.
@@ -68,11 +69,31 @@ class Schedule(NamedTuple):
     top_levels: np.ndarray
     """``[n_levels, 2]``: each depth's span of ``top_rows``, ``[start, stop)``."""
     local_index: np.ndarray
-    """A row of a subtree: its row in the subtree's scratch (0 at its head), else -1."""
+    """A row of a subtree: its row in the subtree's (or group's) scratch (0 at the head of a
+    subtree alone), else -1."""
     sub_rows: np.ndarray
-    """The subtrees' inner rows, subtree after subtree, each parents first from its head."""
+    """The subtrees' inner rows, subtree after subtree, each parents first from its head. The
+    compiled walk's own schedule groups subtrees (``compiled_walk.showdown_batches``): a
+    group's members follow each other, each parents first from its head."""
     sub_start: np.ndarray
-    """Subtree ``s`` is ``sub_rows[sub_start[s]:sub_start[s + 1]]``."""
+    """Subtree (or group) ``s`` is ``sub_rows[sub_start[s]:sub_start[s + 1]]``."""
+
+
+class ShowdownBatches(NamedTuple):
+    """Showdowns the lean pass values together: per group of its ``Schedule``'s subtrees whose
+    single-board showdowns all lie on one board (a turn's lines dealt the same river), one
+    sweep of that board for all of them (``terminal_kernels.showdown_batch``) instead of one
+    sweep each. Each terminal's arithmetic is the single sweep's, so the values are the same
+    to the bit (``compiled_walk.showdown_batches``)."""
+
+    slot: np.ndarray
+    """A batched terminal's column in its group's batch, else -1 (one per terminal)."""
+    count: np.ndarray
+    """Per group of subtrees, its batched terminals (0: each is swept alone)."""
+    board: np.ndarray
+    """Per group, the board of its batched showdowns (-1 when none)."""
+    most: int
+    """The largest ``count``: the columns of a chunk's scratch."""
 
 
 class StrategySource(NamedTuple):

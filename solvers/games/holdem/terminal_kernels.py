@@ -97,6 +97,79 @@ def _showdown_add(
         out[own_sorted[k]] -= scale * (below - weaker[own_cards[k, 0]] - weaker[own_cards[k, 1]])
 
 
+@njit(cache=True, nogil=True)
+def showdown_batch(
+    weights, count, scales, out, own_sorted, own_strength, own_cards, n_own, opp_sorted,
+    opp_strength, opp_cards, n_opp, own_weights, scale, weaker, below,
+):  # fmt: skip
+    """``terminal_value`` of ``count`` single-board showdowns on one board in one sweep:
+    column ``k`` of ``weights`` (``[opp hands, columns]``) is terminal ``k``'s opponent weight,
+    ``scales[k]`` its job's scale, and column ``k`` of ``out`` (``[own hands, columns]``) gets
+    its values. Each column's operations are ``_showdown_add``'s in the same order (then the
+    own weight times ``scale``), so each column is the single sweep's to the bit; the walk in
+    strength order, the card lookups and the tie groups are paid once for all columns, whose
+    loops are contiguous. ``weaker`` (``[52, columns]``) and ``below`` are scratch."""
+    for h in range(out.shape[0]):
+        for k in range(count):
+            out[h, k] = 0.0
+    for c in range(N_CARDS):
+        for k in range(count):
+            weaker[c, k] = 0.0
+    for k in range(count):
+        below[k] = 0.0
+    j = 0
+    i = 0
+    while i < n_own:
+        strength = own_strength[i]
+        while j < n_opp and opp_strength[j] < strength:
+            _join(weights[opp_sorted[j]], count, below, weaker[opp_cards[j, 0]],
+                  weaker[opp_cards[j, 1]])  # fmt: skip
+            j += 1
+        stop = i
+        while stop < n_own and own_strength[stop] == strength:
+            _credit(out[own_sorted[stop]], count, scales, below, weaker[own_cards[stop, 0]],
+                    weaker[own_cards[stop, 1]])  # fmt: skip
+            stop += 1
+        while j < n_opp and opp_strength[j] == strength:
+            _join(weights[opp_sorted[j]], count, below, weaker[opp_cards[j, 0]],
+                  weaker[opp_cards[j, 1]])  # fmt: skip
+            j += 1
+        for k in range(i, stop):
+            _credit(out[own_sorted[k]], count, scales, below, weaker[own_cards[k, 0]],
+                    weaker[own_cards[k, 1]])  # fmt: skip
+        i = stop
+    while j < n_opp:  # stronger than every own hand: they only join the total
+        _join(weights[opp_sorted[j]], count, below, weaker[opp_cards[j, 0]],
+              weaker[opp_cards[j, 1]])  # fmt: skip
+        j += 1
+    for k in range(n_own):  # minus the compatible total
+        row = out[own_sorted[k]]
+        first = weaker[own_cards[k, 0]]
+        second = weaker[own_cards[k, 1]]
+        for c in range(count):
+            row[c] -= scales[c] * (below[c] - first[c] - second[c])
+    for h in range(out.shape[0]):
+        factor = own_weights[h] * scale
+        for k in range(count):
+            out[h, k] *= factor
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _join(weight, count, below, first, second):
+    """An opponent hand joins the weaker side, in every column."""
+    for k in range(count):
+        below[k] += weight[k]
+        first[k] += weight[k]
+        second[k] += weight[k]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _credit(row, count, scales, below, first, second):
+    """``row[k] += scales[k] * (below - weaker[a] - weaker[b])`` in every column."""
+    for k in range(count):
+        row[k] += scales[k] * (below[k] - first[k] - second[k])
+
+
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
 def _dense_value(signs, pay, opp_weight, out):
     """``out[h] = pay * sum over o of signs[h, o] * opp_weight[o]``: a showdown over many
