@@ -3,8 +3,8 @@ above the first chance nodes by levels, each subtree below depth first in a scra
 
 - The cut (``games/chance_subtrees.subtree_heads``) against the definition followed parent by
   parent on a spot's public tree.
-- A turn's subtrees are walked in groups by river, their showdowns swept together
-  (``compiled_walk.showdown_batches``).
+- A turn's subtrees are walked in groups by river, a flop's rivers in segments of their turn's
+  subtree, each river's showdowns swept together (``showdown_batches.py``).
 - Root values and best responses of random profiles equal the two-pass schedule
   (``reach_down`` + ``values_up``, itself checked against the numpy walk in
   ``test_compiled_walk.py``) to the bit, on turn and flop spots, suit isomorphism included,
@@ -20,7 +20,15 @@ import pytest
 
 from solvers.algorithms import make_solver
 from solvers.algorithms.full_width import FullWidthCFR
-from solvers.exact.compiled_walk import MODE_CFR, MODE_RESPOND, MODE_VALUES, Source, compiled_walk
+from solvers.exact import showdown_batches
+from solvers.exact.compiled_walk import (
+    MODE_CFR,
+    MODE_RESPOND,
+    MODE_VALUES,
+    CompiledWalk,
+    Source,
+    compiled_walk,
+)
 from solvers.games import load_game
 from solvers.games.chance_subtrees import subtree_heads
 from tests.test_compiled_walk import (
@@ -54,30 +62,51 @@ def test_subtree_heads_are_the_highest_child_of_a_chance_node_on_each_path():
     assert len(heads) == sum(len(n.children) for n in nodes if n.is_chance and len(n.board) == 3)
 
 
-def test_a_turns_subtrees_are_grouped_by_river_and_their_showdowns_swept_together():
+def parents_first(walk) -> bool:
+    """Every row of the walk's schedule below the cut comes after its parent, or its parent
+    is above the cut (its reach is there when the group starts)."""
+    schedule, parent = walk.schedule, walk.plan.parent
+    position = np.full(len(parent), -1)
+    position[schedule.sub_rows] = np.arange(len(schedule.sub_rows))
+    rows = schedule.sub_rows
+    above = position[parent[rows]] < 0
+    return bool((above | (position[parent[rows]] < position[rows])).all())
+
+
+def test_a_turns_rivers_and_a_flops_rivers_are_swept_together(monkeypatch):
     """The turn spot's 144 subtrees (three lines into the river, 48 rivers) walk as 48 groups,
-    one per river, each sweeping its 11 showdowns at once; a flop spot's turn subtrees hold
-    many river boards and stay alone, unbatched. The test below checks the values."""
+    one per river, each one segment sweeping its 11 showdowns at once. A flop spot's subtrees
+    (its turn cards) stay alone, each the turn's own rows then one segment per river, whose two
+    showdowns are too few to sweep together unless ``MIN_COLUMNS`` allows it. The test below
+    checks the values, with segments of two columns too."""
     walk = compiled_walk(load_game(TURN), np.float64)
-    plan_subtrees = len(walk.plan.schedule.sub_start) - 1
     batches, schedule = walk.batches, walk.schedule
-    assert plan_subtrees == 144 and len(schedule.sub_start) - 1 == len(batches.count) == 48
-    assert (batches.count == 11).all() and batches.most == 11 and (batches.board >= 0).all()
+    assert len(walk.plan.schedule.sub_start) - 1 == 144 and len(schedule.sub_start) - 1 == 48
+    assert np.array_equal(batches.seg_start, np.arange(49)) and (batches.count == 11).all()
     assert len(np.unique(batches.board)) == 48 and (batches.slot >= 0).sum() == 528
     assert sorted(schedule.sub_rows) == sorted(walk.plan.schedule.sub_rows)  # every row once
-    heads = walk.plan.schedule.top_index[schedule.sub_rows] >= 0
-    assert heads.sum() == 144  # three heads a group
-    flop = compiled_walk(load_game(FLOP_ALLIN), np.float64)
-    assert (flop.batches.count == 0).all() and (flop.batches.slot < 0).all()
-    assert np.array_equal(flop.schedule.sub_rows, flop.plan.schedule.sub_rows)
+    assert (walk.plan.schedule.top_index[schedule.sub_rows] >= 0).sum() == 144  # 3 heads a group
+    assert parents_first(walk)
+    assert (compiled_walk(load_game(FLOP_ALLIN), np.float64).batches.count == 0).all()
+    monkeypatch.setattr(showdown_batches, "MIN_COLUMNS", 2)
+    flop = CompiledWalk(load_game(FLOP_ALLIN), np.dtype(np.float64))  # not the kept walk
+    batches = flop.batches
+    assert len(flop.schedule.sub_start) == len(flop.plan.schedule.sub_start) == 50
+    assert (np.diff(batches.seg_start) == 49).all()  # the turn's rows, then 48 rivers
+    first = batches.seg_start[:-1]
+    assert (batches.count[first] == 0).all() and (batches.board[first] == -1).all()
+    rivers = np.delete(np.arange(len(batches.count)), first)
+    assert (batches.count[rivers] == 2).all() and len(np.unique(batches.board[rivers])) == 1176
+    assert parents_first(flop)
 
 
 @pytest.mark.parametrize("spot", list(LEAN_SPOTS))
-def test_lean_values_and_best_responses_equal_the_two_passes_to_the_bit(spot):
+def test_lean_values_and_best_responses_equal_the_two_passes_to_the_bit(spot, monkeypatch):
+    monkeypatch.setattr(showdown_batches, "MIN_COLUMNS", 2)  # the flops' rivers swept together
     game = load_game(LEAN_SPOTS[spot])
     isomorphic = spot == "symmetric_flop"
     for dtype in (np.float64, np.float32):
-        walk = compiled_walk(game, dtype, isomorphic=isomorphic)
+        walk = CompiledWalk(game, np.dtype(dtype), isomorphic)  # built under the patch
         plan = walk.plan
         assert 0 < plan.n_top < plan.n_inner and plan.max_subtree > 1  # really cut
         rng = np.random.default_rng(11)

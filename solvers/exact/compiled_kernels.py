@@ -343,8 +343,8 @@ def walk_pass(
     up, the head's values written back; ``workers`` scratches, interleaved over the
     subtrees), then values up the rows above the cut. Each row's
     arithmetic is ``values_up``'s, so the results are the same to the bit. The schedule's
-    subtrees may be groups (several heads); a group of ``batches`` (``ShowdownBatches``)
-    sweeps its showdowns together once its reach is down.
+    subtrees may be groups (several heads), whose values go up by the segments of ``batches``
+    (``ShowdownBatches``), each sweeping its showdowns together first.
 
     The three phases are steps of one parallel loop (``_walk_chunk`` does a chunk of any of
     them). numba compiles each ``prange`` loop into a function of its own and optimises the
@@ -471,26 +471,31 @@ def _walk_chunk(
                     reach1[at, h] = top_reach1[head, h]
             _reach_row(plan, local_index, row, source0, source1, reach0, reach1, sigma, players)
         own_reach, opp_reach = (reach0, reach1) if player == 0 else (reach1, reach0)
-        slots = no_slot
-        if batches.count[s] > 0:
-            _batch_showdowns(
-                s, lo, end, player, plan, schedule, opp_source, opp_reach, tables, own_hands,
-                opp_hands, batches, sigma, batch_weights, batch_values, batch_scales,
-                batch_weaker, batch_below,
-            )  # fmt: skip
-            slots = batches.slot
-        for i in range(end - 1, lo - 1, -1):
-            row = sub_rows[i]
-            _value_row(
-                player, mode, plan, local_index, row, own_source, opp_source, own_reach,
-                opp_reach, values, tables, own_hands, opp_hands, update, best, own_swap,
-                scratch, slots, batch_values,
-            )  # fmt: skip
-            head = top_index[row]
-            if head >= 0:
-                at = local_index[row]
-                for h in range(n_own):
-                    top_values[head, h] = values[at, h]
+        # values up segment by segment, the last first: each segment's batched showdowns
+        # are swept just before its rows (every row's reach is down by now)
+        for k in range(batches.seg_start[s + 1] - 1, batches.seg_start[s] - 1, -1):
+            first_row = batches.seg_first[k]
+            stop_row = batches.seg_stop[k]
+            slots = no_slot
+            if batches.count[k] > 0:
+                _batch_showdowns(
+                    k, first_row, stop_row, player, plan, schedule, opp_source, opp_reach,
+                    tables, own_hands, opp_hands, batches, sigma, batch_weights, batch_values,
+                    batch_scales, batch_weaker, batch_below,
+                )  # fmt: skip
+                slots = batches.slot
+            for i in range(stop_row - 1, first_row - 1, -1):
+                row = sub_rows[i]
+                _value_row(
+                    player, mode, plan, local_index, row, own_source, opp_source, own_reach,
+                    opp_reach, values, tables, own_hands, opp_hands, update, best, own_swap,
+                    scratch, slots, batch_values,
+                )  # fmt: skip
+                head = top_index[row]
+                if head >= 0:
+                    at = local_index[row]
+                    for h in range(n_own):
+                        top_values[head, h] = values[at, h]
 
 
 @njit(cache=True, nogil=True)
@@ -498,10 +503,10 @@ def _batch_showdowns(
     s, lo, end, player, plan, schedule, opp_source, opp_reach, tables, own_hands, opp_hands,
     batches, sigma, weights, out, scales, weaker, below,
 ):  # fmt: skip
-    """Group ``s``'s batched showdowns (rows ``schedule.sub_rows[lo:end]``, their reach down)
-    valued in one sweep into ``out``'s columns: each terminal's opponent weight formed as
-    ``_value_row`` forms it (reach, the opponent's strategy at its decision or the chance
-    mask, range weight, chance), then ``showdown_batch`` on the group's board."""
+    """Segment ``s``'s batched showdowns (rows ``schedule.sub_rows[lo:end]``, their reach
+    down) valued in one sweep into ``out``'s columns: each terminal's opponent weight formed
+    as ``_value_row`` forms it (reach, the opponent's strategy at its decision or the chance
+    mask, range weight, chance), then ``showdown_batch`` on the segment's board."""
     kind = plan.kind
     child_start = plan.child_start
     child_rows = plan.child_rows

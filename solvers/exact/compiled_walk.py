@@ -47,14 +47,8 @@ import numpy as np
 
 from solvers.exact import thread_choice
 from solvers.exact.compiled_plan import CompiledPlan, compiled_plan
-from solvers.exact.kernel_inputs import (
-    FusedUpdate,
-    PlanArrays,
-    Schedule,
-    ShowdownBatches,
-    StrategySource,
-    no_update,
-)
+from solvers.exact.kernel_inputs import FusedUpdate, PlanArrays, StrategySource, no_update
+from solvers.exact.showdown_batches import showdown_batches
 from solvers.games.base import TreeGame
 from solvers.games.combo_terminals import TerminalTables, terminal_tables
 
@@ -118,78 +112,6 @@ def plan_arrays(plan: CompiledPlan, dtype: np.dtype) -> PlanArrays:
         has_inner_child=plan.has_inner_child,
         doubled=plan.doubled,
     )
-
-
-def showdown_batches(
-    plan: CompiledPlan, tables: TerminalTables
-) -> tuple[Schedule, ShowdownBatches]:
-    """The lean pass's schedule with its subtrees grouped by the board of their showdowns,
-    and the showdowns each group values in one sweep.
-
-    A turn's subtrees are its lines' river cards: a line's river holds two or three showdowns,
-    too few for a shared sweep to pay (0.97 times the time of single sweeps at 3 columns, 2
-    times faster at 15, 3 at 30, on a turn re-solve's hands). So the subtrees whose
-    single-board showdowns (not folds, not a dense product over runouts) all lie on one board
-    are walked together, those on the same board as one group: every line's showdowns on that
-    river in one sweep. Other subtrees (a flop spot's turns hold many river boards) stay alone.
-    """
-    schedule = plan.schedule
-    counts = np.diff(schedule.sub_start)
-    n_sub = len(counts)
-    sub_of_row = np.full(len(plan.kind), -1, dtype=np.int64)
-    sub_of_row[schedule.sub_rows] = np.repeat(np.arange(n_sub), counts)
-    rows = np.flatnonzero(plan.terminal_index >= 0)
-    terminal = plan.terminal_index[rows]
-    sub = sub_of_row[plan.parent[rows]]
-    jobs = np.diff(tables.job_start)[terminal]
-    single = (sub >= 0) & ~tables.is_fold[terminal] & (tables.dense_of[terminal] < 0) & (jobs == 1)
-    terminal, sub = terminal[single], sub[single]
-    board = tables.job_board[tables.job_start[terminal]]
-    low = np.full(n_sub, np.iinfo(np.int64).max)
-    high = np.full(n_sub, -1)
-    np.minimum.at(low, sub, board)
-    np.maximum.at(high, sub, board)
-    one_board = (low == high) & (high >= 0)
-    # group key: the board, or a key of its own (after every board) for a subtree left alone
-    key = np.where(one_board, high, np.iinfo(np.int32).max + np.arange(n_sub))
-    order = np.argsort(key, kind="stable")
-    _, group_of_sorted = np.unique(key[order], return_inverse=True)
-    group = np.empty(n_sub, dtype=np.int64)
-    group[order] = group_of_sorted
-    n_groups = int(group_of_sorted.max(initial=-1)) + 1
-    # rows: group after group, each member's rows as they were (parents first from its head)
-    member_rows = [schedule.sub_rows[schedule.sub_start[s] : schedule.sub_start[s + 1]]
-                   for s in order]  # fmt: skip
-    sub_rows = np.concatenate(member_rows) if member_rows else schedule.sub_rows
-    group_size = np.bincount(group, weights=counts, minlength=n_groups).astype(np.int64)
-    sub_start = np.zeros(n_groups + 1, dtype=np.int64)
-    np.cumsum(group_size, out=sub_start[1:])
-    local_index = np.full(len(plan.kind), -1, dtype=np.int64)
-    in_group = np.arange(len(sub_rows)) - np.repeat(sub_start[:-1], group_size)
-    local_index[sub_rows] = in_group
-    grouped = schedule._replace(sub_rows=sub_rows, sub_start=sub_start, local_index=local_index)
-    # the columns: a group's single-board showdowns, when it has two or more
-    on_one = one_board[sub]
-    terminal, sub = terminal[on_one], sub[on_one]
-    terminal_group = group[sub]
-    count = np.bincount(terminal_group, minlength=n_groups).astype(np.int64)
-    count[count < 2] = 0
-    keep = count[terminal_group] > 0
-    terminal, terminal_group = terminal[keep], terminal_group[keep]
-    by = np.lexsort((terminal, terminal_group))
-    terminal, terminal_group = terminal[by], terminal_group[by]
-    first = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
-    slot = np.full(len(tables.is_fold), -1, dtype=np.int64)
-    slot[terminal] = np.arange(len(terminal)) - first[terminal_group]
-    group_board = np.full(n_groups, -1, dtype=np.int64)
-    group_board[group[one_board]] = high[one_board]
-    batches = ShowdownBatches(
-        slot=slot,
-        count=count,
-        board=np.where(count > 0, group_board, -1).astype(np.int64),
-        most=int(count.max(initial=0)),
-    )
-    return grouped, batches
 
 
 @dataclass

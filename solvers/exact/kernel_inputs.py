@@ -8,7 +8,7 @@ import it without paying for the compiler.
 
 - ``PlanArrays``: the tree as per-row index arrays, in one storage dtype (``CompiledWalk``).
 - ``Schedule``: the lean passes' order, depth first below the first chance nodes.
-- ``ShowdownBatches``: the showdowns a group of the schedule's subtrees values in one sweep.
+- ``ShowdownBatches``: the segments of the schedule's rows whose showdowns one sweep values.
 - ``StrategySource``: where one player's strategy comes from (regrets, sums or probabilities).
 - The terminal tables (``TerminalTables`` and a ``ComboHands`` per player) are records of
   ``games/combo_terminals.py``: the game's terminal kernels read them too.
@@ -80,18 +80,24 @@ class Schedule(NamedTuple):
 
 
 class ShowdownBatches(NamedTuple):
-    """Showdowns the lean pass values together: per group of its ``Schedule``'s subtrees whose
-    single-board showdowns all lie on one board (a turn's lines dealt the same river), one
-    sweep of that board for all of them (``terminal_kernels.showdown_batch``) instead of one
-    sweep each. Each terminal's arithmetic is the single sweep's, so the values are the same
-    to the bit (``compiled_walk.showdown_batches``)."""
+    """Showdowns the lean pass values together (``showdown_batches.py``): the rows of each
+    group of the ``Schedule`` (``sub_rows[sub_start[g]:sub_start[g + 1]]``) fall into
+    segments, runs of rows whose single-board showdowns lie on one board, and each segment's
+    are valued in one sweep of that board (``terminal_kernels.showdown_batch``), a column a
+    terminal, with each terminal's arithmetic the single sweep's: the same bits."""
 
     slot: np.ndarray
-    """A batched terminal's column in its group's batch, else -1 (one per terminal)."""
+    """A batched terminal's column in its segment's sweep, else -1 (one per terminal)."""
+    seg_start: np.ndarray
+    """Group ``g``'s segments are ``seg_start[g]:seg_start[g + 1]``."""
+    seg_first: np.ndarray
+    """A segment's first row, a position in ``Schedule.sub_rows``."""
+    seg_stop: np.ndarray
+    """A segment's end, the position after its last row."""
     count: np.ndarray
-    """Per group of subtrees, its batched terminals (0: each is swept alone)."""
+    """Per segment, its batched terminals (0: its showdowns are swept one by one)."""
     board: np.ndarray
-    """Per group, the board of its batched showdowns (-1 when none)."""
+    """Per segment, the board of its batched showdowns (-1 when none)."""
     most: int
     """The largest ``count``: the columns of a chunk's scratch."""
 

@@ -1,0 +1,142 @@
+"""Which showdowns the lean pass values together, and the order of rows that lets it.
+
+The compiled walk values a showdown by one sweep of its board in strength order
+(``terminal_kernels``): a turn's 724 showdowns took 724 sweeps a pass, most of a turn
+re-solve's time. ``showdown_batch`` sweeps a board once for many showdowns, one column each,
+with each column's arithmetic the single sweep's (the same bits): twice as fast at 15 columns
+and three times at 30, no faster at 3. So the rows below the lean pass's cut are reordered into
+segments, runs of rows whose single-board showdowns lie on one board, swept together just
+before the values go up through the segment:
+
+- a turn's subtrees are its lines' river cards, two or three showdowns each: the subtrees of
+  one river are walked together as one group, one segment (every line's showdowns on that
+  river);
+- a flop's subtrees are its lines' turn cards, each holding every river: inside a subtree, each
+  river's rows follow each other after the turn's own rows, one segment per river.
+
+Parents still come before children (a river's rows after the turn rows above them), so reach
+goes down the group's rows in order and values come up them in reverse, segment by segment.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from solvers.exact.compiled_plan import CompiledPlan
+from solvers.exact.kernel_inputs import Schedule, ShowdownBatches
+from solvers.games.combo_terminals import TerminalTables
+
+_CHANCE = 2
+MIN_COLUMNS = 8
+"""Fewest showdowns a segment sweeps together: below, forming the columns costs what the
+shared sweep saves (a flop spot's rivers hold about 4 each, a turn re-solve's 11 to 15)."""
+
+
+def segment_keys(plan: CompiledPlan) -> np.ndarray:
+    """Each row's lowest ancestor-or-self that a chance node deals (itself for the root): the
+    rows of one card's subtree share it, down to the next card."""
+    rows = np.arange(len(plan.kind))
+    parent = plan.parent
+    dealt = (parent < 0) | (plan.kind[np.maximum(parent, 0)] == _CHANCE)
+    up = np.where(dealt, rows, parent)
+    while True:  # pointer jumping: a few passes for any depth
+        higher = up[up]
+        if np.array_equal(higher, up):
+            return up
+        up = higher
+
+
+def showdown_batches(
+    plan: CompiledPlan, tables: TerminalTables
+) -> tuple[Schedule, ShowdownBatches]:
+    """The lean pass's schedule regrouped and reordered into segments, and the columns of each
+    segment's shared sweep (see the module's docstring)."""
+    schedule = plan.schedule
+    counts = np.diff(schedule.sub_start)
+    n_sub = len(counts)
+    key = segment_keys(plan)
+    sub_of_row = np.full(len(plan.kind), -1, dtype=np.int64)
+    sub_of_row[schedule.sub_rows] = np.repeat(np.arange(n_sub), counts)
+    # the single-board showdowns below the cut, by the segment of their decision
+    rows = np.flatnonzero(plan.terminal_index >= 0)
+    terminal = plan.terminal_index[rows]
+    above = plan.parent[rows]
+    jobs = np.diff(tables.job_start)[terminal]
+    single = (sub_of_row[above] >= 0) & ~tables.is_fold[terminal] & (jobs == 1)
+    single &= tables.dense_of[terminal] < 0
+    terminal, segment = terminal[single], key[above[single]]
+    board = tables.job_board[tables.job_start[terminal]]
+    boards = _one_board(segment, board, len(plan.kind))  # per segment key: its board or -1
+    # a subtree that is one segment on one board joins the others on that board
+    head = schedule.sub_rows[schedule.sub_start[:-1]]
+    single_segment = np.zeros(n_sub, dtype=bool)
+    if n_sub:
+        spans = np.minimum.reduceat(key[schedule.sub_rows], schedule.sub_start[:-1])
+        widest = np.maximum.reduceat(key[schedule.sub_rows], schedule.sub_start[:-1])
+        single_segment = (spans == widest) & (spans == head)
+    merged = single_segment & (boards[head] >= 0)
+    group_key = np.where(merged, boards[head], np.iinfo(np.int32).max + np.arange(n_sub))
+    order = np.argsort(group_key, kind="stable")
+    _, group_sorted = np.unique(group_key[order], return_inverse=True)
+    group = np.empty(n_sub, dtype=np.int64)
+    group[order] = group_sorted
+    n_groups = int(group_sorted.max(initial=-1)) + 1
+    # rows: group after group; in a member, its head's segment first, then each card's rows
+    member_rows = []
+    for s in order:  # one array operation per subtree, not per row
+        mine = schedule.sub_rows[schedule.sub_start[s] : schedule.sub_start[s + 1]]
+        first = key[mine] == head[s]
+        member_rows.append(np.concatenate([mine[first], mine[~first][np.argsort(
+            key[mine[~first]], kind="stable")]]))  # fmt: skip
+    sub_rows = np.concatenate(member_rows) if member_rows else schedule.sub_rows
+    group_size = np.bincount(group, weights=counts, minlength=n_groups).astype(np.int64)
+    sub_start = np.zeros(n_groups + 1, dtype=np.int64)
+    np.cumsum(group_size, out=sub_start[1:])
+    local_index = np.full(len(plan.kind), -1, dtype=np.int64)
+    local_index[sub_rows] = np.arange(len(sub_rows)) - np.repeat(sub_start[:-1], group_size)
+    grouped = schedule._replace(sub_rows=sub_rows, sub_start=sub_start, local_index=local_index)
+    # segments: runs of one label in the new order (a merged group is one run)
+    row_group = np.repeat(np.arange(n_groups), group_size)
+    label = np.where(merged[sub_of_row[sub_rows]], -1, key[sub_rows])
+    change = np.ones(len(sub_rows), dtype=bool)
+    change[1:] = (label[1:] != label[:-1]) | (row_group[1:] != row_group[:-1])
+    seg_first = np.flatnonzero(change).astype(np.int64)
+    seg_stop = np.append(seg_first[1:], len(sub_rows)).astype(np.int64)
+    seg_start = np.searchsorted(seg_first, sub_start).astype(np.int64)
+    segment_of_row = np.full(len(plan.kind), -1, dtype=np.int64)
+    segment_of_row[sub_rows] = np.cumsum(change) - 1
+    # the columns: a segment's single-board showdowns on one board, at least MIN_COLUMNS
+    where = segment_of_row[above[single]]
+    n_seg = len(seg_first)
+    low = np.full(n_seg, np.iinfo(np.int64).max)
+    high = np.full(n_seg, -1)
+    np.minimum.at(low, where, board)
+    np.maximum.at(high, where, board)
+    count = np.bincount(where, minlength=n_seg).astype(np.int64)
+    count[(low != high) | (count < MIN_COLUMNS)] = 0
+    keep = count[where] > 0
+    terminal, where = terminal[keep], where[keep]
+    by = np.lexsort((terminal, where))
+    terminal, where = terminal[by], where[by]
+    before = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
+    slot = np.full(len(tables.is_fold), -1, dtype=np.int64)
+    slot[terminal] = np.arange(len(terminal)) - before[where]
+    batches = ShowdownBatches(
+        slot=slot,
+        seg_start=seg_start,
+        seg_first=seg_first,
+        seg_stop=seg_stop,
+        count=count,
+        board=np.where(count > 0, high, -1).astype(np.int64),
+        most=int(count.max(initial=0)),
+    )
+    return grouped, batches
+
+
+def _one_board(segment: np.ndarray, board: np.ndarray, n_rows: int) -> np.ndarray:
+    """Per segment key (a row), the one board of its showdowns, or -1 (none, or several)."""
+    low = np.full(n_rows, np.iinfo(np.int64).max)
+    high = np.full(n_rows, -1)
+    np.minimum.at(low, segment, board)
+    np.maximum.at(high, segment, board)
+    return np.where(low == high, high, -1)
