@@ -8,6 +8,7 @@ from phevaluator import evaluate_cards
 
 from solvers.cards.deck import COMBO_CARDS, card_str, cards_str
 from solvers.games import load_game
+from solvers.games.holdem import terminal_kernels
 from tests.conftest import ROOT
 
 
@@ -244,3 +245,23 @@ def test_a_released_game_builds_the_same_tables_again():
     after = (exploitability(game, strategy).exploitability, game.terminal_values_batch(0, reach))
     assert after[0] == before[0] > 0
     assert np.array_equal(after[1], before[1])
+
+
+def test_sorted_tables_are_a_stable_sort_with_blocked_hands_last():
+    """``terminal_kernels.sorted_tables`` against numpy's stable argsort on random boards:
+    strengths with many ties, a fifth of the hands blocked (-1)."""
+    rng = np.random.default_rng(5)
+    strength = rng.integers(1, 40, size=(30, 200))
+    strength[rng.random(strength.shape) < 0.2] = -1
+    cards = rng.integers(0, 52, size=(200, 2))
+    order = np.empty(strength.shape, dtype=np.int32)
+    ranked = np.empty(strength.shape, dtype=np.int32)
+    ranked_cards = np.empty((*strength.shape, 2), dtype=np.int8)
+    live = np.empty(30, dtype=np.int64)
+    terminal_kernels.sorted_tables(strength, cards, 40, order, ranked, ranked_cards, live)
+    key = np.where(strength < 0, np.iinfo(np.int64).max, strength)
+    expected = np.argsort(key, axis=1, kind="stable")
+    assert np.array_equal(order, expected)
+    assert np.array_equal(ranked, np.take_along_axis(strength, expected, axis=1))
+    assert np.array_equal(ranked_cards, cards[expected])
+    assert np.array_equal(live, (strength >= 0).sum(axis=1))

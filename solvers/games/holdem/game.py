@@ -17,6 +17,7 @@ from math import comb
 import numpy as np
 
 from solvers.cards.deck import COMBO_LABELS, combos_conflict, dead_mask
+from solvers.cards.evaluator import N_STRENGTHS
 from solvers.games.base import GameParamError, Node, TreeGame
 from solvers.games.combo_terminals import ComboHands, ComboTerminals, terminal_tables
 from solvers.games.holdem import runout_cache
@@ -210,14 +211,21 @@ class HoldemGame(TreeGame):
         by_terminal = np.argsort(job_rows, kind="stable")
         job_ptr = np.zeros(n_terminals + 1, dtype=np.int64)
         np.cumsum(np.bincount(job_rows, minlength=n_terminals), out=job_ptr[1:])
+        from solvers.games.holdem import terminal_kernels  # noqa: PLC0415 - numba on use
+
         hands = []
         for x in (0, 1):
             strength = ev.strength[x]  # [boards, hands], -1 where the board blocks the hand
-            # int32 tables, built without [boards, hands] int64 temporaries (a flop's are 11 MB
-            # each, and the heap keeps what they leave)
-            key = np.where(strength < 0, np.iinfo(np.int32).max, strength).astype(np.int32)
-            order = np.argsort(key, axis=1, kind="stable").astype(np.int32)
-            del key
+            n_boards, n_hands = strength.shape
+            order = np.empty((n_boards, n_hands), dtype=np.int32)
+            sorted_strength = np.empty((n_boards, n_hands), dtype=np.int32)
+            sorted_cards = np.empty((n_boards, n_hands, 2), dtype=np.int8)
+            n_live = np.empty(n_boards, dtype=np.int64)
+            if strength.size:
+                terminal_kernels.sorted_tables(
+                    strength, ev.cards[x].astype(np.int64), N_STRENGTHS, order, sorted_strength,
+                    sorted_cards, n_live,
+                )  # fmt: skip
             same = ev.same[x]
             hands.append(
                 ComboHands(
@@ -225,9 +233,9 @@ class HoldemGame(TreeGame):
                     same=np.where(same < self.n_hands[1 - x], same, -1).astype(np.int64),
                     weights=ev.hand_weights[x],
                     sorted_hands=order,
-                    sorted_strength=np.take_along_axis(strength, order, axis=1).astype(np.int32),
-                    sorted_cards=ev.cards[x].astype(np.int8)[order],
-                    n_live=(strength >= 0).sum(axis=1).astype(np.int64),
+                    sorted_strength=sorted_strength,
+                    sorted_cards=sorted_cards,
+                    n_live=n_live,
                 )
             )
         job_board = job_boards[by_terminal].astype(np.int64)

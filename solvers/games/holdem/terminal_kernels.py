@@ -97,6 +97,39 @@ def _showdown_add(
         out[own_sorted[k]] -= scale * (below - weaker[own_cards[k, 0]] - weaker[own_cards[k, 1]])
 
 
+@njit(cache=True, parallel=True)
+def sorted_tables(strength, cards, n_strengths, order, sorted_strength, sorted_cards, n_live):
+    """Per board (a row of ``strength``, -1 where the board blocks the hand): the hands in
+    ascending strength, blocked ones last, ties in index order (``order``), their strengths
+    and cards in that order, and the unblocked count. A counting sort over the strengths
+    ``1..n_strengths``: the order of a stable argsort, which took a flop's 1,176 boards 40 ms
+    a player."""
+    n_boards, n_hands = strength.shape
+    n_chunks = min(n_boards, 64)
+    for chunk in prange(n_chunks):
+        starts = np.empty(n_strengths + 2, dtype=np.int64)
+        for board in range(chunk, n_boards, n_chunks):
+            row = strength[board]
+            starts[:] = 0
+            for h in range(n_hands):
+                bin_ = row[h] if row[h] >= 0 else n_strengths + 1
+                starts[bin_] += 1
+            total = 0
+            for b in range(n_strengths + 2):
+                count = starts[b]
+                starts[b] = total
+                total += count
+            n_live[board] = starts[n_strengths + 1]  # the blocked hands' first place
+            for h in range(n_hands):
+                bin_ = row[h] if row[h] >= 0 else n_strengths + 1
+                at = starts[bin_]
+                starts[bin_] = at + 1
+                order[board, at] = h
+                sorted_strength[board, at] = row[h]
+                sorted_cards[board, at, 0] = cards[h, 0]
+                sorted_cards[board, at, 1] = cards[h, 1]
+
+
 @njit(cache=True, nogil=True)
 def showdown_batch(
     weights, count, scales, out, own_sorted, own_strength, own_cards, n_own, opp_sorted,
