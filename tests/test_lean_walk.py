@@ -82,21 +82,21 @@ def test_a_turns_rivers_and_a_flops_rivers_are_swept_together(monkeypatch):
     walk = compiled_walk(load_game(TURN), np.float64)
     batches, schedule = walk.batches, walk.schedule
     assert len(walk.plan.schedule.sub_start) - 1 == 144 and len(schedule.sub_start) - 1 == 48
-    assert np.array_equal(batches.seg_start, np.arange(49)) and (batches.count == 11).all()
+    assert np.array_equal(batches.seg_start, np.arange(49)) and (batches.columns == 11).all()
     assert len(np.unique(batches.board)) == 48 and (batches.slot >= 0).sum() == 528
     assert sorted(schedule.sub_rows) == sorted(walk.plan.schedule.sub_rows)  # every row once
     assert (walk.plan.schedule.top_index[schedule.sub_rows] >= 0).sum() == 144  # 3 heads a group
     assert parents_first(walk)
-    assert (compiled_walk(load_game(FLOP_ALLIN), np.float64).batches.count == 0).all()
+    assert (compiled_walk(load_game(FLOP_ALLIN), np.float64).batches.columns == 0).all()
     monkeypatch.setattr(showdown_batches, "MIN_COLUMNS", 2)
     flop = CompiledWalk(load_game(FLOP_ALLIN), np.dtype(np.float64))  # not the kept walk
     batches = flop.batches
     assert len(flop.schedule.sub_start) == len(flop.plan.schedule.sub_start) == 50
     assert (np.diff(batches.seg_start) == 49).all()  # the turn's rows, then 48 rivers
     first = batches.seg_start[:-1]
-    assert (batches.count[first] == 0).all() and (batches.board[first] == -1).all()
-    rivers = np.delete(np.arange(len(batches.count)), first)
-    assert (batches.count[rivers] == 2).all() and len(np.unique(batches.board[rivers])) == 1176
+    assert (batches.columns[first] == 0).all() and (batches.board[first] == -1).all()
+    rivers = np.delete(np.arange(len(batches.columns)), first)
+    assert (batches.columns[rivers] == 2).all() and len(np.unique(batches.board[rivers])) == 1176
     assert parents_first(flop)
 
 

@@ -477,7 +477,7 @@ def _walk_chunk(
             first_row = batches.seg_first[k]
             stop_row = batches.seg_stop[k]
             slots = no_slot
-            if batches.count[k] > 0:
+            if batches.columns[k] > 0:
                 _batch_showdowns(
                     k, first_row, stop_row, player, plan, schedule, opp_source, opp_reach,
                     tables, own_hands, opp_hands, batches, sigma, batch_weights, batch_values,
@@ -553,7 +553,7 @@ def _batch_showdowns(
             scales[k] = tables.job_scale[tables.job_start[terminal]]
     board = batches.board[s]
     showdown_batch(
-        weights, batches.count[s], scales, out, own_hands.sorted_hands[board],
+        weights, batches.columns[s], scales, out, own_hands.sorted_hands[board],
         own_hands.sorted_strength[board], own_hands.sorted_cards[board], own_hands.n_live[board],
         opp_hands.sorted_hands[board], opp_hands.sorted_strength[board],
         opp_hands.sorted_cards[board], opp_hands.n_live[board], own_hands.weights, tables.scale,

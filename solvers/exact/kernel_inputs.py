@@ -94,12 +94,12 @@ class ShowdownBatches(NamedTuple):
     """A segment's first row, a position in ``Schedule.sub_rows``."""
     seg_stop: np.ndarray
     """A segment's end, the position after its last row."""
-    count: np.ndarray
+    columns: np.ndarray
     """Per segment, its batched terminals (0: its showdowns are swept one by one)."""
     board: np.ndarray
     """Per segment, the board of its batched showdowns (-1 when none)."""
     most: int
-    """The largest ``count``: the columns of a chunk's scratch."""
+    """The largest of ``columns``: the columns of a chunk's scratch."""
 
 
 class StrategySource(NamedTuple):

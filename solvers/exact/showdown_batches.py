@@ -126,7 +126,7 @@ def showdown_batches(
         seg_start=seg_start,
         seg_first=seg_first,
         seg_stop=seg_stop,
-        count=count,
+        columns=count,
         board=np.where(count > 0, high, -1).astype(np.int64),
         most=int(count.max(initial=0)),
     )
