@@ -241,3 +241,25 @@ def test_the_flop_bots_head_to_head_recomputes(capsys):
     assert (pooled["hands"], round(pooled["value"]), round(pooled["ci95"])) == (4_000, 12, 33)
     assert [round(v) for v in pooled["seat_values"]] == [15, 9]
     assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (7, 36)
+
+
+EXPLOIT_FIGURES = [
+    # (opponent, hands, bb/100 with control variates, ci95, the plain chips' bb/100, ci95), as
+    # docs/exploits.md prints them
+    ("min-bet", 500, 396, 171, 403, 236),
+    ("overbet", 400, 281, 209, 294, 287),
+    ("flop-shove", 2000, 238, 77, 165, 110),
+    ("check-raise", 800, 385, 141, 355, 180),
+    ("3bet", 880, 383, 128, 380, 176),
+]
+
+
+@pytest.mark.parametrize(("opponent", "hands", "value", "ci", "plain", "plain_ci"), EXPLOIT_FIGURES)
+def test_the_exploit_suite_recomputes(capsys, opponent, hands, value, ci, plain, plain_ci):
+    """Each scripted opponent's duplicate match against the default bot (docs/exploits.md)."""
+    code, result, _ = pool(capsys, RUNS / "exploit" / f"{opponent}_6101.json")
+    pooled = result["pooled"]
+    assert code == 0 and pooled["unit"] == "bb_per_100"
+    assert pooled["run"]["opponent"] == opponent and pooled["run"]["control_variates"]
+    assert (pooled["hands"], round(pooled["value"]), round(pooled["ci95"])) == (hands, value, ci)
+    assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (plain, plain_ci)
