@@ -4,9 +4,9 @@ A task is a module-level function and its (picklable) arguments; ``run_tasks`` y
 ``(index, Outcome)`` as tasks finish, in any order, so callers that need an order put the
 results back by index. A task that raises yields a failed outcome with the reason instead of
 stopping the others; on the local pool, tasks that a dying worker left unfinished run again
-on a new pool, and only the one that kills its worker every time fails. ``setup(*setup_args)``
-runs once in each worker process before its first task (an LBR worker loads its strategy file
-once), on both backends.
+on a new pool (alone, after two), and only one that kills its worker every time fails.
+``setup(*setup_args)`` runs once in each worker process before its first task (an LBR worker
+loads its strategy file once), on both backends.
 
 Ray is imported only when the ``ray`` backend is chosen (``pip install 'pokertui[ray]'``).
 Without ``address`` it starts a local cluster of ``workers`` CPUs with no dashboard and shuts
@@ -140,42 +140,48 @@ def run_tasks(
 
 LOCAL_ATTEMPTS = 3
 """Pools a task may be left unfinished in by a worker's death before it is reported failed."""
+ISOLATE_AFTER = 2
+"""Pools a task may be left unfinished in before it runs alone, in a pool of its own."""
 
 
 def _local(fn, items, workers, setup, setup_args) -> Iterator[tuple[int, Outcome]]:
     """The tasks on a process pool. A worker that dies (out of memory, a signal) breaks the
     whole pool and fails every task not yet finished, those queued behind it included: those
-    run again on a new pool, so a death costs only the task it killed, reported failed once it
-    has been unfinished in ``LOCAL_ATTEMPTS`` broken pools (a task that kills its worker every
-    time). Tasks are seeded, so a repeated one gives the same result."""
+    run again on a new pool, and a task left unfinished by ``ISOLATE_AFTER`` broken pools runs
+    alone, so a task that kills its worker every time costs only itself: it is reported failed
+    once ``LOCAL_ATTEMPTS`` pools broke under it. Tasks are seeded, so a repeated one gives the
+    same result."""
     pending = dict(enumerate(items))
     broken_in = dict.fromkeys(pending, 0)
     while pending:
-        lost: list[int] = []
-        yield from _local_pool(fn, pending, workers, setup, setup_args, lost)
-        for i in lost:
-            broken_in[i] += 1
-            if broken_in[i] >= LOCAL_ATTEMPTS:
+        shared = {i: args for i, args in pending.items() if broken_in[i] < ISOLATE_AFTER}
+        alone = [{i: args} for i, args in pending.items() if broken_in[i] >= ISOLATE_AFTER]
+        for tasks in [shared, *alone] if shared else alone:
+            lost: list[int] = []
+            for i, outcome in _local_pool(fn, tasks, workers, setup, setup_args, lost):
                 del pending[i]
-                yield i, Outcome(False, error="worker process died (BrokenProcessPool)")
+                yield i, outcome
+            for i in lost:
+                broken_in[i] += 1
+                if broken_in[i] >= LOCAL_ATTEMPTS:
+                    del pending[i]
+                    yield i, Outcome(False, error="worker process died (BrokenProcessPool)")
 
 
-def _local_pool(fn, pending, workers, setup, setup_args, lost) -> Iterator[tuple[int, Outcome]]:
-    """One pool over the ``pending`` tasks (index to arguments): each finished task is yielded
-    and dropped from ``pending``; those a broken pool failed go to ``lost``."""
+def _local_pool(fn, tasks, workers, setup, setup_args, lost) -> Iterator[tuple[int, Outcome]]:
+    """One pool over ``tasks`` (index to arguments), yielding each finished task's outcome;
+    the indices of those a broken pool failed go to ``lost``."""
     # spawn, not fork: a parent that already ran numba's OpenMP threads cannot fork safely
     threads = max(1, (os.cpu_count() or 1) // workers)
     pool = ProcessPoolExecutor(
-        min(workers, len(pending)),
+        min(workers, len(tasks)),
         mp_context=multiprocessing.get_context("spawn"),
         initializer=local_worker,
         initargs=(os.getpid(), threads),
     )
     finished = False
     try:
-        futures = {
-            pool.submit(_call, setup, setup_args, fn, args): i for i, args in pending.items()
-        }
+        futures = {pool.submit(_call, setup, setup_args, fn, args): i for i, args in tasks.items()}
         for future in as_completed(futures):
             i = futures[future]
             try:
@@ -185,7 +191,6 @@ def _local_pool(fn, pending, workers, setup, setup_args, lost) -> Iterator[tuple
                 continue
             except Exception as exc:  # noqa: BLE001 - reported per task; the others go on
                 outcome = Outcome(False, error=f"worker process died ({type(exc).__name__})")
-            del pending[i]
             yield i, outcome
         finished = True
     finally:  # Ctrl-C, SIGTERM or an abandoned generator: stop the tasks running too
