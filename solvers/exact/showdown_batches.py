@@ -71,9 +71,9 @@ def showdown_batches(
     head = schedule.sub_rows[schedule.sub_start[:-1]]
     single_segment = np.zeros(n_sub, dtype=bool)
     if n_sub:
-        spans = np.minimum.reduceat(key[schedule.sub_rows], schedule.sub_start[:-1])
-        widest = np.maximum.reduceat(key[schedule.sub_rows], schedule.sub_start[:-1])
-        single_segment = (spans == widest) & (spans == head)
+        lowest = np.minimum.reduceat(key[schedule.sub_rows], schedule.sub_start[:-1])
+        highest = np.maximum.reduceat(key[schedule.sub_rows], schedule.sub_start[:-1])
+        single_segment = (lowest == highest) & (lowest == head)
     merged = single_segment & (boards[head] >= 0)
     group_key = np.where(merged, boards[head], np.iinfo(np.int32).max + np.arange(n_sub))
     order = np.argsort(group_key, kind="stable")
@@ -108,12 +108,9 @@ def showdown_batches(
     # the columns: a segment's single-board showdowns on one board, at least MIN_COLUMNS
     where = segment_of_row[above[single]]
     n_seg = len(seg_first)
-    low = np.full(n_seg, np.iinfo(np.int64).max)
-    high = np.full(n_seg, -1)
-    np.minimum.at(low, where, board)
-    np.maximum.at(high, where, board)
+    seg_board = _one_board(where, board, n_seg)
     count = np.bincount(where, minlength=n_seg).astype(np.int64)
-    count[(low != high) | (count < MIN_COLUMNS)] = 0
+    count[(seg_board < 0) | (count < MIN_COLUMNS)] = 0
     keep = count[where] > 0
     terminal, where = terminal[keep], where[keep]
     by = np.lexsort((terminal, where))
@@ -127,14 +124,15 @@ def showdown_batches(
         seg_first=seg_first,
         seg_stop=seg_stop,
         columns=count,
-        board=np.where(count > 0, high, -1).astype(np.int64),
+        board=np.where(count > 0, seg_board, -1).astype(np.int64),
         most=int(count.max(initial=0)),
     )
     return grouped, batches
 
 
 def _one_board(segment: np.ndarray, board: np.ndarray, n_rows: int) -> np.ndarray:
-    """Per segment key (a row), the one board of its showdowns, or -1 (none, or several)."""
+    """Per segment (a row's key, or a segment's index), the one board of its showdowns, or -1
+    (none, or several)."""
     low = np.full(n_rows, np.iinfo(np.int64).max)
     high = np.full(n_rows, -1)
     np.minimum.at(low, segment, board)
