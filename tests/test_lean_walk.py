@@ -11,6 +11,8 @@ above the first chance nodes by levels, each subtree below depth first in a scra
   both players; in float64 against the numpy walk to 1e-10.
 - Whole CFR runs (float64, float32 and 16 bits) on the lean schedule equal runs on the
   two-pass schedule to the bit: the arithmetic of every row is the same.
+- Both with a subtree's strategies kept from the way down to the way up (``STRATEGY_CACHE``)
+  and formed again where used (a subtree too big to keep: ``strategy_cache = 0``).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from solvers.exact.compiled_walk import (
     MODE_CFR,
     MODE_RESPOND,
     MODE_VALUES,
+    STRATEGY_CACHE,
     CompiledWalk,
     Source,
     compiled_walk,
@@ -100,13 +103,23 @@ def test_a_turns_rivers_and_a_flops_rivers_are_swept_together(monkeypatch):
     assert parents_first(flop)
 
 
+def _kept_numbers(walk: CompiledWalk) -> int:
+    """The numbers a scratch keeps of a subtree's strategies: ``_walk_chunk``'s cache."""
+    arrays = walk.arrays
+    actions = np.diff(arrays.child_start)[arrays.kind < 2].max() + 1
+    return int(np.diff(walk.schedule.sub_start).max() * actions * max(walk.plan.n_hands))
+
+
+@pytest.mark.parametrize("kept", [True, False], ids=["kept", "formed"])
 @pytest.mark.parametrize("spot", list(LEAN_SPOTS))
-def test_lean_values_and_best_responses_equal_the_two_passes_to_the_bit(spot, monkeypatch):
+def test_lean_values_and_best_responses_equal_the_two_passes_to_the_bit(spot, kept, monkeypatch):
     monkeypatch.setattr(showdown_batches, "MIN_COLUMNS", 2)  # the flops' rivers swept together
     game = load_game(LEAN_SPOTS[spot])
     isomorphic = spot == "symmetric_flop"
     for dtype in (np.float64, np.float32):
         walk = CompiledWalk(game, np.dtype(dtype), isomorphic)  # built under the patch
+        walk.strategy_cache = STRATEGY_CACHE if kept else 0
+        assert _kept_numbers(walk) <= STRATEGY_CACHE  # so "formed" is another path
         plan = walk.plan
         assert 0 < plan.n_top < plan.n_inner and plan.max_subtree > 1  # really cut
         rng = np.random.default_rng(11)
@@ -156,13 +169,18 @@ class _TwoPassCFR(FullWidthCFR):
         walk.values_up(player, sources, MODE_CFR, update=update)
 
 
+@pytest.mark.parametrize("kept", [True, False], ids=["kept", "formed"])
 @pytest.mark.parametrize("precision", ["64", "32", "16"])
 @pytest.mark.parametrize("algo", ["dcfr", "pcfr+"])
-def test_cfr_on_the_lean_schedule_equals_the_two_passes_to_the_bit(precision, algo):
+def test_cfr_on_the_lean_schedule_equals_the_two_passes_to_the_bit(
+    precision, algo, kept, monkeypatch
+):
     game = load_game(SYMMETRIC_FLOP)
     lean = make_solver(game, algo, precision=precision)
     two = _TwoPassCFR(game, algo, precision=precision)
     assert lean.compiled is not None and lean.compiled.plan.isomorphic
+    monkeypatch.setattr(lean.compiled, "strategy_cache", STRATEGY_CACHE if kept else 0)
+    assert _kept_numbers(lean.compiled) <= STRATEGY_CACHE
     lean.run(iterations=12)
     two.run(iterations=12)
     for name, a in lean._arrays().items():

@@ -103,12 +103,48 @@ def _max_children(plan):
 
 
 @njit(cache=True, nogil=True)
+def _max_actions(plan):
+    """The most actions of a decision (a chance node may have dozens of children)."""
+    child_start = plan.child_start
+    most = 1
+    for row in range(child_start.shape[0] - 1):
+        if plan.kind[row] < _CHANCE:
+            most = max(most, child_start[row + 1] - child_start[row])
+    return most
+
+
+@njit(cache=True, nogil=True)
 def _reach_row(plan, index, row, source0, source1, reach0, reach1, sigma, players):
     """The reach of ``row``'s walked children from its own, for the ``players`` in the mask
     (1, 2 or 3; the other's rows are left as they are); ``index`` maps rows to rows of
     ``reach0``/``reach1`` (-1: not there). ``sigma``: scratch of ``_strategy``."""
     if not plan.has_inner_child[row]:
         return
+    _row_strategy(plan, row, source0, source1, players, sigma)
+    _reach_children(plan, index, row, reach0, reach1, sigma, players)
+
+
+@njit(cache=True, nogil=True)
+def _row_strategy(plan, row, source0, source1, players, sigma):
+    """The strategy at ``row`` into ``sigma`` when its actor is one of the ``players`` (a mask);
+    nothing at a chance row or another player's decision."""
+    actor = plan.kind[row]
+    n_children = plan.child_start[row + 1] - plan.child_start[row]
+    if actor == 0 and (players & 1) != 0:
+        _strategy(
+            source0.weights, source0.predictions, source0.matching, source0.scales,
+            plan.decision_slot[row], plan.first_edge[row], n_children, sigma,
+        )  # fmt: skip
+    elif actor == 1 and (players & 2) != 0:
+        _strategy(
+            source1.weights, source1.predictions, source1.matching, source1.scales,
+            plan.decision_slot[row], plan.first_edge[row], n_children, sigma,
+        )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _reach_children(plan, index, row, reach0, reach1, sigma, players):
+    """``_reach_row`` once the strategy at ``row`` is in ``sigma``."""
     kind = plan.kind
     child_start = plan.child_start
     child_rows = plan.child_rows
@@ -121,16 +157,6 @@ def _reach_row(plan, index, row, source0, source1, reach0, reach1, sigma, player
     n_children = child_start[row + 1] - first_child
     want0 = (players & 1) != 0
     want1 = (players & 2) != 0
-    if actor == 0 and want0:
-        _strategy(
-            source0.weights, source0.predictions, source0.matching, source0.scales,
-            plan.decision_slot[row], plan.first_edge[row], n_children, sigma,
-        )  # fmt: skip
-    elif actor == 1 and want1:
-        _strategy(
-            source1.weights, source1.predictions, source1.matching, source1.scales,
-            plan.decision_slot[row], plan.first_edge[row], n_children, sigma,
-        )  # fmt: skip
     for j in range(n_children):
         child = child_rows[first_child + j]
         inner = index[child]
@@ -201,8 +227,14 @@ def values_up(
                 _value_row(
                     player, mode, plan, plan.inner_index, row, own_source, opp_source,
                     own_reach, opp_reach, values, tables, own_hands, opp_hands, update, best,
-                    own_swap, scratch, no_slot, no_values,
+                    own_swap, scratch, no_slot, no_values, _no_cache(),
                 )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def _no_cache():
+    """The strategy cache of ``_value_row`` where strategies are formed on the spot."""
+    return np.empty((0, 0, 0))
 
 
 @njit(cache=True, nogil=True)
@@ -215,11 +247,14 @@ def _no_batch():
 def _value_row(
     player, mode, plan, index, row, own_source, opp_source, own_reach, opp_reach, values,
     tables, own_hands, opp_hands, update, best, own_swap, scratch, batch_slot, batch_values,
+    cache,
 ):  # fmt: skip
     """``values_up`` at one row: its children's values (rows ``index``, terminals valued on
     the spot, or read from column ``batch_slot[terminal]`` of ``batch_values`` where a group
     of subtrees swept its showdowns together: ``_batch_showdowns``) combined into its own,
-    the update or the best response applied there."""
+    the update or the best response applied there. ``cache`` (rows ``index``, or none) holds
+    the strategies formed on the way down: the opponent's at every decision, the player's own
+    too in an update pass (``_walk_chunk``)."""
     inner = index[row]
     if inner < 0:
         return
@@ -239,7 +274,10 @@ def _value_row(
     first_child = child_start[row]
     n_children = child_start[row + 1] - first_child
     first = plan.first_edge[row]
-    if actor == opponent and plan.has_terminal_child[row]:
+    cached = cache.shape[0] > 0
+    if cached and actor != _CHANCE and (actor == opponent or mode == _CFR):
+        sigma = cache[inner]
+    elif actor == opponent and plan.has_terminal_child[row]:
         _strategy(
             opp_source.weights, opp_source.predictions, opp_source.matching,
             opp_source.scales, plan.decision_slot[row], first, n_children, sigma,
@@ -293,10 +331,11 @@ def _value_row(
                 for h in range(n_own):
                     best[slot, h] = np.int8(out[h])
             return
-        _strategy(
-            own_source.weights, own_source.predictions, own_source.matching,
-            own_source.scales, plan.decision_slot[row], first, n_children, sigma,
-        )  # fmt: skip
+        if not (cached and mode == _CFR):
+            _strategy(
+                own_source.weights, own_source.predictions, own_source.matching,
+                own_source.scales, plan.decision_slot[row], first, n_children, sigma,
+            )  # fmt: skip
         out[:n_own] = 0.0
         for j in range(n_children):
             for h in range(n_own):
@@ -335,7 +374,7 @@ def _value_row(
 @njit(cache=True, parallel=True)
 def walk_pass(
     player, mode, plan, schedule, own_source, opp_source, top_reach0, top_reach1, top_values,
-    tables, own_hands, opp_hands, update, best, own_swap, workers, batches,
+    tables, own_hands, opp_hands, update, best, own_swap, workers, batches, cache_entries,
 ):  # fmt: skip
     """``reach_down`` and ``values_up`` of ``player`` in one pass on the ``Schedule``
     ``schedule``: reach down the rows above the cut by levels (in ``top_*``, the root row
@@ -344,7 +383,9 @@ def walk_pass(
     subtrees), then values up the rows above the cut. Each row's
     arithmetic is ``values_up``'s, so the results are the same to the bit. The schedule's
     subtrees may be groups (several heads), whose values go up by the segments of ``batches``
-    (``ShowdownBatches``), each sweeping its showdowns together first.
+    (``ShowdownBatches``), each sweeping its showdowns together first. A scratch whose
+    subtrees' strategies fit in ``cache_entries`` numbers keeps those formed on the way down
+    for the way up, where they are formed again otherwise.
 
     The three phases are steps of one parallel loop (``_walk_chunk`` does a chunk of any of
     them). numba compiles each ``prange`` loop into a function of its own and optimises the
@@ -380,7 +421,7 @@ def walk_pass(
             _walk_chunk(
                 phase, lo, np.int64(chunk), hi, n_chunks, sigma_rows, most, player, mode, plan,
                 schedule, own_source, opp_source, top_reach0, top_reach1, top_values, tables,
-                own_hands, opp_hands, update, best, own_swap, batches,
+                own_hands, opp_hands, update, best, own_swap, batches, cache_entries,
             )  # fmt: skip
 
 
@@ -412,7 +453,7 @@ def _longest_subtree(sub_start):
 def _walk_chunk(
     phase, lo, chunk, hi, stride, sigma_rows, most, player, mode, plan, schedule, own_source,
     opp_source, top_reach0, top_reach1, top_values, tables, own_hands, opp_hands, update, best,
-    own_swap, batches,
+    own_swap, batches, cache_entries,
 ):  # fmt: skip
     """One chunk of a ``walk_pass`` step: rows (or subtrees) ``lo + chunk``, then every
     ``stride``-th below ``hi``, with the chunk's own scratch (``sigma_rows`` rows of strategy,
@@ -442,7 +483,7 @@ def _walk_chunk(
             _value_row(
                 player, mode, plan, top_index, top_rows[i], own_source, opp_source,
                 own_top, opp_top, top_values, tables, own_hands, opp_hands, update, best,
-                own_swap, scratch, no_slot, no_values,
+                own_swap, scratch, no_slot, no_values, _no_cache(),
             )  # fmt: skip
         return
     local_index = schedule.local_index
@@ -457,6 +498,12 @@ def _walk_chunk(
     batch_scales = np.empty(columns)
     batch_weaker = np.empty((N_CARDS, columns))
     batch_below = np.empty(columns)
+    # the strategies formed on the way down, kept for the way up (each is formed once a pass
+    # instead of two or three times) where a subtree's fit in cache_entries numbers
+    n_max = max(top_reach0.shape[1], top_reach1.shape[1])
+    action_rows = _max_actions(plan) + 1  # _strategy's rows and its scratch row
+    cache_rows = most if most * action_rows * n_max <= cache_entries else 0
+    cache = np.empty((cache_rows, action_rows, n_max))
     for s in range(first, hi, stride):
         lo = sub_start[s]
         end = sub_start[s + 1]
@@ -469,7 +516,15 @@ def _walk_chunk(
                     reach0[at, h] = top_reach0[head, h]
                 for h in range(top_reach1.shape[1]):
                     reach1[at, h] = top_reach1[head, h]
-            _reach_row(plan, local_index, row, source0, source1, reach0, reach1, sigma, players)
+            if cache_rows > 0:
+                at = local_index[row]
+                _row_strategy(plan, row, source0, source1, players, cache[at])
+                if plan.has_inner_child[row]:
+                    _reach_children(plan, local_index, row, reach0, reach1, cache[at], players)
+            else:
+                _reach_row(
+                    plan, local_index, row, source0, source1, reach0, reach1, sigma, players
+                )  # fmt: skip
         own_reach, opp_reach = (reach0, reach1) if player == 0 else (reach1, reach0)
         # values up segment by segment, the last first: each segment's batched showdowns
         # are swept just before its rows (every row's reach is down by now)
@@ -481,7 +536,7 @@ def _walk_chunk(
                 _batch_showdowns(
                     k, first_row, stop_row, player, plan, schedule, opp_source, opp_reach,
                     tables, own_hands, opp_hands, batches, sigma, batch_weights, batch_values,
-                    batch_scales, batch_weaker, batch_below,
+                    batch_scales, batch_weaker, batch_below, cache,
                 )  # fmt: skip
                 slots = batches.slot
             for i in range(stop_row - 1, first_row - 1, -1):
@@ -489,7 +544,7 @@ def _walk_chunk(
                 _value_row(
                     player, mode, plan, local_index, row, own_source, opp_source, own_reach,
                     opp_reach, values, tables, own_hands, opp_hands, update, best, own_swap,
-                    scratch, slots, batch_values,
+                    scratch, slots, batch_values, cache,
                 )  # fmt: skip
                 head = top_index[row]
                 if head >= 0:
@@ -501,7 +556,7 @@ def _walk_chunk(
 @njit(cache=True, nogil=True)
 def _batch_showdowns(
     s, lo, end, player, plan, schedule, opp_source, opp_reach, tables, own_hands, opp_hands,
-    batches, sigma, weights, out, scales, weaker, below,
+    batches, sigma, weights, out, scales, weaker, below, cache,
 ):  # fmt: skip
     """Segment ``s``'s batched showdowns (rows ``schedule.sub_rows[lo:end]``, their reach
     down) valued in one sweep into ``out``'s columns: each terminal's opponent weight formed
@@ -532,7 +587,10 @@ def _batch_showdowns(
                 continue
             chance = plan.terminal_chance[terminal]
             if actor == opponent:
-                if not formed:
+                if not formed and cache.shape[0] > 0:
+                    sigma = cache[inner]
+                    formed = True
+                elif not formed:
                     _strategy(
                         opp_source.weights, opp_source.predictions, opp_source.matching,
                         opp_source.scales, plan.decision_slot[row], plan.first_edge[row],

@@ -64,6 +64,11 @@ SCRATCHES_PER_THREAD = 1
 """Subtree scratches of a lean pass per thread, each allocated once per pass. The subtrees are
 dealt out interleaved (line by line, card by card), so one per thread already balances them;
 a flop's largest takes 11 MB."""
+STRATEGY_CACHE = 1 << 20
+"""The most numbers (float64, 8 MB) a lean pass's scratch keeps of a subtree's strategies, each
+formed once a pass instead of two or three times: a turn re-solve's river group (20 rows of 5
+by 1,128: 0.1 M) fits, a turn spot's too; a flop spot's turn subtrees do not, and form each
+strategy where it is used."""
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,8 @@ class CompiledWalk:
         self.schedule, self.batches = showdown_batches(self.plan, self.tables[0])
         self._no_update = (no_update(self.dtype), no_update(self.dtype, quantised=True))
         self._no_best = np.zeros((0, 0), dtype=np.int8)
+        self.strategy_cache = STRATEGY_CACHE
+        """``STRATEGY_CACHE`` of this walk (a test sets 0 to walk as if nothing fitted)."""
         self.lock = threading.RLock()
         """Held by every pass and by ``release``: the app's workers share a game's walk
         (``game.derived``), and a pass handed buffers that another thread releases or
@@ -232,6 +239,7 @@ class CompiledWalk:
                 plan.hand_swap[player],
                 SCRATCHES_PER_THREAD * threads,
                 self.batches,
+                self.strategy_cache,
             )
             self.record_passes(kind, threads, time.perf_counter() - started, 1)
             return values[root].copy()  # the buffer is another thread's once unlocked
