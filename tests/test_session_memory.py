@@ -3,6 +3,9 @@ of a hand (a turn's walk buffers, the node re-solves the live panel asked for: 1
 hand with the shipped blueprint) go at the next hand's first use of the bot, and the memory is
 given back. ``benchmarks/bench_session_memory.py`` measures the resident size over 50 hands."""
 
+import subprocess
+import sys
+
 import numpy as np
 
 from pokertui.session.hunl_session import HunlSession
@@ -74,6 +77,35 @@ def test_give_back_returns_freed_memory():
     del block
     memory.give_back()
     assert memory.resident_bytes() < before + (16 << 20)
+
+
+FREEZE_ONCE = """
+import gc, weakref
+from solvers.games.holdem import memory
+
+class Node:
+    pass
+
+kept = [Node() for _ in range(1000)]
+memory.give_back_and_freeze()
+frozen = gc.get_freeze_count()
+assert frozen > 1000, frozen
+later = Node()
+later.me = later  # a cycle made after the freeze, then dropped
+ref = weakref.ref(later)
+del later
+memory.give_back_and_freeze()
+assert ref() is None, "a cycle made after the freeze stayed"
+assert gc.get_freeze_count() == frozen, "frozen a second time"
+print("ok")
+"""
+
+
+def test_give_back_and_freeze_freezes_once_and_still_collects_what_comes_after():
+    """In a process of its own: a freeze is for the whole process."""
+    done = subprocess.run([sys.executable, "-c", FREEZE_ONCE], capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 0 and done.stdout.strip() == "ok", done.stderr
 
 
 def test_the_next_streets_solve_releases_the_walks_of_the_street_before():

@@ -35,6 +35,7 @@ def play_hunl_match(
     if hands < 1:
         raise InputError("play at least one hand")
     session = HunlSession(config, bot, bot_name=names[0], seed=seed, review=False)
+    session.freezes = True
     rng = np.random.default_rng([seed, 1])
     if progress is not None:
         progress(0)  # a re-solving bot's first hand takes seconds: show the bar before it

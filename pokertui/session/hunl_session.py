@@ -56,7 +56,7 @@ from solvers.analysis.live_values import resolve_note as resolve_note  # the rev
 from solvers.cards import evaluator
 from solvers.cards.deck import COMBO_INDEX, cards_str
 from solvers.errors import InputError
-from solvers.games.holdem.memory import give_back
+from solvers.games.holdem.memory import give_back, give_back_and_freeze
 from solvers.games.hunl.agent import Agent, forget_deal
 from solvers.games.hunl.rules import (
     BOARD_CARDS,
@@ -170,6 +170,9 @@ class HunlSession(HandsInPlay[HunlHand]):
         """The hand whose first use of the agent dropped the solutions of the hands before."""
         self.review = review
         """Keep each human decision's equity and valued EVs for the hand review."""
+        self.freezes = False
+        """Headless play: the first drop of a hand's solutions also freezes what survives
+        (``memory.give_back_and_freeze``), so each later one collects in a millisecond, not 40."""
 
     # --- the hand in progress -----------------------------------------------------------------
     @property
@@ -394,7 +397,11 @@ class HunlSession(HandsInPlay[HunlHand]):
         if number <= self._forgotten:
             return
         self._forgotten = number
-        if forget_deal(self.agent):
+        if not forget_deal(self.agent):
+            return
+        if self.freezes:
+            give_back_and_freeze()
+        else:
             give_back()
 
     def play_bot(self, action: Action) -> None:

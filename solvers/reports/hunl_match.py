@@ -23,7 +23,7 @@ import numpy as np
 from solvers.cards.deck import COMBO_CARDS, N_COMBOS
 from solvers.cards.evaluator import evaluate
 from solvers.errors import InputError
-from solvers.games.holdem.memory import give_back
+from solvers.games.holdem.memory import give_back_and_freeze
 from solvers.games.hunl.agent import Agent, action_column, forget_deal
 from solvers.games.hunl.rules import BOARD_CARDS, HunlConfig, HunlState
 from solvers.games.hunl.spec import hunl_spec_string
@@ -137,7 +137,7 @@ class DuplicateMatch:
                 if self.control is not None:
                     out[i, 2 + seat] = chips
             if forget_deal(self.bot, self.opponent):
-                give_back()
+                give_back_and_freeze()
         return out
 
 

@@ -40,7 +40,7 @@ import numpy as np
 from solvers.agents.bet_sizing import FRACTIONS_56, parse_action_set, pot_fraction_to
 from solvers.cards.deck import N_COMBOS
 from solvers.errors import InputError
-from solvers.games.holdem.memory import give_back
+from solvers.games.holdem.memory import give_back_and_freeze
 from solvers.games.hunl.agent import Agent, Policy, action_column, forget_deal
 from solvers.games.hunl.rules import (
     BOARD_CARDS,
@@ -274,7 +274,7 @@ class HunlLocalBestResponse:
                           "board": [int(c) for c in boards[i]]})  # fmt: skip
                 yield i, seat, self.play_out(seat, int(own), int(other), boards[i], rng, hook)
             if forget_deal(self.agent):
-                give_back()
+                give_back_and_freeze()
 
     def replay_deal(self, seed: int, chunk_deals: int, number: int) -> list[dict]:
         """Deal ``number`` (from 0, in the order a run with this seed and chunk size plays
