@@ -8,7 +8,13 @@ held on every core (as before that choice), so the two rows are a before and aft
 same load. ``--busy N`` starts N processes that spin for the whole run, as a second match, an
 LBR run or the test suite's other worker would hold a core.
 
-Run: ``.venv/bin/python benchmarks/bench_bot_speed.py [--hands 30] [--busy 1] [--seed 11]``.
+``--match`` adds the way the evaluation runs play: ``pokertui match``'s duplicate deals
+(``play_duplicate``, chunks of 5 deals) of the default bot against the blueprint on one worker
+process and on two, each worker's walks on its share of the cores; hands a second over the
+whole run, the pool's start and each worker's first loading of the kernels included.
+
+Run: ``.venv/bin/python benchmarks/bench_bot_speed.py [--hands 30] [--busy 1] [--seed 11]
+[--match]``.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from pokertui.session.hunl_session import warm_up  # noqa: E402
 from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.exact import thread_choice  # noqa: E402
 from solvers.games.hunl.rules import STREET_NAMES, HunlConfig  # noqa: E402
+from solvers.reports.hunl_match import play_duplicate  # noqa: E402
 
 BLUEPRINT = str(ROOT / "strategies" / "hunl_100bb.npz")
 
@@ -77,11 +84,27 @@ def row(name: str, label: str, hands: int, seed: int) -> dict:
     return out
 
 
+def match_row(workers: int, hands: int, seed: int) -> dict:
+    """``hands`` hands (half as many duplicate deals) of the default bot against the blueprint
+    through ``play_duplicate`` on ``workers`` processes."""
+    started = time.perf_counter()
+    play_duplicate(HunlConfig(100), f"resolve:{BLUEPRINT}", BLUEPRINT, make_agent,
+                   max(1, hands // 2), seed=seed, workers=workers)  # fmt: skip
+    seconds = time.perf_counter() - started
+    out = {"bot": f"resolve: match, {workers} worker(s)", "hands": 2 * max(1, hands // 2),
+           "hands/s": 2 * max(1, hands // 2) / seconds}  # fmt: skip
+    for name in STREET_NAMES[:4]:  # a decision's seconds are the workers' own
+        out[f"{name} med s"] = out[f"{name} max s"] = ""
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=30)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--busy", type=int, default=0, help="processes spinning meanwhile")
+    parser.add_argument("--match", action="store_true",
+                        help="also play pokertui match's duplicate deals on 1 and 2 workers")
     args = parser.parse_args()
     spinners = [multiprocessing.Process(target=_spin, daemon=True) for _ in range(args.busy)]
     for p in spinners:
@@ -97,6 +120,8 @@ def main() -> int:
                             args.seed))  # fmt: skip
         finally:
             thread_choice.ThreadChoice.pick = chosen  # type: ignore[method-assign]
+        if args.match:
+            rows += [match_row(workers, args.hands, args.seed) for workers in (1, 2)]
     finally:
         for p in spinners:
             p.terminate()
@@ -104,6 +129,9 @@ def main() -> int:
                "process(es)", rows)  # fmt: skip
     ratio = rows[1]["hands/s"] / rows[2]["hands/s"]
     print(f"\nthreads chosen / every core: {ratio:.2f}x hands per second")
+    if args.match:
+        ratio = rows[4]["hands/s"] / rows[3]["hands/s"]
+        print(f"match, 2 workers / 1 worker: {ratio:.2f}x hands per second")
     return 0
 
 
