@@ -247,7 +247,7 @@ EXPLOIT_FIGURES = [
     # (opponent, hands, bb/100 with control variates, ci95, the plain chips' bb/100, ci95), as
     # docs/exploits.md prints them
     ("min-bet", 500, 396, 171, 403, 236),
-    ("overbet", 400, 281, 209, 294, 287),
+    ("overbet", 720, 262, 167, 286, 225),
     ("flop-shove", 2000, 238, 77, 165, 110),
     ("check-raise", 800, 385, 141, 355, 180),
     ("3bet", 880, 383, 128, 380, 176),
