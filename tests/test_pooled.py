@@ -209,11 +209,28 @@ FLOP_FIGURES = [
 def test_the_flop_bots_evaluation_recomputes(capsys, folder, others, seeds, hands, value, ci, bp,
                                              bp_ci, tr, tr_ci):  # fmt: skip
     """LBR against the default (the flop re-solved too), paired with the
-    blueprint's and the turn-and-river bot's runs of the same seeds (docs/resolve.md)."""
+    blueprint's and the turn-and-river bot's runs of the same seeds (docs/evaluation.md)."""
     mine = sorted((RUNS / folder).glob(f"default_{seeds}.json"))
     for who, gap, gap_ci in (("blueprint", bp, bp_ci), ("default", tr, tr_ci)):
         theirs = sorted((RUNS / others).glob(f"{who}_{seeds}.json"))
         check_pooled(capsys, mine, theirs, (hands, value, ci), (gap, gap_ci))
+
+
+CV_FIGURES = [
+    # (folder, seeds, hands, value, ci95, less the blueprint on the same deals, ci95): LBR with
+    # control variates against the default, paired with the blueprint's runs in the same folder
+    ("fcpa_1-4_cv_flop", "21[01][0-9]", 1_600, -299, 246, -1_463, 264),
+]
+
+
+@pytest.mark.parametrize(("folder", "seeds", "hands", "value", "ci", "gap", "gap_ci"), CV_FIGURES)
+def test_the_default_bots_control_variate_evaluation_recomputes(capsys, folder, seeds, hands,
+                                                                value, ci, gap, gap_ci):  # fmt: skip
+    """docs/evaluation.md's control-variate rows of the default bot."""
+    mine = sorted((RUNS / folder).glob(f"default_{seeds}.json"))
+    theirs = sorted((RUNS / folder).glob(f"blueprint_{seeds}.json"))
+    assert mine and len(mine) == len(theirs)
+    check_pooled(capsys, mine, theirs, (hands, value, ci), (gap, gap_ci))
 
 
 def test_the_command_prints_both_figures(capsys):
@@ -232,7 +249,7 @@ def test_the_command_prints_both_figures(capsys):
 
 def test_the_flop_bots_head_to_head_recomputes(capsys):
     """The duplicate match of the default (the flop re-solved too) against the
-    blueprint, seeds 41-48 (docs/resolve.md): bb/100 with control variates and the chips' own
+    blueprint, seeds 41-48 (docs/evaluation.md): bb/100 with control variates and the chips' own
     figure."""
     files = sorted((RUNS / "h2h_flop").glob("default_*.json"))
     code, result, _ = pool(capsys, *files)
