@@ -224,8 +224,8 @@ CV_FIGURES = [
 
 
 @pytest.mark.parametrize(("folder", "seeds", "hands", "value", "ci", "gap", "gap_ci"), CV_FIGURES)
-def test_the_default_bots_control_variate_evaluation_recomputes(capsys, folder, seeds, hands,
-                                                                value, ci, gap, gap_ci):  # fmt: skip
+def test_the_default_bots_control_variate_rows_recompute(capsys, folder, seeds, hands, value,
+                                                         ci, gap, gap_ci):  # fmt: skip
     """docs/evaluation.md's control-variate rows of the default bot."""
     mine = sorted((RUNS / folder).glob(f"default_{seeds}.json"))
     theirs = sorted((RUNS / folder).glob(f"blueprint_{seeds}.json"))
