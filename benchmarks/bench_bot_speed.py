@@ -87,12 +87,13 @@ def row(name: str, label: str, hands: int, seed: int) -> dict:
 def match_row(workers: int, hands: int, seed: int) -> dict:
     """``hands`` hands (half as many duplicate deals) of the default bot against the blueprint
     through ``play_duplicate`` on ``workers`` processes."""
+    deals = max(1, hands // 2)
     started = time.perf_counter()
-    play_duplicate(HunlConfig(100), f"resolve:{BLUEPRINT}", BLUEPRINT, make_agent,
-                   max(1, hands // 2), seed=seed, workers=workers)  # fmt: skip
+    play_duplicate(HunlConfig(100), f"resolve:{BLUEPRINT}", BLUEPRINT, make_agent, deals,
+                   seed=seed, workers=workers)  # fmt: skip
     seconds = time.perf_counter() - started
-    out = {"bot": f"resolve: match, {workers} worker(s)", "hands": 2 * max(1, hands // 2),
-           "hands/s": 2 * max(1, hands // 2) / seconds}  # fmt: skip
+    out = {"bot": f"resolve: match, {workers} worker(s)", "hands": 2 * deals,
+           "hands/s": 2 * deals / seconds}  # fmt: skip
     for name in STREET_NAMES[:4]:  # a decision's seconds are the workers' own
         out[f"{name} med s"] = out[f"{name} max s"] = ""
     return out

@@ -103,13 +103,6 @@ def test_a_turns_rivers_and_a_flops_rivers_are_swept_together(monkeypatch):
     assert parents_first(flop)
 
 
-def _kept_numbers(walk: CompiledWalk) -> int:
-    """The numbers a scratch keeps of a subtree's strategies: ``_walk_chunk``'s cache."""
-    arrays = walk.arrays
-    actions = np.diff(arrays.child_start)[arrays.kind < 2].max() + 1
-    return int(np.diff(walk.schedule.sub_start).max() * actions * max(walk.plan.n_hands))
-
-
 @pytest.mark.parametrize("kept", [True, False], ids=["kept", "formed"])
 @pytest.mark.parametrize("spot", list(LEAN_SPOTS))
 def test_lean_values_and_best_responses_equal_the_two_passes_to_the_bit(spot, kept, monkeypatch):
@@ -119,7 +112,7 @@ def test_lean_values_and_best_responses_equal_the_two_passes_to_the_bit(spot, ke
     for dtype in (np.float64, np.float32):
         walk = CompiledWalk(game, np.dtype(dtype), isomorphic)  # built under the patch
         walk.strategy_cache = STRATEGY_CACHE if kept else 0
-        assert _kept_numbers(walk) <= STRATEGY_CACHE  # so "formed" is another path
+        assert walk.kept_strategies <= STRATEGY_CACHE  # so "formed" is another path
         plan = walk.plan
         assert 0 < plan.n_top < plan.n_inner and plan.max_subtree > 1  # really cut
         rng = np.random.default_rng(11)
@@ -180,7 +173,7 @@ def test_cfr_on_the_lean_schedule_equals_the_two_passes_to_the_bit(
     two = _TwoPassCFR(game, algo, precision=precision)
     assert lean.compiled is not None and lean.compiled.plan.isomorphic
     monkeypatch.setattr(lean.compiled, "strategy_cache", STRATEGY_CACHE if kept else 0)
-    assert _kept_numbers(lean.compiled) <= STRATEGY_CACHE
+    assert lean.compiled.kept_strategies <= STRATEGY_CACHE
     lean.run(iterations=12)
     two.run(iterations=12)
     for name, a in lean._arrays().items():

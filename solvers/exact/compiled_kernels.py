@@ -103,17 +103,6 @@ def _max_children(plan):
 
 
 @njit(cache=True, nogil=True)
-def _max_actions(plan):
-    """The most actions of a decision (a chance node may have dozens of children)."""
-    child_start = plan.child_start
-    most = 1
-    for row in range(child_start.shape[0] - 1):
-        if plan.kind[row] < _CHANCE:
-            most = max(most, child_start[row + 1] - child_start[row])
-    return most
-
-
-@njit(cache=True, nogil=True)
 def _reach_row(plan, index, row, source0, source1, reach0, reach1, sigma, players):
     """The reach of ``row``'s walked children from its own, for the ``players`` in the mask
     (1, 2 or 3; the other's rows are left as they are); ``index`` maps rows to rows of
@@ -374,7 +363,8 @@ def _value_row(
 @njit(cache=True, parallel=True)
 def walk_pass(
     player, mode, plan, schedule, own_source, opp_source, top_reach0, top_reach1, top_values,
-    tables, own_hands, opp_hands, update, best, own_swap, workers, batches, cache_entries,
+    tables, own_hands, opp_hands, update, best, own_swap, workers, batches, cache_rows,
+    action_rows,
 ):  # fmt: skip
     """``reach_down`` and ``values_up`` of ``player`` in one pass on the ``Schedule``
     ``schedule``: reach down the rows above the cut by levels (in ``top_*``, the root row
@@ -383,9 +373,10 @@ def walk_pass(
     subtrees), then values up the rows above the cut. Each row's
     arithmetic is ``values_up``'s, so the results are the same to the bit. The schedule's
     subtrees may be groups (several heads), whose values go up by the segments of ``batches``
-    (``ShowdownBatches``), each sweeping its showdowns together first. A scratch whose
-    subtrees' strategies fit in ``cache_entries`` numbers keeps those formed on the way down
-    for the way up, where they are formed again otherwise.
+    (``ShowdownBatches``), each sweeping its showdowns together first. With ``cache_rows`` (the
+    longest subtree's rows, or 0) a scratch keeps the strategies formed on the way down,
+    ``action_rows`` rows each (a decision's most actions and ``_strategy``'s scratch row), for
+    the way up, where they are formed again otherwise.
 
     The three phases are steps of one parallel loop (``_walk_chunk`` does a chunk of any of
     them). numba compiles each ``prange`` loop into a function of its own and optimises the
@@ -421,7 +412,7 @@ def walk_pass(
             _walk_chunk(
                 phase, lo, np.int64(chunk), hi, n_chunks, sigma_rows, most, player, mode, plan,
                 schedule, own_source, opp_source, top_reach0, top_reach1, top_values, tables,
-                own_hands, opp_hands, update, best, own_swap, batches, cache_entries,
+                own_hands, opp_hands, update, best, own_swap, batches, cache_rows, action_rows,
             )  # fmt: skip
 
 
@@ -453,7 +444,7 @@ def _longest_subtree(sub_start):
 def _walk_chunk(
     phase, lo, chunk, hi, stride, sigma_rows, most, player, mode, plan, schedule, own_source,
     opp_source, top_reach0, top_reach1, top_values, tables, own_hands, opp_hands, update, best,
-    own_swap, batches, cache_entries,
+    own_swap, batches, cache_rows, action_rows,
 ):  # fmt: skip
     """One chunk of a ``walk_pass`` step: rows (or subtrees) ``lo + chunk``, then every
     ``stride``-th below ``hi``, with the chunk's own scratch (``sigma_rows`` rows of strategy,
@@ -499,11 +490,8 @@ def _walk_chunk(
     batch_weaker = np.empty((N_CARDS, columns))
     batch_below = np.empty(columns)
     # the strategies formed on the way down, kept for the way up (each is formed once a pass
-    # instead of two or three times) where a subtree's fit in cache_entries numbers
-    n_max = max(top_reach0.shape[1], top_reach1.shape[1])
-    action_rows = _max_actions(plan) + 1  # _strategy's rows and its scratch row
-    cache_rows = most if most * action_rows * n_max <= cache_entries else 0
-    cache = np.empty((cache_rows, action_rows, n_max))
+    # instead of two or three times) when the walk gives the cache rows
+    cache = np.empty((cache_rows, action_rows, max(top_reach0.shape[1], top_reach1.shape[1])))
     for s in range(first, hi, stride):
         lo = sub_start[s]
         end = sub_start[s + 1]

@@ -150,6 +150,13 @@ class CompiledWalk:
         self._no_best = np.zeros((0, 0), dtype=np.int8)
         self.strategy_cache = STRATEGY_CACHE
         """``STRATEGY_CACHE`` of this walk (a test sets 0 to walk as if nothing fitted)."""
+        actions = np.diff(self.arrays.child_start)[self.arrays.kind < 2]  # players 0 and 1
+        self.strategy_rows = int(actions.max(initial=1)) + 1
+        """A kept strategy's rows: a decision's most actions (a chance node's children do not
+        count) and ``_strategy``'s scratch row."""
+        self.longest_subtree = int(np.diff(self.schedule.sub_start).max(initial=1))
+        self.kept_strategies = self.longest_subtree * self.strategy_rows * max(self.plan.n_hands)
+        """The numbers a lean pass's scratch keeps of its subtrees' strategies."""
         self.lock = threading.RLock()
         """Held by every pass and by ``release``: the app's workers share a game's walk
         (``game.derived``), and a pass handed buffers that another thread releases or
@@ -239,7 +246,8 @@ class CompiledWalk:
                 plan.hand_swap[player],
                 SCRATCHES_PER_THREAD * threads,
                 self.batches,
-                self.strategy_cache,
+                self.longest_subtree if self.kept_strategies <= self.strategy_cache else 0,
+                self.strategy_rows,
             )
             self.record_passes(kind, threads, time.perf_counter() - started, 1)
             return values[root].copy()  # the buffer is another thread's once unlocked

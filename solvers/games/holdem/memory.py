@@ -115,11 +115,10 @@ def give_back_and_freeze() -> None:
     nothing of a hand is alive: an object frozen is never collected, so a cycle alive then and
     dropped later would stay."""
     global _FROZEN
-    gc.collect()
+    give_back()
     if not _FROZEN:
         gc.freeze()
         _FROZEN = True
-    trim_heap()
 
 
 def trim_heap() -> None:
