@@ -3,7 +3,8 @@ play each gives, with the turn and river played well (``solvers/agents/locked_va
 
 For a single-raised and a 3-bet pot at 100 bb on the flop ``Ks 7h 2d`` (the blueprint's ranges
 there), each flop tree of the re-solving bot (``FLOP_TREES``: ``checkdown``, a 66% bet and
-all-in then checked down, the default; ``allin``, check or all-in on every street) is solved
+all-in then checked down, the default; ``allin``, check or all-in on every street; ``turn``,
+the default's flop and the turn's 66% and all-in, the river checked down) is solved
 for a number of iterations (CPU seconds are printed). One
 player's flop strategy from that solve is locked into a common tree (the same flop sizes, then
 66% or all-in with an all-in raise on the turn and a 66% river bet, as the turn re-solve's
@@ -19,8 +20,9 @@ flops' (``--common union``, 1.6M nodes single-raised, about an hour a locked sol
 
 Run: ``.venv/bin/python benchmarks/bench_flop_value.py [--pots srp,3bet] [--iterations 10,30]
 [--trees checkdown,allin,blueprint] [--common resolve] [--seats 0,1] [--target 0.5]
-[--max-iterations 80]``. The default run takes about 40 minutes a pot on two cores (the
-single-raised pot's reference 11); ``--trees blueprint,checkdown --iterations
+[--max-iterations 80]``. ``--pots srp --trees checkdown,turn --iterations 30,100`` took 75
+minutes on two cores shared with another job (the reference 19 minutes, each locked solve 7);
+``--trees blueprint,checkdown --iterations
 30,100 --common union-river-checked`` takes 80 minutes for both pots.
 """
 

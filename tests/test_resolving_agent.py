@@ -6,6 +6,7 @@ the subgame, from the spot engine's evaluation, a separate pass from the solver)
 plays the gadget's solution and falls back to the base agent's play when a solve is worse."""
 
 import time
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -293,6 +294,27 @@ def test_the_flop_re_solve_claims_the_exploitability_of_an_independent_best_resp
     uniform = {n.id: np.full((game.n_hands[n.player], len(n.tokens)), 1 / len(n.tokens))
                for n in game.nodes if n.is_decision}  # fmt: skip
     assert reference_exploitability_pct(game, uniform) > 10 * measured
+
+
+def test_the_deeper_flop_tree_bets_the_turn_and_claims_an_independent_exploitability():
+    bot = make_agent("resolve(flop-tree=turn, iterations=12):call", CONFIG)
+    assert bot.sizes[1]["turn"].oop_bet and not bot.sizes[1]["river"].oop_bet
+    bot = replace(bot, base=Narrow(3), streets=(1,), range_floor=0.0)
+    state = replay("r250c/", CONFIG)
+    flop = np.array(parse_cards("Ks 7h 2d"))
+    solution = bot.solution(state, flop)
+    game = solution.subgame.game
+    # the flop lines that see a turn card with chips behind: checked, or a 66% bet called
+    turns = {n.key: len(n.children) for n in game.nodes if n.is_chance}
+    assert turns == {"x/x": 49, "x/b330/c": 49, "b330/c": 49}
+    # on each turn a 66% bet of the 500 pot, or all-in; no decision on the river
+    assert game.node("x/x/2c").tokens == ("x", "b330", "b9750")
+    assert not any(n.is_decision and len(n.board) == 5 for n in game.nodes)
+    assert solution.iterations == 12
+    measured = reference_exploitability_pct(game, solution.strategy)
+    assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)
+    with pytest.raises(InputError, match="flop-tree"):
+        make_agent("resolve(flop-tree=river):call", CONFIG)
 
 
 def test_an_off_tree_flop_bet_re_solves_the_flop_with_that_bet_in_the_default_tree():

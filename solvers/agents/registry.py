@@ -21,7 +21,13 @@ from solvers.agents.exploiters import (
     Overbetter,
     ThreeBettor,
 )
-from solvers.agents.resolving import DEFAULT_SECONDS, SAFE_STREETS, ResolvingAgent
+from solvers.agents.resolving import (
+    DEFAULT_SECONDS,
+    DEFAULT_SIZES,
+    FLOP_TREES,
+    SAFE_STREETS,
+    ResolvingAgent,
+)
 from solvers.agents.safe_resolve import GADGETS
 from solvers.errors import InputError
 from solvers.games.hunl.agent import Agent
@@ -66,10 +72,14 @@ OPTIONS = {
     "from": "the first re-solved street: flop (default), turn or river",
     "gadget": "the gadget of the safe solves and of the node re-solves after an off-tree bet: "
     "resolve (resolve:'s default) or maxmargin (resolve-safe:'s default)",
+    "flop-tree": "the flop re-solve's tree: checkdown (the default: the flop's bets, then the "
+    "turn and river checked down) or turn (the turn's bets too, the river checked down)",
     "floor": "each hand of the opponent's modelled range weighs at least this share of the "
     "heaviest, 0 to 1 (default 0.05)",
 }
 STREET_OF_OPTION = {"flop": 1, "turn": 2, "river": 3}
+FLOP_TREE_CHOICES = ("checkdown", "turn")
+"""The flop trees a user may pick (``resolving.FLOP_TREES`` holds the benchmark's others)."""
 MAX_SECONDS = 3600.0
 MAX_ITERATIONS = 1_000_000
 RESOLVE_NAME = re.compile(r"^(resolve-safe|resolve)\s*(?:\(([^()]*)\))?\s*:(.*)$", re.I | re.S)
@@ -92,6 +102,11 @@ def resolve_options(text: str) -> dict:
             if value.lower() not in GADGETS:
                 raise InputError(f"gadget={value!r}: choose {' or '.join(GADGETS)}")
             keywords["gadget"] = value.lower()
+            continue
+        if key == "flop-tree":
+            if value.lower() not in FLOP_TREE_CHOICES:
+                raise InputError(f"flop-tree={value!r}: choose {' or '.join(FLOP_TREE_CHOICES)}")
+            keywords["sizes"] = {**DEFAULT_SIZES, 1: FLOP_TREES[value.lower()]}
             continue
         if key == "from":
             if value.lower() not in STREET_OF_OPTION:
