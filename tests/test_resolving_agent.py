@@ -313,8 +313,9 @@ def test_the_deeper_flop_tree_bets_the_turn_and_claims_an_independent_exploitabi
     assert solution.iterations == 12
     measured = reference_exploitability_pct(game, solution.strategy)
     assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)
-    with pytest.raises(InputError, match="flop-tree"):
-        make_agent("resolve(flop-tree=river):call", CONFIG)
+    for text in ("resolve(flop-tree=river):call", "resolve(flop-tree=turn, from=turn):call"):
+        with pytest.raises(InputError, match="flop-tree"):
+            make_agent(text, CONFIG)
 
 
 def test_an_off_tree_flop_bet_re_solves_the_flop_with_that_bet_in_the_default_tree():

@@ -136,6 +136,9 @@ def resolve_options(text: str) -> dict:
             seconds[STREET_OF_OPTION[key]] = number
     if 1 in seconds and 1 not in keywords.setdefault("streets", (1, 2, 3)):
         raise InputError("flop= sets the flop's budget: it cannot combine with from=turn or river")
+    if "sizes" in keywords and 1 not in keywords.setdefault("streets", (1, 2, 3)):
+        raise InputError("flop-tree= sets the flop re-solve's tree: it cannot combine with "
+                         "from=turn or river")  # fmt: skip
     if "max_iterations" in keywords or seconds:
         clock = dict(DEFAULT_SECONDS)
         if "max_iterations" in keywords and not seconds:
