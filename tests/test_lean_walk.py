@@ -44,7 +44,22 @@ from tests.test_compiled_walk import (
     symmetric,
 )
 
-LEAN_SPOTS = {"turn": TURN, "flop_allin": FLOP_ALLIN, "symmetric_flop": SYMMETRIC_FLOP}
+FLOP_RIVER_CHECKED = (
+    'nlhe(board="Qs Jh 2h",pot=100,stack=300,oop_range="AA, KQs, 87s, JJ, T9s, A5s, 22",'
+    'ip_range="QQ, AKs, T9s, AA:0.5, 98s, KJo",flop_oop_bet="50%",flop_ip_bet="50%",'
+    'turn_oop_bet="75%",turn_ip_bet="75%",turn_ip_raise="a")'
+)
+"""A flop with bets on the turn and none on the river: every showdown below a turn card is
+valued over its 48 rivers, with no chance node (``resolve(flop-tree=turn)``'s shape)."""
+LEAN_SPOTS = {"turn": TURN, "flop_allin": FLOP_ALLIN, "symmetric_flop": SYMMETRIC_FLOP,
+              "flop_river_checked": FLOP_RIVER_CHECKED}  # fmt: skip
+
+
+def batch_boards(walk) -> np.ndarray:
+    """Per segment, the first board its batched showdowns sweep (-1: none)."""
+    batches = walk.batches
+    boards = walk.tables[0].job_board[np.maximum(batches.job_first, 0)]
+    return np.where(batches.jobs > 0, boards, -1)
 
 
 def test_subtree_heads_are_the_highest_child_of_a_chance_node_on_each_path():
@@ -86,7 +101,8 @@ def test_a_turns_rivers_and_a_flops_rivers_are_swept_together(monkeypatch):
     batches, schedule = walk.batches, walk.schedule
     assert len(walk.plan.schedule.sub_start) - 1 == 144 and len(schedule.sub_start) - 1 == 48
     assert np.array_equal(batches.seg_start, np.arange(49)) and (batches.columns == 11).all()
-    assert len(np.unique(batches.board)) == 48 and (batches.slot >= 0).sum() == 528
+    assert len(np.unique(batch_boards(walk))) == 48 and (batches.slot >= 0).sum() == 528
+    assert (batches.jobs == 1).all()
     assert sorted(schedule.sub_rows) == sorted(walk.plan.schedule.sub_rows)  # every row once
     assert (walk.plan.schedule.top_index[schedule.sub_rows] >= 0).sum() == 144  # 3 heads a group
     assert parents_first(walk)
@@ -97,10 +113,38 @@ def test_a_turns_rivers_and_a_flops_rivers_are_swept_together(monkeypatch):
     assert len(flop.schedule.sub_start) == len(flop.plan.schedule.sub_start) == 50
     assert (np.diff(batches.seg_start) == 49).all()  # the turn's rows, then 48 rivers
     first = batches.seg_start[:-1]
-    assert (batches.columns[first] == 0).all() and (batches.board[first] == -1).all()
+    assert (batches.columns[first] == 0).all() and (batch_boards(flop)[first] == -1).all()
     rivers = np.delete(np.arange(len(batches.columns)), first)
-    assert (batches.columns[rivers] == 2).all() and len(np.unique(batches.board[rivers])) == 1176
+    assert (batches.columns[rivers] == 2).all()
+    assert len(np.unique(batch_boards(flop)[rivers])) == 1176
     assert parents_first(flop)
+
+
+def test_a_flops_turn_showdowns_over_every_river_are_swept_together_by_turn_card():
+    """With the river checked down, each of the 147 subtrees (three flop lines into the turn,
+    49 turn cards) holds only the turn's rows, whose showdowns are each valued over the 48
+    rivers. The three subtrees of a turn card walk as one group, one segment whose 12
+    showdowns (four a line: check-check, bet-call, bet-raise-call, and the all-in call) sweep
+    the same 48 boards together, each its own pot."""
+    game = load_game(FLOP_RIVER_CHECKED)
+    walk = compiled_walk(game, np.float64)
+    batches, schedule, tables = walk.batches, walk.schedule, walk.tables[0]
+    assert len(walk.plan.schedule.sub_start) - 1 == 147 and len(schedule.sub_start) - 1 == 49
+    assert np.array_equal(batches.seg_start, np.arange(50))
+    assert (batches.columns == 12).all() and (batches.jobs == 48).all()
+    batched = np.flatnonzero(batches.slot >= 0)
+    assert len(batched) == 49 * 12 and (np.diff(tables.job_start)[batched] == 48).all()
+    # every batched showdown sweeps one segment's boards in that segment's order, 12 to each
+    boards = tables.job_board[tables.job_start[batched][:, None] + np.arange(48)]
+    first = tables.job_board[batches.job_first[:, None] + np.arange(48)]
+    match = (boards[:, None, :] == first[None, :, :]).all(axis=2)
+    assert (match.sum(axis=1) == 1).all() and (match.sum(axis=0) == 12).all()
+    assert len({tuple(row) for row in first}) == 49  # a set of rivers per turn card
+    assert len(np.unique(first)) == 1176  # each 5-card board under two turn cards
+    scales = tables.job_scale[tables.job_start[batched]]
+    assert len(np.unique(scales)) > 3  # the pots differ, so each column keeps its own scale
+    assert sorted(schedule.sub_rows) == sorted(walk.plan.schedule.sub_rows)
+    assert parents_first(walk)
 
 
 @pytest.mark.parametrize("kept", [True, False], ids=["kept", "formed"])

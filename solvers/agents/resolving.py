@@ -98,7 +98,7 @@ second's turn and river (64,848 nodes). By the value of the flop play in a riche
 (``bench_flop_value.py``), the checked-down tree plays best in three of four cells with 3 to 4
 CPU seconds, the all-in tree with 9 to 13 for IP, ``bet-allin`` with 24 (3-bet pot)
 (``docs/resolve.md``). ``turn`` plays the turn too, 66% or all-in with an all-in raise, and
-checks the river down (3,108 nodes single-raised on K72r; 0.45 s an iteration on two idle
+checks the river down (3,108 nodes single-raised on K72r; 0.16 s an iteration on two idle
 cores where the default takes 1.5 ms): after 100 iterations its flop play costs 3.0% of the pot
 single-raised and 1.0% 3-bet in the common tree, the default's 10.9% and 12.0%
 (``resolve(flop-tree=turn):``)."""

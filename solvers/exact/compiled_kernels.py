@@ -18,7 +18,13 @@ from numba import njit, prange
 
 from solvers.exact.kernel_inputs import FusedUpdate
 from solvers.exact.quantised_rows import store_block
-from solvers.games.holdem.terminal_kernels import N_CARDS, showdown_batch, terminal_value
+from solvers.games.holdem.terminal_kernels import (
+    N_CARDS,
+    batch_clear,
+    batch_finish,
+    batch_sweep_add,
+    terminal_value,
+)
 
 set_threads = numba.set_num_threads
 """Threads of the next parallel regions of the calling thread (``compiled_walk`` picks)."""
@@ -487,6 +493,7 @@ def _walk_chunk(
     batch_weights = np.empty((n_opp, columns))
     batch_values = np.empty((n_own, columns))
     batch_scales = np.empty(columns)
+    batch_terminals = np.empty(columns, dtype=np.int64)
     batch_weaker = np.empty((N_CARDS, columns))
     batch_below = np.empty(columns)
     # the strategies formed on the way down, kept for the way up (each is formed once a pass
@@ -524,7 +531,7 @@ def _walk_chunk(
                 _batch_showdowns(
                     k, first_row, stop_row, player, plan, schedule, opp_source, opp_reach,
                     tables, own_hands, opp_hands, batches, sigma, batch_weights, batch_values,
-                    batch_scales, batch_weaker, batch_below, cache,
+                    batch_scales, batch_terminals, batch_weaker, batch_below, cache,
                 )  # fmt: skip
                 slots = batches.slot
             for i in range(stop_row - 1, first_row - 1, -1):
@@ -544,12 +551,13 @@ def _walk_chunk(
 @njit(cache=True, nogil=True)
 def _batch_showdowns(
     s, lo, end, player, plan, schedule, opp_source, opp_reach, tables, own_hands, opp_hands,
-    batches, sigma, weights, out, scales, weaker, below, cache,
+    batches, sigma, weights, out, scales, terminals, weaker, below, cache,
 ):  # fmt: skip
     """Segment ``s``'s batched showdowns (rows ``schedule.sub_rows[lo:end]``, their reach
-    down) valued in one sweep into ``out``'s columns: each terminal's opponent weight formed
-    as ``_value_row`` forms it (reach, the opponent's strategy at its decision or the chance
-    mask, range weight, chance), then ``showdown_batch`` on the segment's board."""
+    down) valued together into ``out``'s columns: each terminal's opponent weight formed as
+    ``_value_row`` forms it (reach, the opponent's strategy at its decision or the chance
+    mask, range weight, chance), then one sweep of each of the segment's boards, every column
+    with its own terminal's scale for that board."""
     kind = plan.kind
     child_start = plan.child_start
     child_rows = plan.child_rows
@@ -596,15 +604,21 @@ def _batch_showdowns(
             else:
                 for h in range(n_opp):
                     weights[h, k] = opp_reach[inner, h] * opp_weights[h] * chance
-            scales[k] = tables.job_scale[tables.job_start[terminal]]
-    board = batches.board[s]
-    showdown_batch(
-        weights, batches.columns[s], scales, out, own_hands.sorted_hands[board],
-        own_hands.sorted_strength[board], own_hands.sorted_cards[board], own_hands.n_live[board],
-        opp_hands.sorted_hands[board], opp_hands.sorted_strength[board],
-        opp_hands.sorted_cards[board], opp_hands.n_live[board], own_hands.weights, tables.scale,
-        weaker, below,
-    )  # fmt: skip
+            terminals[k] = terminal
+    count = batches.columns[s]
+    batch_clear(out, count)
+    for job in range(batches.jobs[s]):
+        board = tables.job_board[batches.job_first[s] + job]
+        for k in range(count):
+            scales[k] = tables.job_scale[tables.job_start[terminals[k]] + job]
+        batch_sweep_add(
+            weights, count, scales, out, own_hands.sorted_hands[board],
+            own_hands.sorted_strength[board], own_hands.sorted_cards[board],
+            own_hands.n_live[board], opp_hands.sorted_hands[board],
+            opp_hands.sorted_strength[board], opp_hands.sorted_cards[board],
+            opp_hands.n_live[board], weaker, below,
+        )  # fmt: skip
+    batch_finish(out, count, own_hands.weights, tables.scale)
 
 
 @njit(cache=True, nogil=True)

@@ -82,9 +82,9 @@ class Schedule(NamedTuple):
 class ShowdownBatches(NamedTuple):
     """Showdowns the lean pass values together (``showdown_batches.py``): the rows of each
     group of the ``Schedule`` (``sub_rows[sub_start[g]:sub_start[g + 1]]``) fall into
-    segments, runs of rows whose single-board showdowns lie on one board, and each segment's
-    are valued in one sweep of that board (``terminal_kernels.showdown_batch``), a column a
-    terminal, with each terminal's arithmetic the single sweep's: the same bits."""
+    segments, runs of rows whose showdowns lie on the same boards, and each segment's are
+    valued in one sweep of each board (``terminal_kernels.batch_sweep_add``), a column a
+    terminal, with each terminal's arithmetic the single sweeps': the same bits."""
 
     slot: np.ndarray
     """A batched terminal's column in its segment's sweep, else -1 (one per terminal)."""
@@ -96,8 +96,13 @@ class ShowdownBatches(NamedTuple):
     """A segment's end, the position after its last row."""
     columns: np.ndarray
     """Per segment, its batched terminals (0: its showdowns are swept one by one)."""
-    board: np.ndarray
-    """Per segment, the board of its batched showdowns (-1 when none)."""
+    job_first: np.ndarray
+    """Per segment, the first job of one of its batched terminals (-1 when none): the boards
+    every batched terminal of the segment sweeps, in order, are ``job_board[job_first +
+    j]`` for ``j < jobs``."""
+    jobs: np.ndarray
+    """Per segment, the boards of each of its batched showdowns (1 for a single board, 48 for
+    a turn's showdown over every river; 0 when none)."""
     most: int
     """The largest of ``columns``: the columns of a chunk's scratch."""
 

@@ -2,17 +2,22 @@
 
 The compiled walk values a showdown by one sweep of its board in strength order
 (``terminal_kernels``): a turn's 724 showdowns took 724 sweeps a pass, most of a turn
-re-solve's time. ``showdown_batch`` sweeps a board once for many showdowns, one column each,
+re-solve's time. ``batch_sweep_add`` sweeps a board once for many showdowns, one column each,
 with each column's arithmetic the single sweep's (the same bits): twice as fast at 15 columns
 and three times at 30, no faster at 3. So the rows below the lean pass's cut are reordered into
-segments, runs of rows whose single-board showdowns lie on one board, swept together just
-before the values go up through the segment:
+segments, runs of rows whose showdowns lie on the same boards, swept together just before the
+values go up through the segment (a showdown over several boards, a turn's checked down over
+every river, sweeps each of them in its jobs' order, all columns at once):
 
 - a turn's subtrees are its lines' river cards, two or three showdowns each: the subtrees of
   one river are walked together as one group, one segment (every line's showdowns on that
   river);
 - a flop's subtrees are its lines' turn cards, each holding every river: inside a subtree, each
-  river's rows follow each other after the turn's own rows, one segment per river.
+  river's rows follow each other after the turn's own rows, one segment per river;
+- a flop whose river is checked down (``resolve(flop-tree=turn)``) has no chance node below
+  its turn cards: the subtrees of one turn card (one per flop line into the turn) are walked
+  together as one group, one segment whose showdowns all sweep the turn's 48 rivers: 21
+  columns on K72r where each showdown swept its 48 rivers alone, 1,029 a pass.
 
 Parents still come before children (a river's rows after the turn rows above them), so reach
 goes down the group's rows in order and values come up them in reverse, segment by segment.
@@ -57,17 +62,16 @@ def showdown_batches(
     key = segment_keys(plan)
     sub_of_row = np.full(len(plan.kind), -1, dtype=np.int64)
     sub_of_row[schedule.sub_rows] = np.repeat(np.arange(n_sub), counts)
-    # the single-board showdowns below the cut, by the segment of their decision
+    # the swept showdowns below the cut, by the segment of their decision
     rows = np.flatnonzero(plan.terminal_index >= 0)
     terminal = plan.terminal_index[rows]
     above = plan.parent[rows]
-    jobs = np.diff(tables.job_start)[terminal]
-    single = (sub_of_row[above] >= 0) & ~tables.is_fold[terminal] & (jobs == 1)
-    single &= tables.dense_of[terminal] < 0
-    terminal, segment = terminal[single], key[above[single]]
-    board = tables.job_board[tables.job_start[terminal]]
-    boards = _one_board(segment, board, len(plan.kind))  # per segment key: its board or -1
-    # a subtree that is one segment on one board joins the others on that board
+    swept = (sub_of_row[above] >= 0) & ~tables.is_fold[terminal]
+    swept &= (tables.dense_of[terminal] < 0) & (np.diff(tables.job_start)[terminal] > 0)
+    terminal, segment = terminal[swept], key[above[swept]]
+    board = board_sets(tables, terminal)
+    boards = _one_board(segment, board, len(plan.kind))  # per segment key: its boards or -1
+    # a subtree that is one segment on one set of boards joins the others on those boards
     head = schedule.sub_rows[schedule.sub_start[:-1]]
     single_segment = np.zeros(n_sub, dtype=bool)
     if n_sub:
@@ -105,8 +109,8 @@ def showdown_batches(
     seg_start = np.searchsorted(seg_first, sub_start).astype(np.int64)
     segment_of_row = np.full(len(plan.kind), -1, dtype=np.int64)
     segment_of_row[sub_rows] = np.cumsum(change) - 1
-    # the columns: a segment's single-board showdowns on one board, at least MIN_COLUMNS
-    where = segment_of_row[above[single]]
+    # the columns: a segment's showdowns on one set of boards, at least MIN_COLUMNS
+    where = segment_of_row[above[swept]]
     n_seg = len(seg_first)
     seg_board = _one_board(where, board, n_seg)
     count = np.bincount(where, minlength=n_seg).astype(np.int64)
@@ -118,21 +122,42 @@ def showdown_batches(
     before = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
     slot = np.full(len(tables.is_fold), -1, dtype=np.int64)
     slot[terminal] = np.arange(len(terminal)) - before[where]
+    first_terminal = np.full(n_seg, -1, dtype=np.int64)
+    first_terminal[where[::-1]] = terminal[::-1]  # the last write wins: each segment's first
+    batched = count > 0
     batches = ShowdownBatches(
         slot=slot,
         seg_start=seg_start,
         seg_first=seg_first,
         seg_stop=seg_stop,
         columns=count,
-        board=np.where(count > 0, seg_board, -1).astype(np.int64),
+        job_first=np.where(batched, tables.job_start[first_terminal], -1).astype(np.int64),
+        jobs=np.where(batched, np.diff(tables.job_start)[first_terminal], 0).astype(np.int64),
         most=int(count.max(initial=0)),
     )
     return grouped, batches
 
 
+def board_sets(tables: TerminalTables, terminals: np.ndarray) -> np.ndarray:
+    """Per showdown terminal, a number for the boards its jobs sweep, in order: the board
+    itself for one board; above every board, one number per distinct sequence of several
+    (a turn's showdowns over every river share their turn's)."""
+    start = tables.job_start[terminals]
+    jobs = tables.job_start[terminals + 1] - start
+    out = tables.job_board[start].astype(np.int64)
+    next_id = int(tables.job_board.max(initial=-1)) + 1
+    for n in np.unique(jobs[jobs > 1]):  # one pass per job count: a few
+        mine = np.flatnonzero(jobs == n)
+        sequences = tables.job_board[start[mine, None] + np.arange(n)]
+        _, ids = np.unique(sequences, axis=0, return_inverse=True)
+        out[mine] = next_id + ids.ravel()
+        next_id += int(ids.max()) + 1
+    return out
+
+
 def _one_board(segment: np.ndarray, board: np.ndarray, n_rows: int) -> np.ndarray:
-    """Per segment (a row's key, or a segment's index), the one board of its showdowns, or -1
-    (none, or several)."""
+    """Per segment (a row's key, or a segment's index), the one board set of its showdowns
+    (``board_sets``), or -1 (none, or several)."""
     low = np.full(n_rows, np.iinfo(np.int64).max)
     high = np.full(n_rows, -1)
     np.minimum.at(low, segment, board)

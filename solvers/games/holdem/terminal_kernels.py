@@ -131,20 +131,36 @@ def sorted_tables(strength, cards, n_strengths, order, sorted_strength, sorted_c
 
 
 @njit(cache=True, nogil=True)
-def showdown_batch(
-    weights, count, scales, out, own_sorted, own_strength, own_cards, n_own, opp_sorted,
-    opp_strength, opp_cards, n_opp, own_weights, scale, weaker, below,
-):  # fmt: skip
-    """``terminal_value`` of ``count`` single-board showdowns on one board in one sweep:
-    column ``k`` of ``weights`` (``[opp hands, columns]``) is terminal ``k``'s opponent weight,
-    ``scales[k]`` its job's scale, and column ``k`` of ``out`` (``[own hands, columns]``) gets
-    its values. Each column's operations are ``_showdown_add``'s in the same order (then the
-    own weight times ``scale``), so each column is the single sweep's to the bit; the walk in
-    strength order, the card lookups and the tie groups are paid once for all columns, whose
-    loops are contiguous. ``weaker`` (``[52, columns]``) and ``below`` are scratch."""
+def batch_clear(out, count):
+    """Zero the first ``count`` columns of ``out``: a batch of showdowns valued together, a
+    column each, starts here, adds one ``batch_sweep_add`` per board (in the order of each
+    terminal's jobs) and ends with ``batch_finish``, each column's arithmetic
+    ``terminal_value``'s."""
     for h in range(out.shape[0]):
         for k in range(count):
             out[h, k] = 0.0
+
+
+@njit(cache=True, nogil=True)
+def batch_finish(out, count, own_weights, scale):
+    """Each own hand's sums times its range weight and the tables' scale, as
+    ``terminal_value`` ends."""
+    for h in range(out.shape[0]):
+        factor = own_weights[h] * scale
+        for k in range(count):
+            out[h, k] *= factor
+
+
+@njit(cache=True, nogil=True)
+def batch_sweep_add(
+    weights, count, scales, out, own_sorted, own_strength, own_cards, n_own, opp_sorted,
+    opp_strength, opp_cards, n_opp, weaker, below,
+):  # fmt: skip
+    """``_showdown_add`` of ``count`` columns on one board in one sweep. Each column's
+    operations are ``_showdown_add``'s in the same order, so each column is the single sweep's
+    to the bit; the walk in strength order, the card lookups and the tie groups are paid once
+    for all columns, whose loops are contiguous. ``weaker`` (``[52, columns]``) and ``below``
+    are scratch."""
     for c in range(N_CARDS):
         for k in range(count):
             weaker[c, k] = 0.0
@@ -181,10 +197,6 @@ def showdown_batch(
         second = weaker[own_cards[k, 1]]
         for c in range(count):
             row[c] -= scales[c] * (below[c] - first[c] - second[c])
-    for h in range(out.shape[0]):
-        factor = own_weights[h] * scale
-        for k in range(count):
-            out[h, k] *= factor
 
 
 @njit(cache=True, nogil=True, inline="always")
