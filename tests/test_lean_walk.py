@@ -51,8 +51,12 @@ FLOP_RIVER_CHECKED = (
 )
 """A flop with bets on the turn and none on the river: every showdown below a turn card is
 valued over its 48 rivers, with no chance node (``resolve(flop-tree=turn)``'s shape)."""
+FLOP_LINES = FLOP_RIVER_CHECKED.replace('turn_ip_bet="75%",turn_ip_raise="a"',
+                                       'river_ip_bet="60%"')
+"""Three flop lines into the turn (check-check, and a 50% bet called from either seat), each
+dealing the turn and then the river (85,563 nodes)."""
 LEAN_SPOTS = {"turn": TURN, "flop_allin": FLOP_ALLIN, "symmetric_flop": SYMMETRIC_FLOP,
-              "flop_river_checked": FLOP_RIVER_CHECKED}  # fmt: skip
+              "flop_river_checked": FLOP_RIVER_CHECKED, "flop_lines": FLOP_LINES}  # fmt: skip
 
 
 def batch_boards(walk) -> np.ndarray:
@@ -118,6 +122,25 @@ def test_a_turns_rivers_and_a_flops_rivers_are_swept_together(monkeypatch):
     assert (batches.columns[rivers] == 2).all()
     assert len(np.unique(batch_boards(flop)[rivers])) == 1176
     assert parents_first(flop)
+
+
+def test_a_flops_lines_into_a_turn_card_walk_as_one_group_each_river_one_segment():
+    """The 147 subtrees (three flop lines, 49 turn cards) walk as 49 groups, one per turn card:
+    the three lines' turn rows first, then each river's rows of all three lines, one segment
+    whose 12 showdowns (two turn lines into the river, each line's check-down and call, in
+    each flop line) sweep that river's board together."""
+    walk = compiled_walk(load_game(FLOP_LINES), np.float64)
+    batches, schedule = walk.batches, walk.schedule
+    assert len(walk.plan.schedule.sub_start) - 1 == 147 and len(schedule.sub_start) - 1 == 49
+    assert (np.diff(batches.seg_start) == 49).all()  # the turn's rows, then 48 rivers
+    first = batches.seg_start[:-1]
+    assert (batches.columns[first] == 0).all()
+    rivers = np.delete(np.arange(len(batches.columns)), first)
+    assert (batches.columns[rivers] == 12).all() and (batches.jobs[rivers] == 1).all()
+    assert len(np.unique(batch_boards(walk)[rivers])) == 1176
+    assert (walk.plan.schedule.top_index[schedule.sub_rows] >= 0).sum() == 147  # 3 heads a group
+    assert sorted(schedule.sub_rows) == sorted(walk.plan.schedule.sub_rows)
+    assert parents_first(walk)
 
 
 def test_a_flops_turn_showdowns_over_every_river_are_swept_together_by_turn_card():
