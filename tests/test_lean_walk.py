@@ -141,6 +141,12 @@ def test_a_flops_lines_into_a_turn_card_walk_as_one_group_each_river_one_segment
     assert (walk.plan.schedule.top_index[schedule.sub_rows] >= 0).sum() == 147  # 3 heads a group
     assert sorted(schedule.sub_rows) == sorted(walk.plan.schedule.sub_rows)
     assert parents_first(walk)
+    # the memory estimate's scratch is a group's rows, as the solve's walk holds them
+    game = load_game(FLOP_LINES)
+    solver = make_solver(game, "dcfr")
+    solver.run(iterations=1)
+    assert solver.compiled.longest_subtree == game.solve_size.max_subtree
+    assert game.solve_size.max_subtree > walk.plan.max_subtree * 2
 
 
 def test_a_flops_turn_showdowns_over_every_river_are_swept_together_by_turn_card():

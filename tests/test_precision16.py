@@ -174,7 +174,7 @@ def test_the_memory_estimate_counts_the_arrays_a_solve_allocates():
         per_edge = sum(a.nbytes for a in (*solver.regrets, *solver.strategy_sums))
         assert per_edge == size.n_edges * hands * edge_bytes
         walk = solver.compiled
-        assert (walk.plan.n_top, walk.plan.max_subtree) == (size.n_top, size.max_subtree)
+        assert (walk.plan.n_top, walk.longest_subtree) == (size.n_top, size.max_subtree)
         assert 0 < size.n_top < walk.plan.n_inner  # the walk keeps rows above the cut only
         assert len(walk.values) == 0  # and never the two-pass arrays of every row
         per_top = sum(r.nbytes for r in walk.top_reach) + walk.top_values.nbytes

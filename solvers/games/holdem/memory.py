@@ -166,7 +166,8 @@ class SolveSize:
     n_top: int
     """Walked non-terminal nodes above the first chance nodes, and the subtrees' heads."""
     max_subtree: int
-    """Walked non-terminal nodes of the largest subtree below the cut."""
+    """Walked non-terminal nodes of the largest group of subtrees below the cut (those whose
+    heads deal the same card walk together, in one scratch)."""
     max_hands: int
     dense_boards: int = 0
     """Boards whose showdowns are valued through a runout matrix (``DENSE_RUNOUTS``)."""
@@ -211,8 +212,15 @@ def check_memory(nodes, max_hands: int, swap=None) -> SolveSize:
     head = subtree_heads(parent, np.array([n.is_chance for n in nodes], dtype=np.bool_))
     ids = np.arange(len(nodes))
     n_top = int((inner & ((head < 0) | (head == ids))).sum())
-    below = head[inner & (head >= 0)]
-    max_subtree = int(np.bincount(below).max(initial=0)) if len(below) else 0
+    rows = np.bincount(head[inner & (head >= 0)], minlength=len(nodes))
+    heads = np.flatnonzero(rows)
+    # the subtrees whose heads deal the same card walk as one group, one scratch
+    # (``exact/showdown_batches.py``): a board's group, one per head
+    boards = np.array([sorted(nodes[h].board) for h in heads], dtype=np.int64)
+    max_subtree = 0
+    if len(heads):
+        _, group = np.unique(boards, axis=0, return_inverse=True)
+        max_subtree = int(np.bincount(group.ravel(), weights=rows[heads]).max())
     size = SolveSize(
         n_nodes=len(nodes),
         n_edges=n_edges,
