@@ -86,13 +86,14 @@ def showdown_batches(
     n_groups = int(group_sorted.max(initial=-1)) + 1
     # rows: group after group; in a group, its heads' rows first (member after member), then
     # each later card's rows across the members: its segment (parents still come first)
+    label = np.full(len(plan.kind), -1, dtype=np.int64)  # the card a row's segment is under
+    below_head = schedule.sub_rows[key[schedule.sub_rows] != head[sub_of_row[schedule.sub_rows]]]
+    label[below_head] = plan.chance_mask[key[below_head]]
     sub_rows = schedule.sub_rows[
         np.concatenate([np.arange(schedule.sub_start[s], schedule.sub_start[s + 1]) for s in order])
     ] if n_sub else schedule.sub_rows  # fmt: skip
-    own_head = np.repeat(head[order], counts[order])
-    label = np.where(key[sub_rows] == own_head, -1, plan.chance_mask[key[sub_rows]])
     row_group = np.repeat(group[order], counts[order])
-    sub_rows = sub_rows[np.lexsort((label, row_group))]  # stable: members' order kept
+    sub_rows = sub_rows[np.lexsort((label[sub_rows], row_group))]  # stable: members' order kept
     group_size = np.bincount(group, weights=counts, minlength=n_groups).astype(np.int64)
     sub_start = np.zeros(n_groups + 1, dtype=np.int64)
     np.cumsum(group_size, out=sub_start[1:])
@@ -101,10 +102,9 @@ def showdown_batches(
     grouped = schedule._replace(sub_rows=sub_rows, sub_start=sub_start, local_index=local_index)
     # segments: runs of one label in the new order
     row_group = np.repeat(np.arange(n_groups), group_size)
-    label = np.where(key[sub_rows] == head[sub_of_row[sub_rows]], -1,
-                     plan.chance_mask[key[sub_rows]])  # fmt: skip
+    row_label = label[sub_rows]
     change = np.ones(len(sub_rows), dtype=bool)
-    change[1:] = (label[1:] != label[:-1]) | (row_group[1:] != row_group[:-1])
+    change[1:] = (row_label[1:] != row_label[:-1]) | (row_group[1:] != row_group[:-1])
     seg_first = np.flatnonzero(change).astype(np.int64)
     seg_stop = np.append(seg_first[1:], len(sub_rows)).astype(np.int64)
     seg_start = np.searchsorted(seg_first, sub_start).astype(np.int64)
@@ -123,8 +123,9 @@ def showdown_batches(
     before = np.concatenate([[0], np.cumsum(count)[:-1]]).astype(np.int64)
     slot = np.full(len(tables.is_fold), -1, dtype=np.int64)
     slot[terminal] = np.arange(len(terminal)) - before[where]
-    first_terminal = np.full(n_seg, -1, dtype=np.int64)
-    first_terminal[where[::-1]] = terminal[::-1]  # the last write wins: each segment's first
+    first_terminal = np.zeros(n_seg, dtype=np.int64)  # a batched segment's first terminal
+    seen, first_at = np.unique(where, return_index=True)
+    first_terminal[seen] = terminal[first_at]
     batched = count > 0
     batches = ShowdownBatches(
         slot=slot,
