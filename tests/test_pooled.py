@@ -264,7 +264,7 @@ def test_the_flop_bots_head_to_head_recomputes(capsys):
 EXPLOIT_FIGURES = [
     # (opponent, hands, bb/100 with control variates, ci95, the plain chips' bb/100, ci95), as
     # docs/exploits.md prints them
-    ("min-bet", 500, 396, 171, 403, 236),
+    ("min-bet", 2000, 421, 84, 425, 120),
     ("overbet", 720, 262, 167, 286, 225),
     ("flop-shove", 2000, 238, 77, 165, 110),
     ("check-raise", 800, 385, 141, 355, 180),
