@@ -55,8 +55,14 @@ FLOP_LINES = FLOP_RIVER_CHECKED.replace('turn_ip_bet="75%",turn_ip_raise="a"',
                                        'river_ip_bet="60%"')
 """Three flop lines into the turn (check-check, and a 50% bet called from either seat), each
 dealing the turn and then the river (85,563 nodes)."""
+SYMMETRIC_FLOP_LINES = SYMMETRIC_FLOP.replace(
+    'stack=100,', 'stack=120,').replace('flop_oop_bet="a",flop_ip_bet="a"',
+                                        'flop_oop_bet="50%",flop_ip_bet="50%"')  # fmt: skip
+"""Suit isomorphism with three flop lines into each turn card (107,172 nodes): a group's
+members and the left-out twins of their turn cards."""
 LEAN_SPOTS = {"turn": TURN, "flop_allin": FLOP_ALLIN, "symmetric_flop": SYMMETRIC_FLOP,
-              "flop_river_checked": FLOP_RIVER_CHECKED, "flop_lines": FLOP_LINES}  # fmt: skip
+              "flop_river_checked": FLOP_RIVER_CHECKED, "flop_lines": FLOP_LINES,
+              "symmetric_flop_lines": SYMMETRIC_FLOP_LINES}  # fmt: skip
 
 
 def batch_boards(walk) -> np.ndarray:
@@ -181,7 +187,7 @@ def test_a_flops_turn_showdowns_over_every_river_are_swept_together_by_turn_card
 def test_lean_values_and_best_responses_equal_the_two_passes_to_the_bit(spot, kept, monkeypatch):
     monkeypatch.setattr(showdown_batches, "MIN_COLUMNS", 2)  # the flops' rivers swept together
     game = load_game(LEAN_SPOTS[spot])
-    isomorphic = spot == "symmetric_flop"
+    isomorphic = spot.startswith("symmetric")
     for dtype in (np.float64, np.float32):
         walk = CompiledWalk(game, np.dtype(dtype), isomorphic)  # built under the patch
         walk.strategy_cache = STRATEGY_CACHE if kept else 0
