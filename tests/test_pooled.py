@@ -265,7 +265,7 @@ EXPLOIT_FIGURES = [
     # (opponent, hands, bb/100 with control variates, ci95, the plain chips' bb/100, ci95), as
     # docs/exploits.md prints them
     ("min-bet", 2000, 421, 84, 425, 120),
-    ("overbet", 720, 262, 167, 286, 225),
+    ("overbet", 2000, 328, 104, 328, 140),
     ("flop-shove", 2000, 238, 77, 165, 110),
     ("check-raise", 800, 385, 141, 355, 180),
     ("3bet", 2000, 363, 86, 406, 113),
