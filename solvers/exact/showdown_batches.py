@@ -78,22 +78,17 @@ def showdown_batches(
     # the subtrees whose heads are one card of chance nodes sharing their outcomes (one board:
     # a turn spot's river, a flop's turn card, across the lines into it) walk as one group
     head = schedule.sub_rows[schedule.sub_start[:-1]]
-    card = plan.chance_mask[head]
-    order = np.argsort(card, kind="stable")
-    _, group_sorted = np.unique(card[order], return_inverse=True)
-    group = np.empty(n_sub, dtype=np.int64)
-    group[order] = group_sorted
-    n_groups = int(group_sorted.max(initial=-1)) + 1
+    _, group = np.unique(plan.chance_mask[head], return_inverse=True)
+    group = group.ravel().astype(np.int64)
+    n_groups = int(group.max(initial=-1)) + 1
     # rows: group after group; in a group, its heads' rows first (member after member), then
-    # each later card's rows across the members: its segment (parents still come first)
+    # each later card's rows across the members: its segment. The sort is stable, so each
+    # member keeps its own order and parents still come first
     label = np.full(len(plan.kind), -1, dtype=np.int64)  # the card a row's segment is under
     below_head = schedule.sub_rows[key[schedule.sub_rows] != head[sub_of_row[schedule.sub_rows]]]
     label[below_head] = plan.chance_mask[key[below_head]]
-    sub_rows = schedule.sub_rows[
-        np.concatenate([np.arange(schedule.sub_start[s], schedule.sub_start[s + 1]) for s in order])
-    ] if n_sub else schedule.sub_rows  # fmt: skip
-    row_group = np.repeat(group[order], counts[order])
-    sub_rows = sub_rows[np.lexsort((label[sub_rows], row_group))]  # stable: members' order kept
+    old_rows = schedule.sub_rows
+    sub_rows = old_rows[np.lexsort((label[old_rows], group[sub_of_row[old_rows]]))]
     group_size = np.bincount(group, weights=counts, minlength=n_groups).astype(np.int64)
     sub_start = np.zeros(n_groups + 1, dtype=np.int64)
     np.cumsum(group_size, out=sub_start[1:])
@@ -158,7 +153,7 @@ def board_sets(tables: TerminalTables, terminals: np.ndarray) -> np.ndarray:
 
 
 def _one_board(segment: np.ndarray, board: np.ndarray, n_rows: int) -> np.ndarray:
-    """Per segment (a row's key, or a segment's index), the one board set of its showdowns
+    """Per segment (``segment``: each showdown's), the one board set of its showdowns
     (``board_sets``), or -1 (none, or several)."""
     low = np.full(n_rows, np.iinfo(np.int64).max)
     high = np.full(n_rows, -1)
