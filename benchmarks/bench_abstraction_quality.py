@@ -14,8 +14,12 @@ bucket mixes hands as it would in a blueprint. Rows:
   buckets are hs2's);
 * ``river 200``: the abstraction's N turn buckets under a fine river (200 buckets, the same for
   both kinds), so that most of the difference left is the turn buckets', where hs2 and pa
-  differ. (A lossless river, ``FixedTurnDeals(lossless_river=True)``, has 44 x 1,128 river
-  buckets a node, too many for MCCFR to settle in a few million iterations: 224 chips at 2 M.)
+  differ;
+* ``river ochsN``, ``ochs200`` (``--rivers``): the same turn buckets over opponent-cluster hand
+  strength river buckets (``ochs_buckets``) instead of hs2's percentiles.
+
+(A lossless river, ``FixedTurnDeals(lossless_river=True)``, has 44 x 1,128 river buckets a node,
+too many for MCCFR to settle in a few million iterations: 224 chips at 2 M.)
 
 Each abstract game is trained by ``BlueprintMCCFR`` (no pruning, linear discount to the end)
 from each seed; the exploitability is reported per seed and as the mean over seeds, at all and
@@ -24,7 +28,9 @@ update lock-free, so a seed's run is not bit for bit repeatable) can be told fro
 abstraction's loss. Figures are chips per deal and % of the pot.
 
 Run: ``.venv/bin/python benchmarks/bench_abstraction_quality.py [--counts 10,50]
-[--iterations 4000000] [--board "Jh Td 4h 3c"] [--seeds 0,1,2]``.
+[--rivers n,200] [--kinds hs2,pa] [--iterations 4000000] [--board "Jh Td 4h 3c"]
+[--seeds 0,1,2]`` (``--rivers``: river bucket counts, ``n`` the row's count, ``ochs``
+before one for OCHS buckets: ``n,200,ochsn,ochs200``).
 """
 
 from __future__ import annotations
@@ -64,6 +70,12 @@ def main() -> None:
     parser.add_argument("--iterations", type=int, default=4_000_000)
     parser.add_argument("--board", default="Jh Td 4h 3c", help="the four turn cards")
     parser.add_argument("--seeds", default="0,1,2", help="training seeds, comma separated")
+    parser.add_argument(
+        "--rivers",
+        default=f"n,{FINE_RIVER}",
+        help="river buckets per row: counts, n (the row's), ochs before one",
+    )
+    parser.add_argument("--kinds", default="hs2,pa", help="turn and flop kinds: hs2, pa")
     args = parser.parse_args()
     board = parse_cards(args.board)
     tree = build_tree(parse_betting(BETTING), root_state(HunlConfig(STACK_BB), 2, COMMITTED))
@@ -76,8 +88,10 @@ def main() -> None:
     seeds = [int(s) for s in args.seeds.split(",")]
     rows = []
     for n in (int(c) for c in args.counts.split(",")):
-        for river in (n, FINE_RIVER):
-            for kind in ("hs2", "pa"):
+        rivers = [r.strip().replace("n", str(n)) if r.strip().endswith("n") else r.strip()
+                  for r in args.rivers.split(",")]  # fmt: skip
+        for river in rivers:
+            for kind in args.kinds.split(","):
                 cards = CardAbstraction(n, n, river, kind=kind)
                 started = time.perf_counter()
                 deals = FixedTurnDeals(board, ranges, cards)

@@ -9,12 +9,17 @@ bucket is computed afresh, so a flop bucket and a turn bucket can pair any way.
 strength and flop hands by their histogram of turn buckets, both under the earth mover's
 distance; its river buckets are the ``hs2`` ones.
 
+Either kind's river may instead be ``ochsN`` (``ochs_buckets``): ``N`` clusters of the hands'
+equities against eight clusters of opponent hands (opponent-cluster hand strength), which
+tells apart hands that beat the same share of all hands but not the same hands.
+
 A street may instead be ``combo``: the bucket is the hole combo itself (1,326 buckets). That
 is lossless only while the board is fixed, as in a river subgame test; over many boards it
 puts the same hole cards on every board in one bucket.
 
 ``spec`` is the text that rebuilds an abstraction (``parse_abstraction``), recorded in
-blueprint file headers: ``hs2(flop=50,turn=50,river=50)`` or ``pa(flop=50,turn=50,river=50)``.
+blueprint file headers: ``hs2(flop=50,turn=50,river=50)``, ``pa(flop=50,turn=50,river=50)``
+or ``pa(flop=50,turn=50,river=ochs200)``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import numpy as np
 from solvers.abstraction import boards as board_sets
 from solvers.abstraction import bucket_tables as tables
 from solvers.abstraction import hand_features as hf
+from solvers.abstraction import ochs_buckets as ochs
 from solvers.abstraction import potential_buckets as pa
 from solvers.cards.deck import COMBO_CARDS, COMBO_CLASS, COMBO_INDEX, N_CLASSES, N_COMBOS
 from solvers.errors import InputError
@@ -35,14 +41,17 @@ MAX_BUCKETS = 1000
 DEFAULT_BUCKETS = 50
 HS2, PA = "hs2", "pa"
 KINDS = (HS2, PA)
+OCHS = "ochs"
+"""A river spelled ``ochsN``: ``N`` opponent-cluster hand strength buckets."""
 _COMBO_INDEX = COMBO_INDEX.astype(np.int64)
 _COMBO_CLASS = COMBO_CLASS.astype(np.int64)
 _FIELD = re.compile(r"^\s*(flop|turn|river)\s*=\s*([A-Za-z0-9_]+)\s*$")
 
 
 class CardAbstraction:
-    """Buckets per street; ``flop``, ``turn``, ``river`` are bucket counts or ``"combo"``;
-    ``kind`` is ``"hs2"`` (E[HS^2] percentiles) or ``"pa"`` (potential-aware clusters)."""
+    """Buckets per street; ``flop``, ``turn``, ``river`` are bucket counts or ``"combo"``
+    (the river also ``"ochsN"``); ``kind`` is ``"hs2"`` (E[HS^2] percentiles) or ``"pa"``
+    (potential-aware clusters)."""
 
     def __init__(
         self, flop: int | str = DEFAULT_BUCKETS, turn: int | str = DEFAULT_BUCKETS,
@@ -51,12 +60,20 @@ class CardAbstraction:
         if kind not in KINDS:
             raise InputError(f"unknown card abstraction kind {kind!r}; known: {', '.join(KINDS)}")
         self.kind = kind
+        self.river_kind = HS2
+        if isinstance(river, str) and river.strip().lower().startswith(OCHS):
+            self.river_kind, river = OCHS, river.strip()[len(OCHS) :]
         given = (("flop", flop), ("turn", turn), ("river", river))
         self.streets: tuple[int | str, ...] = (N_CLASSES,) + tuple(
             _check(name, value) for name, value in given
         )
         if kind == PA:
             _check_pa(self.streets)
+        if self.river_kind == OCHS and (
+            self.streets[3] == COMBO or int(self.streets[3]) > ochs.MAX_OCHS_BUCKETS
+        ):
+            raise InputError(f"ochs river buckets must lie in 1..{ochs.MAX_OCHS_BUCKETS}, "
+                             f"not {self.streets[3]}")  # fmt: skip
         self._tables: dict[int, np.ndarray] = {}
 
     @property
@@ -67,6 +84,7 @@ class CardAbstraction:
     @property
     def spec(self) -> str:
         flop, turn, river = self.streets[1:]
+        river = f"{OCHS}{river}" if self.river_kind == OCHS else river
         return f"{self.kind}(flop={flop},turn={turn},river={river})"
 
     def __repr__(self) -> str:
@@ -74,10 +92,11 @@ class CardAbstraction:
 
     def __eq__(self, other: object) -> bool:
         return (isinstance(other, CardAbstraction) and other.kind == self.kind
-                and other.streets == self.streets)  # fmt: skip
+                and other.streets == self.streets
+                and other.river_kind == self.river_kind)  # fmt: skip
 
     def __hash__(self) -> int:
-        return hash((self.kind, self.streets))
+        return hash((self.kind, self.streets, self.river_kind))
 
     # -- tables -------------------------------------------------------------------------
     def prepare(self, progress: tables.Progress = None) -> None:
@@ -94,6 +113,8 @@ class CardAbstraction:
     def _cached(self, street: int) -> bool:
         if self.kind == PA and street in (1, 2):
             return pa.cached(street, *self._pa_counts())
+        if street == 3 and self.river_kind == OCHS:
+            return ochs.cached(int(self.streets[3]))
         return tables.cached(street, int(self.streets[street]))
 
     def _pa_counts(self) -> tuple[int, int]:
@@ -110,6 +131,8 @@ class CardAbstraction:
                 self._tables[street] = pa.flop_table(n, self._pa_counts()[1], progress)
             elif self.kind == PA and street == 2:
                 self._tables[street] = pa.turn_table(n, progress)
+            elif street == 3 and self.river_kind == OCHS:
+                self._tables[street] = ochs.river_table(n, progress)
             else:
                 self._tables[street] = tables.bucket_table(street, n, progress)
         return self._tables[street]
@@ -161,6 +184,8 @@ class CardAbstraction:
             buckets = table[rows[0], COMBO_INDEX[seen[:, 0], seen[:, 1]]].astype(np.int16)
         elif self.kind == PA and street in (1, 2):
             buckets = pa.board_buckets(board, street, *self._pa_counts())
+        elif street == 3 and self.river_kind == OCHS:
+            buckets = ochs.board_buckets(board, int(self.streets[3]))
         else:
             name = hf.STREET_NAMES[street]
             lookup = hf.percentile_buckets(hf.shipped_histograms()[name], self.n_buckets[street])
@@ -173,7 +198,9 @@ def _check(name: str, value: int | str) -> int | str:
         if value.strip().lower() == COMBO:
             return COMBO
         if not value.strip().isdigit():
-            raise InputError(f"{name} buckets must be a whole number or 'combo', not {value!r}")
+            raise InputError(f"{name} buckets must be a whole number or 'combo'"
+                             f"{' (the river also ochsN)' if name == 'river' else ''}, "
+                             f"not {value!r}")  # fmt: skip
         value = int(value)
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise InputError(f"{name} buckets must be a whole number or 'combo', not {value!r}")

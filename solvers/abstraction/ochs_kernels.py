@@ -1,0 +1,159 @@
+"""numba kernels of opponent-cluster hand strength (OCHS) on the river.
+
+A hand's OCHS vector holds its equity against each cluster of opponent hands: wins plus half
+the ties over the cluster's combos that share no card with the hand or the board. One sweep
+per board, as ``strength_kernels.river_w`` does for the whole range: evaluate the unblocked
+combos, sort them by strength, walk the tie groups keeping per-cluster counts of weaker and
+tied combos by card, so card removal costs a few subtractions per hand and cluster.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from solvers.cards.board_kernels import board_key, seven_card_strength
+
+N_COMBOS = 1326
+_N_STRENGTHS = 7462
+
+
+@njit(cache=True, nogil=True)
+def river_ochs(board, cluster, n_clusters, combo_cards, card_key, rank7, flush_suit,
+               flush_table, out):  # fmt: skip
+    """``out[h, c]``: combo ``h``'s equity on the 5-card ``board`` against the combos of
+    cluster ``c`` (``cluster[h]`` per combo) that share no card with it; -1 in every column
+    where the board blocks ``h``, 0.5 where no combo of the cluster is left."""
+    dead = np.zeros(52, np.bool_)
+    strength = np.empty(N_COMBOS, np.int64)
+    order = np.empty(N_COMBOS, np.int64)
+    counts = np.zeros(_N_STRENGTHS + 2, np.int64)
+    suit_ranks = np.zeros(4, np.int64)
+    size = np.zeros(n_clusters, np.int64)
+    held = np.zeros((n_clusters, 52), np.int64)
+    for i in range(5):
+        dead[board[i]] = True
+    key = board_key(board, card_key, suit_ranks)
+    n = 0
+    for h in range(N_COMBOS):
+        a = combo_cards[h, 0]
+        b = combo_cards[h, 1]
+        if dead[a] or dead[b]:
+            strength[h] = -1
+            for c in range(n_clusters):
+                out[h, c] = -1.0
+            continue
+        s = seven_card_strength(key, suit_ranks, a, b, card_key, rank7, flush_suit, flush_table)
+        strength[h] = s
+        counts[s + 1] += 1
+        n += 1
+        k = cluster[h]
+        size[k] += 1
+        held[k, a] += 1
+        held[k, b] += 1
+    for s in range(1, counts.shape[0]):
+        counts[s] += counts[s - 1]
+    for h in range(N_COMBOS):  # counting sort by strength: combos in ``order[:n]``
+        if strength[h] >= 0:
+            order[counts[strength[h]]] = h
+            counts[strength[h]] += 1
+    below = np.zeros((n_clusters, 52), np.int64)
+    below_all = np.zeros(n_clusters, np.int64)
+    tied = np.zeros((n_clusters, 52), np.int64)
+    tied_all = np.zeros(n_clusters, np.int64)
+    i = 0
+    while i < n:
+        level = strength[order[i]]
+        j = i
+        while j < n and strength[order[j]] == level:
+            h = order[j]
+            k = cluster[h]
+            tied[k, combo_cards[h, 0]] += 1
+            tied[k, combo_cards[h, 1]] += 1
+            tied_all[k] += 1
+            j += 1
+        for t in range(i, j):
+            h = order[t]
+            a = combo_cards[h, 0]
+            b = combo_cards[h, 1]
+            own = cluster[h]
+            for c in range(n_clusters):
+                mine = 1 if c == own else 0  # the hand itself, counted under both its cards
+                wins = below_all[c] - below[c, a] - below[c, b]
+                ties = tied_all[c] - tied[c, a] - tied[c, b] + mine
+                total = size[c] - held[c, a] - held[c, b] + mine
+                out[h, c] = (wins + 0.5 * ties) / total if total > 0 else 0.5
+        for t in range(i, j):
+            h = order[t]
+            a = combo_cards[h, 0]
+            b = combo_cards[h, 1]
+            k = cluster[h]
+            below[k, a] += 1
+            below[k, b] += 1
+            below_all[k] += 1
+            tied[k, a] = 0
+            tied[k, b] = 0
+            tied_all[k] = 0
+        i = j
+
+
+@njit(cache=True, parallel=True)
+def river_ochs_table(boards, cluster, n_clusters, combo_cards, card_key, rank7, flush_suit,
+                     flush_table):  # fmt: skip
+    """``river_ochs`` of each board, over all cores: float32 ``[boards, 1326, clusters]``."""
+    result = np.empty((boards.shape[0], N_COMBOS, n_clusters), np.float32)
+    for i in prange(boards.shape[0]):
+        out = np.empty((N_COMBOS, n_clusters), np.float64)
+        river_ochs(boards[i], cluster, n_clusters, combo_cards, card_key, rank7, flush_suit,
+                   flush_table, out)  # fmt: skip
+        for h in range(N_COMBOS):
+            for c in range(n_clusters):
+                result[i, h, c] = out[h, c]
+    return result
+
+
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
+def _nearest(point, centroids):
+    """The nearest centroid (L2) of ``point``: the first of equals."""
+    best, best_distance = 0, np.inf
+    for m in range(centroids.shape[0]):
+        distance = 0.0
+        for c in range(point.shape[0]):
+            d = point[c] - centroids[m, c]
+            distance += d * d
+        if distance < best_distance:
+            best, best_distance = m, distance
+    return best
+
+
+@njit(cache=True, parallel=True)
+def river_ochs_buckets(boards, cluster, centroids, combo_cards, card_key, rank7, flush_suit,
+                       flush_table):  # fmt: skip
+    """Nearest of ``centroids`` (L2, ``[buckets, clusters]``) of every combo's OCHS vector on
+    each board: uint8 ``[boards, 1326]`` (0 where the board blocks the combo)."""
+    n_clusters = centroids.shape[1]
+    result = np.zeros((boards.shape[0], N_COMBOS), np.uint8)
+    for i in prange(boards.shape[0]):
+        out = np.empty((N_COMBOS, n_clusters), np.float64)
+        river_ochs(boards[i], cluster, n_clusters, combo_cards, card_key, rank7, flush_suit,
+                   flush_table, out)  # fmt: skip
+        for h in range(N_COMBOS):
+            if out[h, 0] >= 0:
+                result[i, h] = _nearest(out[h], centroids)
+    return result
+
+
+@njit(cache=True, parallel=True)
+def l2_nearest(points, centroids):
+    """Nearest centroid (L2) of each point and its squared distance."""
+    labels = np.empty(points.shape[0], np.int64)
+    distances = np.empty(points.shape[0], np.float64)
+    for i in prange(points.shape[0]):
+        best = _nearest(points[i], centroids)
+        labels[i] = best
+        distance = 0.0
+        for c in range(points.shape[1]):
+            d = points[i, c] - centroids[best, c]
+            distance += d * d
+        distances[i] = distance
+    return labels, distances
