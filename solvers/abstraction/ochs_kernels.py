@@ -2,9 +2,10 @@
 
 A hand's OCHS vector holds its equity against each cluster of opponent hands: wins plus half
 the ties over the cluster's combos that share no card with the hand or the board. One sweep
-per board, as ``strength_kernels.river_w`` does for the whole range: evaluate the unblocked
-combos, sort them by strength, walk the tie groups keeping per-cluster counts of weaker and
-tied combos by card, so card removal costs a few subtractions per hand and cluster.
+per board, as ``strength_kernels.river_w`` does for the whole range: the unblocked combos
+sorted by strength (``sorted_strengths``), then a walk over the tie groups keeping
+per-cluster counts of weaker and tied combos by card, so card removal costs a few
+subtractions per hand and cluster.
 """
 
 from __future__ import annotations
@@ -12,10 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from solvers.cards.board_kernels import board_key, seven_card_strength
-
-N_COMBOS = 1326
-_N_STRENGTHS = 7462
+from solvers.abstraction.strength_kernels import N_COMBOS, sorted_strengths
 
 
 @njit(cache=True, nogil=True)
@@ -24,39 +22,21 @@ def river_ochs(board, cluster, n_clusters, combo_cards, card_key, rank7, flush_s
     """``out[h, c]``: combo ``h``'s equity on the 5-card ``board`` against the combos of
     cluster ``c`` (``cluster[h]`` per combo) that share no card with it; -1 in every column
     where the board blocks ``h``, 0.5 where no combo of the cluster is left."""
-    dead = np.zeros(52, np.bool_)
     strength = np.empty(N_COMBOS, np.int64)
     order = np.empty(N_COMBOS, np.int64)
-    counts = np.zeros(_N_STRENGTHS + 2, np.int64)
-    suit_ranks = np.zeros(4, np.int64)
+    n = sorted_strengths(board, combo_cards, card_key, rank7, flush_suit, flush_table, strength,
+                         order)  # fmt: skip
     size = np.zeros(n_clusters, np.int64)
     held = np.zeros((n_clusters, 52), np.int64)
-    for i in range(5):
-        dead[board[i]] = True
-    key = board_key(board, card_key, suit_ranks)
-    n = 0
     for h in range(N_COMBOS):
-        a = combo_cards[h, 0]
-        b = combo_cards[h, 1]
-        if dead[a] or dead[b]:
-            strength[h] = -1
+        if strength[h] < 0:
             for c in range(n_clusters):
                 out[h, c] = -1.0
             continue
-        s = seven_card_strength(key, suit_ranks, a, b, card_key, rank7, flush_suit, flush_table)
-        strength[h] = s
-        counts[s + 1] += 1
-        n += 1
         k = cluster[h]
         size[k] += 1
-        held[k, a] += 1
-        held[k, b] += 1
-    for s in range(1, counts.shape[0]):
-        counts[s] += counts[s - 1]
-    for h in range(N_COMBOS):  # counting sort by strength: combos in ``order[:n]``
-        if strength[h] >= 0:
-            order[counts[strength[h]]] = h
-            counts[strength[h]] += 1
+        held[k, combo_cards[h, 0]] += 1
+        held[k, combo_cards[h, 1]] += 1
     below = np.zeros((n_clusters, 52), np.int64)
     below_all = np.zeros(n_clusters, np.int64)
     tied = np.zeros((n_clusters, 52), np.int64)

@@ -28,13 +28,12 @@ _N_STRENGTHS = 7462
 
 
 @njit(cache=True, nogil=True)
-def river_w(board, combo_cards, card_key, rank7, flush_suit, flush_table, out, order):
-    """``out[c] = 2 * wins + ties`` of combo ``c`` on a 5-card ``board`` (-1 if blocked).
-
-    ``order`` is int64 scratch of at least 1,326 entries.
-    """
+def sorted_strengths(board, combo_cards, card_key, rank7, flush_suit, flush_table, strength,
+                     order):  # fmt: skip
+    """Every combo's 7-card strength on a 5-card ``board`` into ``strength`` (-1 where the
+    board blocks it) and the unblocked combos weakest first in ``order[:n]`` (a counting sort,
+    combo order within a strength); returns ``n``."""
     dead = np.zeros(52, np.bool_)
-    strength = np.empty(N_COMBOS, np.int64)
     counts = np.zeros(_N_STRENGTHS + 2, np.int64)
     suit_ranks = np.zeros(4, np.int64)
     for i in range(5):
@@ -45,20 +44,32 @@ def river_w(board, combo_cards, card_key, rank7, flush_suit, flush_table, out, o
         a = combo_cards[h, 0]
         b = combo_cards[h, 1]
         if dead[a] or dead[b]:
-            out[h] = -1
+            strength[h] = -1
             continue
-        out[h] = 0
         s = seven_card_strength(key, suit_ranks, a, b, card_key, rank7, flush_suit, flush_table)
         strength[h] = s
         counts[s + 1] += 1
         n += 1
     for s in range(1, counts.shape[0]):
         counts[s] += counts[s - 1]
-    for h in range(N_COMBOS):  # counting sort by strength: combos in ``order[:n]``
-        if out[h] != -1:
-            s = strength[h]
-            order[counts[s]] = h
-            counts[s] += 1
+    for h in range(N_COMBOS):
+        if strength[h] >= 0:
+            order[counts[strength[h]]] = h
+            counts[strength[h]] += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def river_w(board, combo_cards, card_key, rank7, flush_suit, flush_table, out, order):
+    """``out[c] = 2 * wins + ties`` of combo ``c`` on a 5-card ``board`` (-1 if blocked).
+
+    ``order`` is int64 scratch of at least 1,326 entries.
+    """
+    strength = np.empty(N_COMBOS, np.int64)
+    n = sorted_strengths(board, combo_cards, card_key, rank7, flush_suit, flush_table, strength,
+                         order)  # fmt: skip
+    for h in range(N_COMBOS):
+        out[h] = -1 if strength[h] < 0 else 0
     below = np.zeros(52, np.int64)
     tied = np.zeros(52, np.int64)
     below_all = 0
