@@ -88,7 +88,7 @@ def main() -> None:
     seeds = [int(s) for s in args.seeds.split(",")]
     rows = []
     for n in (int(c) for c in args.counts.split(",")):
-        rivers = [r.strip().replace("n", str(n)) if r.strip().endswith("n") else r.strip()
+        rivers = [r.strip()[:-1] + str(n) if r.strip().endswith("n") else r.strip()
                   for r in args.rivers.split(",")]  # fmt: skip
         for river in rivers:
             for kind in args.kinds.split(","):

@@ -63,6 +63,18 @@ def save_table(path: Path, table: np.ndarray, progress: Progress = None) -> None
             progress(f"could not cache {path.name} ({exc}); keeping it in memory")
 
 
+def cached_table(path: Path, shape: tuple[int, ...], dtype, build: Callable[[], np.ndarray],
+                 progress: Progress = None) -> np.ndarray:  # fmt: skip
+    """The table at ``path`` (``load_table``), built by ``build()`` and saved first when it is
+    missing or of another shape or type."""
+    table = load_table(path, shape, dtype)
+    if table is None:
+        save_table(path, build(), progress)
+        table = load_table(path, shape, dtype)
+    assert table is not None
+    return table
+
+
 def _n_boards(street: int) -> int:
     return len(board_sets.canonical_boards(hf.STREET_CARDS[street])[0])
 
@@ -94,17 +106,16 @@ def bucket_table(street: int, n_buckets: int, progress: Progress = None) -> np.n
     dtype = bucket_dtype(n_buckets)
     if street in (1, 2):
         return lookup[feature_table(street, progress)].astype(dtype)
-    path = cache_dir() / f"{FORMAT}_buckets_river_{n_buckets}.npy"
     shape = (_n_boards(3), 1326)
-    table = load_table(path, shape, dtype)
-    if table is None:
+
+    def build() -> np.ndarray:
         built = np.empty(shape, dtype=dtype)
         for start, w in hf.river_chunks(progress):
             built[start : start + len(w)] = lookup[np.maximum(w, 0)]
-        save_table(path, built, progress)
-        table = load_table(path, shape, dtype)
-    assert table is not None
-    return table
+        return built
+
+    path = cache_dir() / f"{FORMAT}_buckets_river_{n_buckets}.npy"
+    return cached_table(path, shape, dtype, build, progress)
 
 
 def cached(street: int, n_buckets: int) -> bool:

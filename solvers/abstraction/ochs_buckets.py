@@ -70,12 +70,9 @@ def _random_rivers(n: int, seed: int) -> np.ndarray:
 def combo_clusters() -> np.ndarray:
     """The opponent cluster of each of the 1,326 combos (its starting hand's): int64, the
     clusters numbered from the weakest starting hands' (lowest mean river strength) up."""
-    found = tables.load_table(_path("classes"), (N_CLASSES,), np.int64)
-    if found is None:
-        tables.save_table(_path("classes"), class_clusters(CLASS_BOARDS, SEED))
-        found = tables.load_table(_path("classes"), (N_CLASSES,), np.int64)
-    classes = np.asarray(found)
-    return classes[COMBO_CLASS].astype(np.int64)
+    classes = tables.cached_table(_path("classes"), (N_CLASSES,), np.int64,
+                                  lambda: class_clusters(CLASS_BOARDS, SEED))  # fmt: skip
+    return np.asarray(classes)[COMBO_CLASS].astype(np.int64)
 
 
 def class_clusters(n_boards: int, seed: int) -> np.ndarray:
@@ -89,8 +86,10 @@ def class_clusters(n_boards: int, seed: int) -> np.ndarray:
     cumulative = np.rint(np.cumsum(share, axis=1)[:, :-1] * 10_000).astype(np.int64)
     sizes = np.bincount(COMBO_CLASS, minlength=N_CLASSES).astype(np.float64)
     centroids = kmedians_l1(cumulative, sizes, N_CLUSTERS, seed)
-    labels = np.abs(cumulative[:, None, :] - centroids[None, :, :]).sum(axis=2).argmin(axis=1)
-    strength = np.bincount(COMBO_CLASS[None, :].repeat(len(w), 0)[valid], weights=w[valid],
+    from solvers.abstraction import emd_kernels  # noqa: PLC0415 - numba on use
+
+    labels, _ = emd_kernels.l1_nearest(cumulative.astype(np.float64), centroids.astype(np.float64))
+    strength = np.bincount(np.broadcast_to(COMBO_CLASS, w.shape)[valid], weights=w[valid],
                            minlength=N_CLASSES) / np.maximum(counts.sum(axis=1), 1)  # fmt: skip
     mean = np.array([strength[labels == k] @ sizes[labels == k] / sizes[labels == k].sum()
                      if (labels == k).any() else np.inf for k in range(N_CLUSTERS)])  # fmt: skip
@@ -173,12 +172,8 @@ def fit_centroids(n: int, n_boards: int = FIT_BOARDS, n_rows: int = FIT_ROWS,
 
 def centroids(n: int, progress: tables.Progress = None) -> np.ndarray:
     """The cached means of ``n`` buckets (fitted and saved on first use)."""
-    found = tables.load_table(_path(f"river{n}_centroids"), (n, N_CLUSTERS), np.float32)
-    if found is None:
-        tables.save_table(_path(f"river{n}_centroids"), fit_centroids(n, progress=progress),
-                          progress)  # fmt: skip
-        found = tables.load_table(_path(f"river{n}_centroids"), (n, N_CLUSTERS), np.float32)
-    assert found is not None
+    found = tables.cached_table(_path(f"river{n}_centroids"), (n, N_CLUSTERS), np.float32,
+                                lambda: fit_centroids(n, progress=progress), progress)  # fmt: skip
     return np.asarray(found)
 
 
@@ -193,21 +188,20 @@ def river_buckets(boards: np.ndarray, means: np.ndarray) -> np.ndarray:
 
 def river_table(n: int, progress: tables.Progress = None) -> np.ndarray:
     """Bucket of every combo on every canonical river (blocked: 0), cached."""
-    shape = (len(board_sets.canonical_boards(5)[0]), N_COMBOS)
-    found = tables.load_table(_path(f"river{n}"), shape, np.uint8)
-    if found is None:
+    _, rivers, _ = board_sets.canonical_boards(5)
+    shape = (len(rivers), N_COMBOS)
+
+    def build() -> np.ndarray:
         means = centroids(n, progress)
-        _, rivers, _ = board_sets.canonical_boards(5)
         built = np.empty(shape, dtype=np.uint8)
         for start in range(0, len(rivers), hf.RIVER_CHUNK):
             if progress:
                 progress(f"OCHS buckets of rivers {start:,}/{len(rivers):,}")
             stop = start + hf.RIVER_CHUNK
             built[start:stop] = river_buckets(rivers[start:stop], means)
-        tables.save_table(_path(f"river{n}"), built, progress)
-        found = tables.load_table(_path(f"river{n}"), shape, np.uint8)
-    assert found is not None
-    return found
+        return built
+
+    return tables.cached_table(_path(f"river{n}"), shape, np.uint8, build, progress)
 
 
 def board_buckets(board: np.ndarray, n: int, progress: tables.Progress = None) -> np.ndarray:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from solvers.abstraction.strength_kernels import N_COMBOS, sorted_strengths
+from solvers.abstraction.strength_kernels import N_COMBOS, sorted_strengths, tie_end
 
 
 @njit(cache=True, nogil=True)
@@ -43,15 +43,13 @@ def river_ochs(board, cluster, n_clusters, combo_cards, card_key, rank7, flush_s
     tied_all = np.zeros(n_clusters, np.int64)
     i = 0
     while i < n:
-        level = strength[order[i]]
-        j = i
-        while j < n and strength[order[j]] == level:
-            h = order[j]
+        j = tie_end(strength, order, i, n)
+        for t in range(i, j):
+            h = order[t]
             k = cluster[h]
             tied[k, combo_cards[h, 0]] += 1
             tied[k, combo_cards[h, 1]] += 1
             tied_all[k] += 1
-            j += 1
         for t in range(i, j):
             h = order[t]
             a = combo_cards[h, 0]
@@ -94,7 +92,7 @@ def river_ochs_table(boards, cluster, n_clusters, combo_cards, card_key, rank7, 
 
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract"})
 def _nearest(point, centroids):
-    """The nearest centroid (L2) of ``point``: the first of equals."""
+    """The nearest centroid (L2) of ``point`` (the first of equals) and its squared distance."""
     best, best_distance = 0, np.inf
     for m in range(centroids.shape[0]):
         distance = 0.0
@@ -103,7 +101,7 @@ def _nearest(point, centroids):
             distance += d * d
         if distance < best_distance:
             best, best_distance = m, distance
-    return best
+    return best, best_distance
 
 
 @njit(cache=True, parallel=True)
@@ -119,7 +117,7 @@ def river_ochs_buckets(boards, cluster, centroids, combo_cards, card_key, rank7,
                    flush_table, out)  # fmt: skip
         for h in range(N_COMBOS):
             if out[h, 0] >= 0:
-                result[i, h] = _nearest(out[h], centroids)
+                result[i, h] = _nearest(out[h], centroids)[0]
     return result
 
 
@@ -129,11 +127,5 @@ def l2_nearest(points, centroids):
     labels = np.empty(points.shape[0], np.int64)
     distances = np.empty(points.shape[0], np.float64)
     for i in prange(points.shape[0]):
-        best = _nearest(points[i], centroids)
-        labels[i] = best
-        distance = 0.0
-        for c in range(points.shape[1]):
-            d = points[i, c] - centroids[best, c]
-            distance += d * d
-        distances[i] = distance
+        labels[i], distances[i] = _nearest(points[i], centroids)
     return labels, distances

@@ -59,6 +59,17 @@ def sorted_strengths(board, combo_cards, card_key, rank7, flush_suit, flush_tabl
     return n
 
 
+@njit(cache=True, nogil=True, inline="always")
+def tie_end(strength, order, i, n):
+    """Where the tie group starting at ``order[i]`` ends (``sorted_strengths``' order): the
+    first position after it with another strength, or ``n``."""
+    level = strength[order[i]]
+    j = i + 1
+    while j < n and strength[order[j]] == level:
+        j += 1
+    return j
+
+
 @njit(cache=True, nogil=True)
 def river_w(board, combo_cards, card_key, rank7, flush_suit, flush_table, out, order):
     """``out[c] = 2 * wins + ties`` of combo ``c`` on a 5-card ``board`` (-1 if blocked).
@@ -75,13 +86,11 @@ def river_w(board, combo_cards, card_key, rank7, flush_suit, flush_table, out, o
     below_all = 0
     i = 0
     while i < n:
-        level = strength[order[i]]
-        j = i
-        while j < n and strength[order[j]] == level:
-            h = order[j]
+        j = tie_end(strength, order, i, n)
+        for t in range(i, j):
+            h = order[t]
             tied[combo_cards[h, 0]] += 1
             tied[combo_cards[h, 1]] += 1
-            j += 1
         size = j - i
         for t in range(i, j):
             h = order[t]
