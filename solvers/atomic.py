@@ -41,11 +41,15 @@ def resolve_output(path: str | os.PathLike) -> Path:
     return path
 
 
-def check_output_path(path: str | os.PathLike, what: str = "output") -> Path:
+def check_output_path(path: str | os.PathLike, what: str = "output", probe: bool = True) -> Path:
     """The resolved path if an atomic write there can succeed; else ``OutputPathError``.
 
-    Checks, without writing anything: the name's length (with room for the temporary's), that
-    an existing target is a regular file and that the folder exists and is writable.
+    Checks the name's length (with room for the temporary's), that an existing target is a
+    regular file and that the folder exists, and then that the folder takes a new file: one
+    empty temporary is created there and removed (``probe``). Permission bits do not tell:
+    root may write any folder by them, yet not into ``/proc``, ``/sys`` or a read-only mount,
+    and a run that found out at its first checkpoint had done its first chunk for nothing.
+    ``atomic_write`` passes ``probe=False``: its own temporary is the probe.
     """
     try:
         if "\0" in os.fspath(path):
@@ -76,6 +80,16 @@ def check_output_path(path: str | os.PathLike, what: str = "output") -> Path:
             )
         if not os.access(folder, os.W_OK | os.X_OK):
             raise OutputPathError(f"cannot write {what} {_show(path)}: folder is not writable")
+        if probe:
+            try:
+                handle, tmp = _temporary(target, folder)
+            except OSError as exc:
+                raise OutputPathError(
+                    f"cannot write {what} {_show(path)}: folder {_show(folder)} does not take "
+                    f"new files ({exc.strerror})"
+                ) from None
+            os.close(handle)
+            os.unlink(tmp)
     except OutputPathError:
         raise
     except OSError as exc:
@@ -90,11 +104,12 @@ def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> 
 
     Returns the path written (the link target when ``path`` is a symbolic link).
     """
-    target = check_output_path(path)
+    target = check_output_path(path, probe=False)
     directory = target.parent if str(target.parent) else Path(".")
-    handle, tmp = tempfile.mkstemp(
-        prefix=f".{target.name}.{os.getpid()}.", suffix=_TEMP_SUFFIX, dir=directory
-    )
+    try:
+        handle, tmp = _temporary(target, directory)
+    except OSError as exc:
+        raise OutputPathError(f"cannot write {_show(path)}: {exc.strerror}") from None
     try:
         umask = os.umask(0)
         os.umask(umask)
@@ -105,10 +120,20 @@ def atomic_write(path: str | os.PathLike, write: Callable[[BinaryIO], None]) -> 
             out.flush()
             os.fsync(out.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         Path(tmp).unlink(missing_ok=True)
+        if isinstance(exc, OSError) and not isinstance(exc, OutputPathError) and exc.strerror:
+            # a full disk or a vanished folder mid-write: the target keeps its last version
+            raise OutputPathError(f"cannot write {_show(path)}: {exc.strerror}") from exc
         raise
     return target
+
+
+def _temporary(target: Path, directory: Path) -> tuple[int, str]:
+    """A new temporary beside ``target`` (``.NAME.PID.XXXXXXXX.tmp``): its descriptor, path."""
+    return tempfile.mkstemp(
+        prefix=f".{target.name}.{os.getpid()}.", suffix=_TEMP_SUFFIX, dir=directory
+    )
 
 
 def atomic_write_text(path: str | os.PathLike, text: str) -> Path:

@@ -4,6 +4,7 @@ Also output paths (checked before a solve, links followed, special files refused
 temporary names, stale temporaries cleaned, and checkpoints that cannot be resumed from.
 """
 
+import errno
 import json
 import os
 import time
@@ -13,7 +14,14 @@ import numpy as np
 import pytest
 
 from pokertui.cli import main
-from solvers.atomic import OutputPathError, atomic_write_text, check_output_path, clean_stale_temps
+from solvers import atomic
+from solvers.atomic import (
+    OutputPathError,
+    atomic_write,
+    atomic_write_text,
+    check_output_path,
+    clean_stale_temps,
+)
 from solvers.user_files import (
     UserFileError,
     json_depth,
@@ -233,6 +241,67 @@ def test_check_output_path_follows_links_and_refuses_specials(tmp_path, specials
         atomic_write_text(specials["folder"], "x")
     with pytest.raises(OutputPathError, match="regular file"):
         check_output_path("/dev/null")  # checked only: a regression must not replace a device
+
+
+NO_NEW_FILES = Path("/proc/pokertui-output.json")
+"""A path whose folder takes no new file whoever asks, root included (its permission bits
+say root may write there)."""
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs Linux's /proc")
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["lbr", "hunl(100)", "--bot", "call", "--hands", "2", "--checkpoint"],
+        ["match", "hunl(100)", "--bot", "call", "--opponent", "call", "--hands", "2",
+         "--checkpoint"],
+        ["solve", "kuhn", "--algo", "cfr", "--iterations", "1000000", "--out"],
+    ],
+)  # fmt: skip
+def test_a_folder_that_takes_no_new_file_is_refused_before_any_work(capsys, command):
+    assert main([*command, str(NO_NEW_FILES), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert "does not take new files" in captured.err and "internal error" not in captured.err
+    assert captured.out == ""  # no deal played, no iteration run
+
+
+def test_a_write_that_fails_midway_keeps_the_last_version(tmp_path):
+    out = tmp_path / "x.json"
+    atomic_write_text(out, "good")
+
+    def fill_the_disk(handle):
+        handle.write(b"half")
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    with pytest.raises(OutputPathError, match="No space left"):
+        atomic_write(out, fill_the_disk)
+    assert out.read_text() == "good" and [p.name for p in tmp_path.iterdir()] == ["x.json"]
+
+
+def test_a_checkpoint_that_fails_mid_run_exits_2_with_the_chunks_before_it_kept(
+    tmp_path, capsys, monkeypatch
+):
+    path = tmp_path / "run.json"
+    command = ["lbr", "hunl(100)", "--bot", "call", "--chunk-deals", "1", "--workers", "1",
+               "--checkpoint", str(path), "--json"]  # fmt: skip
+    assert main([*command, "--hands", "1"]) == 0
+    kept = path.read_bytes()
+    capsys.readouterr()
+    made = atomic._temporary
+
+    def full_after_the_probe(target, directory):
+        if len(calls) == 1:  # the check before the run passes; the first save finds it full
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        calls.append(target)
+        return made(target, directory)
+
+    calls: list[Path] = []
+    monkeypatch.setattr(atomic, "_temporary", full_after_the_probe)
+    assert main([*command, "--hands", "3"]) == 2
+    err = capsys.readouterr().err
+    assert "No space left" in err and "internal error" not in err
+    assert path.read_bytes() == kept  # the deal finished before is still there
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
 
 
 def test_temporary_names_are_unique_and_stale_ones_are_cleaned(tmp_path):
