@@ -33,6 +33,14 @@ class OutputPathError(InputError, OSError):
     Also an ``OSError``, so code that already handles failed writes handles these too."""
 
 
+def write_error(path: str | os.PathLike, exc: OSError) -> InputError:
+    """The message of a failed write to ``path``: an ``OutputPathError`` says it already; any
+    other ``OSError`` by its reason."""
+    if isinstance(exc, OutputPathError):
+        return exc
+    return InputError(f"cannot write {path}: {exc.strerror or exc}")
+
+
 def resolve_output(path: str | os.PathLike) -> Path:
     """The file a write to ``path`` must replace: symbolic links followed to their target."""
     path = Path(path)

@@ -248,21 +248,27 @@ NO_NEW_FILES = Path("/proc/pokertui-output.json")
 say root may write there)."""
 
 
+KUHN = str(Path(__file__).parent.parent / "strategies" / "kuhn.json")
+
+
 @pytest.mark.skipif(not Path("/proc/self").exists(), reason="needs Linux's /proc")
 @pytest.mark.parametrize(
     "command",
     [
-        ["lbr", "hunl(100)", "--bot", "call", "--hands", "2", "--checkpoint"],
-        ["match", "hunl(100)", "--bot", "call", "--opponent", "call", "--hands", "2",
+        ["lbr", "hunl(100)", "--bot", "call", "--hands", "2", "--json", "--checkpoint"],
+        ["match", "hunl(100)", "--bot", "call", "--opponent", "call", "--hands", "2", "--json",
          "--checkpoint"],
-        ["solve", "kuhn", "--algo", "cfr", "--iterations", "1000000", "--out"],
+        ["solve", "kuhn", "--algo", "cfr", "--iterations", "1000000", "--json", "--out"],
+        ["play", "--game", "hunl(100)", "--bot", "call", "--opponent", "call", "--hands", "2",
+         "--json", "--history"],
+        ["export-openspiel", KUHN, "--out"],
     ],
 )  # fmt: skip
 def test_a_folder_that_takes_no_new_file_is_refused_before_any_work(capsys, command):
-    assert main([*command, str(NO_NEW_FILES), "--json"]) == 2
+    assert main([*command, str(NO_NEW_FILES)]) == 2
     captured = capsys.readouterr()
     assert "does not take new files" in captured.err and "internal error" not in captured.err
-    assert captured.out == ""  # no deal played, no iteration run
+    assert captured.out == ""  # no deal played, no iteration run, nothing exported
 
 
 def test_a_write_that_fails_midway_keeps_the_last_version(tmp_path):

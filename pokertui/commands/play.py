@@ -8,6 +8,7 @@ from typing import Any
 
 from pokertui.commands.arguments import bounded_int, seed
 from pokertui.commands.output import add_json_flag, deal_progress, print_json
+from solvers.atomic import write_error
 from solvers.errors import InputError
 
 MAX_HANDS = 100_000
@@ -220,7 +221,7 @@ def run_full_game(args: argparse.Namespace) -> int:
         try:
             atomic_write_text(history, text)
         except OSError as exc:
-            raise InputError(f"cannot write {history}: {exc.strerror or exc}") from None
+            raise write_error(history, exc) from None
         report["history"] = str(history)
     if args.json:
         print_json(report)

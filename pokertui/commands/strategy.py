@@ -19,6 +19,7 @@ from pokertui.commands.output import (
     is_noise,
     print_json,
 )
+from solvers.atomic import write_error
 from solvers.errors import InputError
 
 if TYPE_CHECKING:
@@ -263,7 +264,7 @@ def run_convert(args: argparse.Namespace) -> int:
         try:
             write_chunks(args.out, chunks)
         except OSError as exc:
-            raise InputError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+            raise write_error(args.out, exc) from None
     return 0
 
 
@@ -321,7 +322,7 @@ def _convert_to_binary(args: argparse.Namespace) -> int:
             float_exploitability=before,
         )  # fmt: skip
     except OSError as exc:
-        raise InputError(f"cannot write {args.out}: {exc.strerror or exc}") from None
+        raise write_error(args.out, exc) from None
     size = written.stat().st_size / 1e6
     was = "" if before is None else f" (the source records {before:.4g})"
     gap = measured.exploitability
@@ -446,10 +447,11 @@ def _show_summary(args, game, strategy) -> int:
 
 
 def run_export(args: argparse.Namespace) -> int:
-    from solvers.atomic import atomic_write_text  # noqa: PLC0415
+    from solvers.atomic import atomic_write_text, check_output_path  # noqa: PLC0415
     from solvers.strategy_file import load_strategy  # noqa: PLC0415
     from solvers.strategy_file.openspiel import export_policy  # noqa: PLC0415
 
+    check_output_path(args.out)  # before the file is read, not after
     loaded = load_strategy(args.file)
     try:
         document = export_policy(loaded.game, loaded.strategy)
@@ -458,6 +460,6 @@ def run_export(args: argparse.Namespace) -> int:
     try:
         atomic_write_text(args.out, json.dumps(document, indent=1) + "\n")
     except OSError as exc:
-        raise InputError(f"cannot write {args.out}: {exc.strerror}") from None
+        raise write_error(args.out, exc) from None
     print(f"wrote {len(document['policy'])} information states to {args.out}")
     return 0
