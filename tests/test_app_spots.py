@@ -4,6 +4,8 @@ validated copy in the user's folder, Solve opens the launcher preset for the spo
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from textual.widgets import DataTable, Input, Select, Static, TextArea
 
@@ -193,3 +195,20 @@ async def test_solve_opens_the_launcher_preset_for_the_spot(folders):
         assert solve.query_one("#solve-stop", Select).value == "target"
         text = solve.query_one("#solve-stop-value", Input).value
         assert parse_stop("target", text) == Target(0.3, pot_percent=True)
+
+
+async def test_a_spot_file_that_changed_since_it_was_listed_is_not_edited(folders):
+    """Made a FIFO after the table read it: the edit dialog's read would have blocked the app;
+    it says why instead, and the screen stays."""
+    spots, strategies, saves = folders
+    app = make_app(strategies, saves)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_spots(pilot, folders)
+        path = screen.current.path
+        path.unlink()
+        os.mkfifo(path)
+        await pilot.press("d")
+        await settle(pilot)
+        assert app.screen is screen
+        shown = [str(n.message) for n in app._notifications]
+        assert any(f"Cannot edit {path.name}" in m and "regular file" in m for m in shown), shown

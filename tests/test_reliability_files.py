@@ -182,6 +182,30 @@ def test_validation_time_is_linear_and_problems_are_capped(tmp_path, capsys):
     assert "(68004 problems)" in err and "... and 67954 more" in err
 
 
+SPOTS = Path(__file__).parent.parent / "spots"
+SMALL_INPUTS = [
+    ["batch", "{in}"],
+    ["batch", "flops", str(SPOTS / "flop.toml"), "--out", "{out}", "--flops", "{in}"],
+    ["solve", str(SPOTS / "river.toml"), "--algo", "dcfr", "--iterations", "2", "--out",
+     "{out}", "--lock", "{in}"],
+]  # fmt: skip
+"""Commands reading a small text file beside their main input: a job file, a flop list, a
+lock file."""
+
+
+@pytest.mark.parametrize("command", SMALL_INPUTS, ids=lambda c: " ".join(c[:2]))
+@pytest.mark.parametrize("kind", ["fifo", "folder", "dev_zero"])
+def test_small_inputs_are_read_only_from_regular_files(tmp_path, specials, capsys, command, kind):
+    """``/dev/zero`` as a job file or a flop list was read until the memory ran out."""
+    argv = [part.replace("{in}", str(specials[kind])).replace("{out}", str(tmp_path / "o"))
+            for part in command]  # fmt: skip
+    started = time.perf_counter()
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert ("regular file" in err or "a folder" in err) and "internal error" not in err, err
+    assert time.perf_counter() - started < 30
+
+
 # --- output paths -------------------------------------------------------------------------
 
 

@@ -236,3 +236,20 @@ def test_settings_keep_good_fields_and_survive_special_files(tmp_path):
     assert load_settings(tmp_path) == Settings()
     save_settings(tmp_path, Settings(seed=3))  # refused quietly: the FIFO stays a FIFO
     assert not (tmp_path / "settings.json").is_file()
+
+
+def test_the_resume_list_labels_a_special_or_damaged_save_without_reading_it_whole(tmp_path):
+    """A FIFO named like a save would have blocked the resume screen on its read for ever."""
+    from pokertui.screens.resume import save_label  # noqa: PLC0415
+
+    good = tmp_path / "good.json"
+    save_session(_played(hands=2), good)
+    fifo = tmp_path / "stuck.json"
+    os.mkfifo(fifo)
+    folder = tmp_path / "folder.json"
+    folder.mkdir()
+    garbage = tmp_path / "garbage.json"
+    garbage.write_bytes(os.urandom(300))
+    assert save_label(good).startswith("good · leduc") and "2 hands" in save_label(good)
+    for path in (fifo, folder, garbage):
+        assert save_label(path) == f"{path.stem} · unreadable save"

@@ -6,7 +6,6 @@ itself, so sessions of the same bot are told apart at a glance.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime
 from pathlib import Path
 
@@ -17,16 +16,20 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from pokertui.session.saves import MAX_SAVE_BYTES
+from solvers.errors import InputError
+from solvers.user_files import load_user_json
+
 
 def save_label(path: Path) -> str:
     """``NAME · GAME · N hands · saved DATE`` (an unreadable save says so; resuming it
     explains why)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = load_user_json(path, MAX_SAVE_BYTES, "save")  # a FIFO would hang the screen
         game = str(data["game"])
         hands = len(data["hands"])
         saved = datetime.fromisoformat(data["saved_at"]).astimezone()
-    except (OSError, UnicodeDecodeError, ValueError, KeyError, TypeError):
+    except (InputError, ValueError, KeyError, TypeError):
         return f"{path.stem} · unreadable save"
     plural = "" if hands == 1 else "s"
     return f"{path.stem} · {game} · {hands} hand{plural} · saved {saved:%Y-%m-%d %H:%M}"

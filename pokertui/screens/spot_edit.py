@@ -22,8 +22,9 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 
 from solvers.atomic import atomic_write_text
 from solvers.errors import InputError
-from solvers.games.holdem.spot import STREETS, SpotParams, spot_values
+from solvers.games.holdem.spot import MAX_SPOT_BYTES, STREETS, SpotParams, spot_values
 from solvers.games.params import validate_params
+from solvers.user_files import read_user_text
 
 
 def _toml_value(value: Any) -> str:
@@ -50,7 +51,7 @@ def sizes_text(raw: dict[str, Any]) -> str:
 
 def edited_spot(original: Path, name: str, oop: str, ip: str, sizes: str) -> str:
     """The new spot file's text; ``InputError`` (with the reason) if it is not a valid spot."""
-    raw = tomllib.loads(original.read_text(encoding="utf-8"))
+    raw = tomllib.loads(read_user_text(original, MAX_SPOT_BYTES, "spot file"))
     try:
         streets = tomllib.loads(sizes)
     except tomllib.TOMLDecodeError as exc:
@@ -99,7 +100,7 @@ class SpotEditDialog(ModalScreen[Path | None]):
         super().__init__()
         self.original = Path(original)
         self.user_dir = Path(user_dir)
-        self.raw = tomllib.loads(self.original.read_text(encoding="utf-8"))
+        self.raw = tomllib.loads(read_user_text(self.original, MAX_SPOT_BYTES, "spot file"))
 
     def compose(self) -> ComposeResult:
         raw = self.raw

@@ -16,6 +16,7 @@ validated, opens it.
 from __future__ import annotations
 
 import json
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -298,7 +299,12 @@ class SpotsScreen(Screen[None]):
             return
         from pokertui.screens.spot_edit import SpotEditDialog  # noqa: PLC0415
 
-        self.app.push_screen(SpotEditDialog(row.path, self.user_dir), self.edited)
+        try:
+            dialog = SpotEditDialog(row.path, self.user_dir)
+        except (InputError, tomllib.TOMLDecodeError) as exc:  # changed since it was listed
+            self.notify(f"Cannot edit {row.path.name}: {exc}", severity="error", timeout=6)
+            return
+        self.app.push_screen(dialog, self.edited)
 
     def edited(self, path: Path | None) -> None:
         if path is not None:

@@ -31,6 +31,7 @@ from solvers.games.base import GameParams
 from solvers.games.holdem.spot import SpotParams, spot_spec
 from solvers.games.params import format_spec, validate_params
 from solvers.games.spec import FILE_LOADERS, parse_spec
+from solvers.user_files import read_user_text
 
 JOB_KEYS = ("algo", "iterations", "seconds", "target", "out", "game", "spot", "vary", "values",
             "options")  # fmt: skip
@@ -110,13 +111,10 @@ def varied(name: str, params: GameParams, key: str, value: Any) -> str:
 def load_job_file(path: str | Path) -> tuple[list[Job], Path | None]:
     """The jobs of a TOML job file and its output folder (None when it names none)."""
     path = Path(path)
+    text = read_user_text(path, MAX_JOBFILE_BYTES, "job file")  # a FIFO or /dev/zero: refused
     try:
-        if path.stat().st_size > MAX_JOBFILE_BYTES:
-            raise InputError(f"job file {path} is too big (at most 1 MB)")
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise InputError(f"cannot read job file {path}: {exc.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
         raise InputError(f"job file {path}: not valid TOML: {exc}") from None
     unknown = sorted(set(raw) - set(JOB_KEYS))
     if unknown:

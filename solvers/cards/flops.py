@@ -25,10 +25,13 @@ import numpy as np
 
 from solvers.cards.deck import N_CARDS, RANKS, card_str, parse_cards
 from solvers.errors import InputError
+from solvers.user_files import read_user_text
 
 RAW_FLOPS = 22_100
 N_ISOMORPHIC = 1_755
 SUBSET_SIZES = (184, 95, 49, 25)
+MAX_FLOP_FILE_BYTES = 1 << 20
+"""A flop list: all 22,100 flops with their weights take about 220 kB."""
 TEXTURES = ("trips", "paired", "monotone", "two-tone", "rainbow")
 """Suit/pairing class of a flop; ``paired`` and ``trips`` ignore suits."""
 
@@ -165,13 +168,7 @@ def parse_flop_choice(text: str) -> tuple[Flop, ...]:
 def read_flop_file(path: str | Path) -> tuple[Flop, ...]:
     """Flops from a text file: one a line as cards and an optional whole weight; ``#`` comments."""
     path = Path(path)
-    try:
-        if path.stat().st_size > 1 << 20:
-            raise InputError(f"flop file {path} is too big (a flop list is at most 1 MB)")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = getattr(exc, "strerror", None) or str(exc)
-        raise InputError(f"--flops: cannot read flop file {path}: {reason}") from None
+    text = read_user_text(path, MAX_FLOP_FILE_BYTES, "--flops: flop file")
     flops: list[Flop] = []
     seen: set[tuple[int, int, int]] = set()
     for number, line in enumerate(text.splitlines(), start=1):

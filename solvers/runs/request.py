@@ -31,6 +31,7 @@ from solvers.algorithms.registry import (
 )
 from solvers.atomic import check_output_path
 from solvers.errors import InputError
+from solvers.user_files import check_regular_file
 
 MAX_ITERATIONS = 10**12
 MAX_SECONDS = 10**8
@@ -161,14 +162,15 @@ class RunRequest:
         return self.checkpoint or self.out.with_name(self.out.name + ".ckpt.npz")
 
     def check_paths(self) -> None:
-        """The files a run writes can be written, and the lock file exists (``InputError``)."""
+        """The files a run writes can be written, and the lock file is a file (``InputError``:
+        a missing one, a folder or a device each said as such)."""
         check_output_path(self.out, "--out")
         if self.algo in ITERATIVE:
             check_output_path(self.checkpoint_path, "--checkpoint")
             if os.path.realpath(self.out) == os.path.realpath(self.checkpoint_path):
                 raise InputError("--out and --checkpoint must be different files")
-        if self.lock is not None and not self.lock.is_file():
-            raise InputError(f"lock file {self.lock} does not exist")
+        if self.lock is not None:
+            check_regular_file(self.lock, "lock file")
 
     # --- the child's argv -----------------------------------------------------------------
     def to_argv(self) -> list[str]:

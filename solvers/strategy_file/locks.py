@@ -33,9 +33,10 @@ from solvers.errors import InputError
 from solvers.exact.locks import Locks, NodeLock
 from solvers.games import load_game
 from solvers.games.base import TreeGame, spot_hand_combos
-from solvers.strategy_file.model import ROW_TOLERANCE, Problem, StrategyFileError
+from solvers.strategy_file.model import MAX_FILE_BYTES, ROW_TOLERANCE, Problem, StrategyFileError
 from solvers.strategy_file.read import _holdem_view, _in_tree, _is_number, _Locator, _Reader
 from solvers.strategy_file.write import _implied_action, _spot_spreader, round_rows
+from solvers.user_files import read_user_text
 
 _KNOWN_FIELDS = {"format_version", "game", "form", "solver", "measured", "defaults", "nodes"}
 
@@ -43,10 +44,7 @@ _KNOWN_FIELDS = {"format_version", "game", "form", "solver", "measured", "defaul
 def load_locks(path: str | Path, game: TreeGame) -> tuple[Locks, dict[str, Any]]:
     """The locks of a lock file for ``game``, and its ``nodes`` object (for the file header)."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read lock file {path}: {exc}") from None
+    text = read_user_text(path, MAX_FILE_BYTES, "lock file")  # a FIFO or /dev/zero: refused
     return loads_locks(text, game, str(path))
 
 
