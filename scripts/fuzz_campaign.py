@@ -238,17 +238,28 @@ def cases(rng: random.Random, count: int, folder: Path, files: list[Path]):
             if rng.random() < 0.5:
                 argv += ["--seed", rng.choice(["-1", "3", str(2**70), "x"])]
             yield "cli", argv
-        elif roll < 0.9:
+        elif roll < 0.8:
             path = str(rng.choice(files))
             command = rng.choice([["validate", path], ["exploit", path], ["show", path],
                                   ["convert", path, "--to", "readable"],
                                   ["play", "--hands", "3", "--bot", path]])  # fmt: skip
             yield "cli", command
+        elif roll < 0.9:  # the small inputs beside a command's main one
+            path = str(rng.choice(files))
+            command = rng.choice([["batch", path], ["analyze", path],
+                                  ["batch", "flops", "spots/flop.toml", "--out",
+                                   str(folder / "batch"), "--flops", path, "--iterations", "1"],
+                                  ["solve", "spots/river.toml", "--algo", "dcfr", "--out", out,
+                                   "--iterations", "2", "--lock", path]])  # fmt: skip
+            yield "cli", command
         elif roll < 0.95:
-            yield "cli", ["solve", "kuhn", "--algo", "cfr", "--iterations", "3", "--out",
-                          rng.choice([str(folder), str(folder / "no" / "x.json"),
-                                      str(folder / ("n" * 260)),
-                                      str(folder / "fifo.json")])]  # fmt: skip
+            target = rng.choice([str(folder), str(folder / "no" / "x.json"),
+                                 str(folder / ("n" * 260)), str(folder / "fifo.json"),
+                                 "/proc/pokertui-out.json"])  # fmt: skip
+            yield "cli", rng.choice([
+                ["solve", "kuhn", "--algo", "cfr", "--iterations", "3", "--out", target],
+                ["lbr", "hunl(100)", "--bot", "call", "--hands", "1", "--checkpoint", target],
+            ])  # fmt: skip
         else:
             yield "tui", ["play", "--resume", rng.choice(["missing", "broken", "x" * 80])]
 
@@ -265,6 +276,10 @@ def _case_class(argv: list[str]) -> str:
         return "play --resume"
     if argv[0] == "equity":
         return "equity"
+    if argv[0] in ("batch", "analyze") or "--lock" in argv:
+        return "other inputs"
+    if argv[0] == "lbr":
+        return "lbr: output path"
     return "strategy files"
 
 
