@@ -193,9 +193,14 @@ class SolveSize:
                 if precision != LEANEST and wanted_bytes(leaner) <= limit
                 else ""
             )
+            where = (
+                "the limit is"
+                if _set_limit() is not None
+                else "the machine can spare (half its available memory) only"
+            )
             raise GameParamError(
                 f"nlhe: this tree needs about {need / 2**20:,.0f} MB to solve "
-                f"({self.n_nodes:,} nodes x {self.max_hands} hands) but the limit is "
+                f"({self.n_nodes:,} nodes x {self.max_hands} hands) but {where} "
                 f"{limit / 2**20:,.0f} MB{hint}; use fewer bet sizes, narrower ranges, or raise "
                 "--max-memory"
             )
