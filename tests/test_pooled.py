@@ -220,7 +220,7 @@ CV_FIGURES = [
     # (folder, seeds, hands, value, ci95, less the blueprint on the same deals, ci95): LBR with
     # control variates against the default, paired with the blueprint's runs in the same folder
     ("fcpa_1-4_cv_flop", "21[01][0-9]", 1_600, -299, 246, -1_463, 264),
-    ("56_2-4_flop", "54[01][0-9]", 200, 80, 489, -10_849, 3_083),
+    ("56_2-4_flop", "54[0-9][0-9]", 600, 382, 339, -12_123, 1_837),
 ]
 
 
