@@ -397,3 +397,23 @@ def test_unusable_checkpoints_exit_2_with_a_message(tmp_path, specials, capsys):
         assert "internal error" not in err and "error:" in err, (name, err)
         assert out.read_bytes() == before, name  # a failed resume writes nothing
     assert main([*base, "--iterations", "20", "--resume"]) == 0  # the good one still works
+
+
+def test_recording_lbr_into_a_full_disk_says_why_and_keeps_the_file(tmp_path, monkeypatch):
+    """``lbr --record`` rewrites the strategy file: a failed write said "cannot write F: None"
+    once the write raised ``OutputPathError`` (whose ``strerror`` is unset)."""
+    from solvers.reports.lbr.record import record_lbr  # noqa: PLC0415
+
+    path = tmp_path / "push_fold.json"
+    path.write_bytes((Path(KUHN).parent / "push_fold_10bb.json").read_bytes())
+    before = path.read_bytes()
+
+    def full(target, directory):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic, "_temporary", full)
+    result = {"action_set": "fc", "streets": ["preflop"], "exact": True, "unit": "mbb_per_hand",
+              "value": 1.0, "ci95": 0.0, "seat_values": [2.0, 0.0], "river_resolve": None}
+    with pytest.raises(OutputPathError, match="No space left") as raised:
+        record_lbr(path, result)
+    assert "None" not in str(raised.value) and path.read_bytes() == before

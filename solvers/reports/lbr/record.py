@@ -11,8 +11,7 @@ import json
 from pathlib import Path
 from typing import Any, TypedDict
 
-from solvers.atomic import atomic_write_text
-from solvers.errors import InputError
+from solvers.atomic import atomic_write_text, write_error
 from solvers.strategy_file import LbrFigure, dumps_document, load_strategy, read_strategy_text
 from solvers.strategy_file.binary import replace_lbr
 from solvers.strategy_file.binary_layout import is_binary
@@ -62,7 +61,7 @@ def record_lbr(path: str | Path, result: dict[str, Any]) -> list[LbrFigure]:
         try:
             replace_lbr(path, figures)
         except OSError as exc:
-            raise InputError(f"cannot write {path}: {exc.strerror}") from None
+            raise write_error(path, exc) from None
         return figures
     data = json.loads(read_strategy_text(path))
     nodes = data.pop("nodes")
@@ -71,7 +70,7 @@ def record_lbr(path: str | Path, result: dict[str, Any]) -> list[LbrFigure]:
     try:
         atomic_write_text(path, dumps_document(data))
     except OSError as exc:
-        raise InputError(f"cannot write {path}: {exc.strerror}") from None
+        raise write_error(path, exc) from None
     return figures
 
 
