@@ -59,6 +59,7 @@ from solvers.exact.compiled_walk import (
     CompiledWalk,
     Source,
     compiled_walk,
+    sample_groups,
     strategies_from,
 )
 from solvers.exact.evaluation import Exploitability, exploitability_of_sources
@@ -104,6 +105,14 @@ class CFRConfig:
     isomorphism: bool = True
     """On the compiled walk, walk one of each pair of suit-swapped chance outcomes (when the
     spot has two suits its board and ranges cannot tell apart) and count it twice."""
+    sample: int = 0
+    """Public chance sampling on the compiled walk: each iteration walks this many of the
+    subtree groups below the first chance nodes (a flop spot's turn cards), drawn afresh, their
+    values scaled up to stay unbiased (``compiled_walk.sample_groups``); 0 walks them all. The
+    decisions above (the flop) are updated every iteration, those below when their card is
+    drawn."""
+    sample_seed: int = 0
+    """Seed of the draws of ``sample`` (with the iteration: a resumed solve draws the same)."""
     walk: str = "auto"
     """``compiled``: the compiled loops of ``compiled_walk.py`` (games with combo terminals,
     alternating updates); ``numpy``: the numpy level walk; ``auto``: compiled where it applies."""
@@ -115,6 +124,8 @@ class CFRConfig:
             raise SolverError("give both alpha and beta, or neither")
         if self.gamma < 0 or self.delay < 0:
             raise SolverError("gamma and delay must be >= 0")
+        if self.sample < 0:
+            raise SolverError("sample must be >= 0 (0 walks every chance outcome)")
         if self.precision is not None:
             if self.precision not in PRECISIONS:
                 raise SolverError("precision must be 16, 32 or 64 (bits), or float32, float64")
@@ -197,6 +208,8 @@ class FullWidthCFR(Solver):
             compiled = uses_compiled(game, settings.walk, settings.alternating)
         except InputError as exc:
             raise SolverError(str(exc)) from None
+        if settings.sample and not compiled:
+            raise SolverError("sample= runs on the compiled walk of hold'em spots only")
         if self.quantised and not compiled:
             raise SolverError(
                 "precision=16 runs on the compiled walk of hold'em spots (alternating updates) "
@@ -284,7 +297,12 @@ class FullWidthCFR(Solver):
         assert self._compiled is not None
         sources = [self._source(0), self._source(1)]
         update = self._fused(player, iteration)
-        self._compiled.root_values(player, sources, MODE_CFR, update=update)
+        weights = None
+        if self.config.sample:
+            weights = sample_groups(
+                self._compiled.n_groups, self.config.sample, self.config.sample_seed, iteration
+            )
+        self._compiled.root_values(player, sources, MODE_CFR, update=update, group_weights=weights)
 
     def _source(self, player: int) -> Source:
         """The current strategy of ``player`` as the compiled loops read it: regret matching."""

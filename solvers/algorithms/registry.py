@@ -79,6 +79,9 @@ def _cfr_options(alpha, beta, gamma, floor, predictive=False) -> tuple[Option, .
                "bits of regrets and sums: 32, 64, or 16 (hold'em spots; default: the game's)",
                choices=("16", "32", "64", "float32", "float64"), nullable=True),
         Option("isomorphism", "bool", True, "walk one of two suit-swapped cards (spots)"),
+        Option("sample", "int", 0, "chance sampling (hold'em spots): walk this many of the "
+               "first chance node's cards an iteration, 0 for all", low=0, high=10_000),
+        Option("sample_seed", "int", 0, "seed of sample='s draws", low=0, high=MAX_SEED),
         Option("walk", "choice", "auto", "compiled loops (hold'em spots) or the numpy walk",
                choices=("auto", "compiled", "numpy")),
         _output(),

@@ -370,7 +370,7 @@ def _value_row(
 def walk_pass(
     player, mode, plan, schedule, own_source, opp_source, top_reach0, top_reach1, top_values,
     tables, own_hands, opp_hands, update, best, own_swap, workers, batches, cache_rows,
-    action_rows,
+    action_rows, group_weights,
 ):  # fmt: skip
     """``reach_down`` and ``values_up`` of ``player`` in one pass on the ``Schedule``
     ``schedule``: reach down the rows above the cut by levels (in ``top_*``, the root row
@@ -382,7 +382,9 @@ def walk_pass(
     (``ShowdownBatches``), each sweeping its showdowns together first. With ``cache_rows`` (the
     longest subtree's rows, or 0) a scratch keeps the strategies formed on the way down,
     ``action_rows`` rows each (a decision's most actions and ``_strategy``'s scratch row), for
-    the way up, where they are formed again otherwise.
+    the way up, where they are formed again otherwise. ``group_weights`` (one per subtree
+    group, or empty for all at 1) samples chance below the cut: a group of weight 0 is not
+    walked (its heads' values are 0), another's heads' values are scaled by its weight.
 
     The three phases are steps of one parallel loop (``_walk_chunk`` does a chunk of any of
     them). numba compiles each ``prange`` loop into a function of its own and optimises the
@@ -419,6 +421,7 @@ def walk_pass(
                 phase, lo, np.int64(chunk), hi, n_chunks, sigma_rows, most, player, mode, plan,
                 schedule, own_source, opp_source, top_reach0, top_reach1, top_values, tables,
                 own_hands, opp_hands, update, best, own_swap, batches, cache_rows, action_rows,
+                group_weights,
             )  # fmt: skip
 
 
@@ -450,7 +453,7 @@ def _longest_subtree(sub_start):
 def _walk_chunk(
     phase, lo, chunk, hi, stride, sigma_rows, most, player, mode, plan, schedule, own_source,
     opp_source, top_reach0, top_reach1, top_values, tables, own_hands, opp_hands, update, best,
-    own_swap, batches, cache_rows, action_rows,
+    own_swap, batches, cache_rows, action_rows, group_weights,
 ):  # fmt: skip
     """One chunk of a ``walk_pass`` step: rows (or subtrees) ``lo + chunk``, then every
     ``stride``-th below ``hi``, with the chunk's own scratch (``sigma_rows`` rows of strategy,
@@ -502,6 +505,14 @@ def _walk_chunk(
     for s in range(first, hi, stride):
         lo = sub_start[s]
         end = sub_start[s + 1]
+        weight = group_weights[s] if group_weights.shape[0] > 0 else 1.0
+        if weight == 0.0:  # not sampled: its heads count nothing this pass
+            for i in range(lo, end):
+                head = top_index[sub_rows[i]]
+                if head >= 0:
+                    for h in range(n_own):
+                        top_values[head, h] = 0.0
+            continue
         for i in range(lo, end):  # each member subtree parents first from its head
             row = sub_rows[i]
             head = top_index[row]
@@ -545,7 +556,7 @@ def _walk_chunk(
                 if head >= 0:
                     at = local_index[row]
                     for h in range(n_own):
-                        top_values[head, h] = values[at, h]
+                        top_values[head, h] = values[at, h] * weight
 
 
 @njit(cache=True, nogil=True)

@@ -206,9 +206,12 @@ class CompiledWalk:
         mode: int = MODE_VALUES,
         best: np.ndarray | None = None,
         update: FusedUpdate | None = None,
+        group_weights: np.ndarray | None = None,
     ) -> np.ndarray:
         """``reach_down`` then ``values_up`` in one lean pass; returns a copy of the root's
-        values (the buffers are shared by the threads that use this walk).
+        values (the buffers are shared by the threads that use this walk). ``group_weights``
+        (``[n_groups]``, see ``sample_groups``) walks only the subtree groups of nonzero
+        weight, each head's values scaled by it: chance sampled below the cut.
 
         The same numbers to the bit, but reach and values are kept only for the rows above the
         first chance nodes (``top_reach``, ``top_values``): each subtree below is walked depth
@@ -248,9 +251,16 @@ class CompiledWalk:
                 self.batches,
                 self.longest_subtree if self.kept_strategies <= self.strategy_cache else 0,
                 self.strategy_rows,
+                _ALL_GROUPS if group_weights is None else group_weights,
             )
             self.record_passes(kind, threads, time.perf_counter() - started, 1)
             return values[root].copy()  # the buffer is another thread's once unlocked
+
+    @property
+    def n_groups(self) -> int:
+        """Subtree groups of the lean pass: one per card of the first chance nodes (a flop
+        spot's turn cards, a turn spot's rivers), across the lines into it."""
+        return len(self.schedule.sub_start) - 1
 
     @property
     def threads(self) -> int:
@@ -330,6 +340,24 @@ class CompiledWalk:
                 self.plan.hand_swap[player],
             )
             return values[0].copy()
+
+
+_ALL_GROUPS = np.zeros(0)
+"""``group_weights`` of a full pass: every group walked at weight 1."""
+
+
+def sample_groups(n_groups: int, walked: int, seed: int, iteration: int) -> np.ndarray:
+    """Weights of a pass that walks ``walked`` of ``n_groups`` groups, drawn uniformly
+    without replacement from the seed and the iteration alone (a resumed solve draws the
+    same), each at ``n_groups / walked``: every group's expected weight is 1, so a sampled
+    pass's values are unbiased estimates of the full pass's (public chance sampling)."""
+    weights = np.zeros(n_groups)
+    if walked >= n_groups:
+        weights[:] = 1.0
+        return weights
+    rng = np.random.default_rng([seed, iteration])
+    weights[rng.choice(n_groups, walked, replace=False)] = n_groups / walked
+    return weights
 
 
 def _check_update(mode: int, update: FusedUpdate | None) -> None:
