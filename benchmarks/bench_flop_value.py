@@ -20,10 +20,10 @@ flops' (``--common union``, 1.6M nodes single-raised, about an hour a locked sol
 
 Run: ``.venv/bin/python benchmarks/bench_flop_value.py [--pots srp,3bet] [--iterations 10,30]
 [--trees checkdown,allin,blueprint] [--common resolve] [--seats 0,1] [--target 0.5]
-[--max-iterations 80]``. ``--pots srp --trees checkdown,turn --iterations 30,100`` took 75
-minutes on two cores shared with another job (the reference 19 minutes, each locked solve 7);
-``--trees blueprint,checkdown --iterations
-30,100 --common union-river-checked`` takes 80 minutes for both pots.
+[--max-iterations 80] [--sample 0,5,10]``. ``--pots srp --trees checkdown,turn --iterations
+30,100`` took 75 minutes on two cores shared with another job (the reference 19 minutes, each
+locked solve 7); ``--trees blueprint,checkdown --iterations 30,100 --common union-river-checked``
+takes 80 minutes for both pots.
 """
 
 from __future__ import annotations
@@ -80,6 +80,9 @@ def main() -> None:
     parser.add_argument("--seats", default="0,1", help="the bot's spot players: 0 OOP, 1 IP")
     parser.add_argument("--target", type=float, default=0.5, help="bracket width, %% of the pot")
     parser.add_argument("--max-iterations", type=int, default=80)
+    parser.add_argument("--sample", default="0",
+                        help="turn cards the trees' solves walk an iteration (0: all), one "
+                        "solve of each tree per number: 0,5,10")
     args = parser.parse_args()
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
@@ -107,18 +110,21 @@ def main() -> None:
                 continue
             sizes = FLOP_TREES[name]
             sub = build_subgame(state, board, ranges, sizes).game
-            solver = make_solver(sub, "dcfr")
-            done, spent = 0, 0.0
-            for budget in budgets:
-                cpu = time.process_time()
-                solver.run(iterations=budget - done)
-                spent += time.process_time() - cpu  # the tree's solve alone, not the locked ones
-                done = budget
-                strategy = solver.average_strategy()
-                for p, got in _locked(sub, strategy, common, seats, args):
-                    rows.append(_row(pot_name, name, budget, p, spent, got, reference[p], pot))
-                    print_rows("", rows[-1:])
-            sub.derived.clear()
+            for sample in (int(x) for x in args.sample.split(",")):
+                solver = make_solver(sub, "dcfr", sample=sample)
+                label = f"{name}, {sample} cards sampled" if sample else name
+                done, spent = 0, 0.0
+                for budget in budgets:
+                    cpu = time.process_time()
+                    solver.run(iterations=budget - done)
+                    spent += time.process_time() - cpu  # the solve alone, not the locked ones
+                    done = budget
+                    strategy = solver.average_strategy()
+                    for p, got in _locked(sub, strategy, common, seats, args):
+                        rows.append(_row(pot_name, label, budget, p, spent, got, reference[p],
+                                         pot))  # fmt: skip
+                        print_rows("", rows[-1:])
+                sub.derived.clear()
     print_rows("Flop trees by the value of their flop play (cost: % of the flop's pot)", rows)
 
 

@@ -74,6 +74,8 @@ OPTIONS = {
     "resolve (resolve:'s default) or maxmargin (resolve-safe:'s default)",
     "flop-tree": "the flop re-solve's tree: checkdown (the default: the flop's bets, then the "
     "turn and river checked down) or turn (the turn's bets too, the river checked down)",
+    "flop-sample": "with flop-tree=turn: turn cards the flop's solve walks an iteration, drawn "
+    "afresh each (public chance sampling; 0, the default, walks all 49)",
     "floor": "each hand of the opponent's modelled range weighs at least this share of the "
     "heaviest, 0 to 1 (default 0.05)",
 }
@@ -81,6 +83,8 @@ STREET_OF_OPTION = {"flop": 1, "turn": 2, "river": 3}
 FLOP_TREE_CHOICES = ("checkdown", "turn")
 """The flop trees a user may pick (``resolving.FLOP_TREES`` holds the benchmark's others)."""
 MAX_SECONDS = 3600.0
+MAX_FLOP_SAMPLE = 49
+"""Turn cards after a flop: sampling more walks them all."""
 MAX_ITERATIONS = 1_000_000
 RESOLVE_NAME = re.compile(r"^(resolve-safe|resolve)\s*(?:\(([^()]*)\))?\s*:(.*)$", re.I | re.S)
 RESOLVE_LIKE = re.compile(r"^resolve(-safe)?\s*[(:]", re.I)
@@ -122,6 +126,11 @@ def resolve_options(text: str) -> dict:
                 raise InputError(f"iterations={value} must be a whole number, 1 to "
                                  f"{MAX_ITERATIONS:,}")  # fmt: skip
             keywords["max_iterations"] = int(number)
+        elif key == "flop-sample":
+            if not (0 <= number <= MAX_FLOP_SAMPLE and number == int(number)):
+                raise InputError(f"flop-sample={value} must be a whole number, 0 to "
+                                 f"{MAX_FLOP_SAMPLE} (turn cards an iteration)")  # fmt: skip
+            keywords["flop_sample"] = int(number)
         elif key == "floor":
             if not 0 <= number <= 1:
                 raise InputError(f"floor={value} must be 0 to 1 (a share of the heaviest hand)")
@@ -139,6 +148,9 @@ def resolve_options(text: str) -> dict:
     if "sizes" in keywords and 1 not in keywords.setdefault("streets", (1, 2, 3)):
         raise InputError("flop-tree= sets the flop re-solve's tree: it cannot combine with "
                          "from=turn or river")  # fmt: skip
+    if keywords.get("flop_sample") and keywords.get("sizes", {}).get(1) is not FLOP_TREES["turn"]:
+        raise InputError("flop-sample= samples the turn cards of the flop's solve: it needs "
+                         "flop-tree=turn")  # fmt: skip
     if "max_iterations" in keywords or seconds:
         clock = dict(DEFAULT_SECONDS)
         if "max_iterations" in keywords and not seconds:

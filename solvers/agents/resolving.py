@@ -418,6 +418,10 @@ class ResolvingAgent:
     """Re-solved streets, the flop included: its checked-down re-solve
     takes 1 to 2 CPU s, and its flop play costs no more than the blueprint's in a common tree
     (``bench_flop_value.py --trees blueprint``, ``docs/resolve.md``)."""
+    flop_sample: int = 0
+    """Turn cards the flop's solve walks an iteration (``FullWidthCFR``'s ``sample``: public
+    chance sampling), for a flop tree that plays the turn (``FLOP_TREES["turn"]``); 0 walks
+    them all."""
     range_floor: float = DEFAULT_RANGE_FLOOR
     """Every live combo of the opponent's modelled range weighs at least this share of its
     heaviest combo (``DEFAULT_RANGE_FLOOR``)."""
@@ -645,7 +649,7 @@ class ResolvingAgent:
         street = sub.root.street
         pot = float(game.pot)
         target = self.target_pct / 100.0 * pot
-        solver = make_solver(game, "dcfr")
+        solver = make_solver(game, "dcfr", sample=self.flop_sample if street == 1 else 0)
         reached = math.nan
         floor = self._floor()
         # the first check at the floor: of 34 street solves in 20 hands none met its target
