@@ -18,17 +18,24 @@ a tree with its flop grammar, ``blueprint_strategy``); its sizes need a common t
 flops' (``--common union``, 1.6M nodes single-raised, about an hour a locked solve here by estimate;
 ``union-river-checked``, 20k nodes with the river checked down, about 4 minutes).
 
+``--flops 25 --take 10`` measures ten boards of the 25-flop subset stratified by texture
+(``pokertui batch flops``' subsets), evenly spaced, each with its own blueprint ranges, and adds
+a table over the boards (both seats' costs added per board: mean, largest, how many at most
+2%). ``--results F`` appends each finished row to the JSON-lines file ``F``; the same command
+again measures only the rows ``F`` lacks, so a long run continues where it stopped.
+
 Run: ``.venv/bin/python benchmarks/bench_flop_value.py [--pots srp,3bet] [--iterations 10,30]
 [--trees checkdown,allin,blueprint] [--common resolve] [--seats 0,1] [--target 0.5]
-[--max-iterations 80] [--sample 0,5,10]``. ``--pots srp --trees checkdown,turn --iterations
-30,100`` took 75 minutes on two cores shared with another job (the reference 19 minutes, each
-locked solve 7); ``--trees blueprint,checkdown --iterations 30,100 --common union-river-checked``
-takes 80 minutes for both pots.
+[--max-iterations 80] [--sample 0,5,10] [--flops 25 --take 10] [--results F]``.
+``--pots srp --trees checkdown,turn --iterations 30,100`` took 75 minutes on two cores shared
+with another job (the reference 19 minutes, each locked solve 7); ``--trees blueprint,checkdown
+--iterations 30,100 --common union-river-checked`` takes 80 minutes for both pots.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from pathlib import Path
@@ -39,13 +46,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _timing import print_rows  # noqa: E402
 
-from solvers.agents.locked_value import first_street_locks, locked_values  # noqa: E402
+from solvers.agents.locked_value import (  # noqa: E402
+    LockedValue,
+    first_street_locks,
+    locked_values,
+)
 from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.agents.resolving import FLOP_TREES, TURN_TREES, _street  # noqa: E402
 from solvers.agents.safe_resolve import blueprint_strategy  # noqa: E402
 from solvers.agents.subgame import bayes_ranges, build_subgame  # noqa: E402
 from solvers.algorithms.base import make_solver  # noqa: E402
-from solvers.cards.deck import parse_cards  # noqa: E402
+from solvers.cards.deck import card_str, parse_cards  # noqa: E402
+from solvers.cards.flops import parse_flop_choice  # noqa: E402
 from solvers.games.hunl.rules import HunlConfig, replay  # noqa: E402
 
 POTS = {"srp": "r250c/", "3bet": "r250r750c/"}
@@ -83,49 +95,146 @@ def main() -> None:
     parser.add_argument("--sample", default="0",
                         help="turn cards the trees' solves walk an iteration (0: all), one "
                         "solve of each tree per number: 0,5,10")
+    parser.add_argument("--flops", default=None,
+                        help="boards from a flop subset (25, 49, ...: stratified by texture, "
+                        "as 'pokertui batch flops --flops') instead of the one benchmark flop")
+    parser.add_argument("--take", type=int, default=None,
+                        help="with --flops: this many of its boards, evenly spaced")
+    parser.add_argument("--results", type=Path, default=None,
+                        help="keep every finished row in this JSON-lines file; run again, the "
+                        "rows it holds are not measured again")
     args = parser.parse_args()
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
     budgets = [int(x) for x in args.iterations.split(",")]
     seats = tuple(int(x) for x in args.seats.split(","))
-    rows = []
-    for pot_name in args.pots.split(","):
-        state = replay(POTS[pot_name], config)
-        board = np.array(parse_cards(BOARD))
-        ranges = bayes_ranges(state, board, (blueprint, blueprint))
-        common = build_subgame(state, board, ranges, COMMONS[args.common]).game
-        pot = float(common.pot)
-        print(f"{pot_name}: common tree {len(common.nodes):,} nodes, pot {pot:g}", flush=True)
+    boards = [BOARD]
+    if args.flops:
+        flops = parse_flop_choice(args.flops)
+        if args.take:
+            flops = tuple(flops[i] for i in np.linspace(0, len(flops) - 1, args.take).astype(int))
+        boards = [" ".join(card_str(c) for c in flop.cards) for flop in flops]
+    done_rows = _read_results(args.results)
+    rows = list(done_rows.values())
+
+    def keep(row: dict) -> None:
+        done_rows[_key(row)] = row
+        rows.append(row)
+        print_rows("", [row])
+        if args.results is not None:
+            with args.results.open("a") as out:
+                out.write(json.dumps(row) + "\n")
+
+    for board_text in boards:
+        for pot_name in args.pots.split(","):
+            _measure_board(board_text, pot_name, args, blueprint, config, budgets, seats,
+                           done_rows, keep)  # fmt: skip
+    print_rows("Flop trees by the value of their flop play (cost: % of the flop's pot)", rows)
+    if len(boards) > 1:
+        print_rows("Over the boards (cost: % of the flop's pot, both seats added)",
+                   _over_boards(rows))  # fmt: skip
+
+
+def _measure_board(board_text, pot_name, args, blueprint, config, budgets, seats, done, keep):
+    """The reference and every tree's rows of one board and pot not in ``done``."""
+    wanted = []
+    for name in args.trees.split(","):
+        for sample in _samples(name, args):
+            for budget in ["-"] if name == "blueprint" else budgets:
+                wanted.append((name, sample, budget))
+    key = (board_text, pot_name)
+    if all((*key, _label(n, s), b, p) in done for n, s, b in wanted for p in seats):
+        return
+    state = replay(POTS[pot_name], config)
+    board = np.array(parse_cards(board_text))
+    ranges = bayes_ranges(state, board, (blueprint, blueprint))
+    common = build_subgame(state, board, ranges, COMMONS[args.common]).game
+    pot = float(common.pot)
+    print(f"{board_text} {pot_name}: common tree {len(common.nodes):,} nodes, pot {pot:g}",
+          flush=True)  # fmt: skip
+    reference = {}
+    if all((*key, REFERENCE, "-", p) in done for p in (0, 1)):
+        for p in (0, 1):
+            row = done[(*key, REFERENCE, "-", p)]
+            reference[p] = LockedValue(p, row["low"], row["high"], row["locked iterations"],
+                                       row["locked s"])  # fmt: skip
+    else:
         reference = locked_values(common, {}, (0, 1), args.target, 4 * args.max_iterations)
         for p, ref in reference.items():
-            rows.append(_row(pot_name, "none (reference)", "-", p, None, ref, ref, pot))
-            print_rows("", rows[-1:])
-        for name in args.trees.split(","):
-            if name == "blueprint":
-                sub = build_subgame(state, board, ranges, BLUEPRINT_FLOP)
-                strategy = blueprint_strategy(sub, blueprint)
-                for p, got in _locked(sub.game, strategy, common, seats, args):
-                    rows.append(_row(pot_name, name, "-", p, None, got, reference[p], pot))
-                    print_rows("", rows[-1:])
+            keep(_row(board_text, pot_name, REFERENCE, "-", p, None, ref, ref, pot))
+    for name in args.trees.split(","):
+        if name == "blueprint":
+            if all((*key, name, "-", p) in done for p in seats):
                 continue
-            sizes = FLOP_TREES[name]
-            sub = build_subgame(state, board, ranges, sizes).game
-            for sample in (int(x) for x in args.sample.split(",")):
-                solver = make_solver(sub, "dcfr", sample=sample)
-                label = f"{name}, {sample} cards sampled" if sample else name
-                done, spent = 0, 0.0
-                for budget in budgets:
-                    cpu = time.process_time()
-                    solver.run(iterations=budget - done)
-                    spent += time.process_time() - cpu  # the solve alone, not the locked ones
-                    done = budget
-                    strategy = solver.average_strategy()
-                    for p, got in _locked(sub, strategy, common, seats, args):
-                        rows.append(_row(pot_name, label, budget, p, spent, got, reference[p],
-                                         pot))  # fmt: skip
-                        print_rows("", rows[-1:])
-                sub.derived.clear()
-    print_rows("Flop trees by the value of their flop play (cost: % of the flop's pot)", rows)
+            sub = build_subgame(state, board, ranges, BLUEPRINT_FLOP)
+            strategy = blueprint_strategy(sub, blueprint)
+            for p, got in _locked(sub.game, strategy, common, seats, args):
+                keep(_row(board_text, pot_name, name, "-", p, None, got, reference[p], pot))
+            continue
+        sub = build_subgame(state, board, ranges, FLOP_TREES[name]).game
+        for sample in _samples(name, args):
+            label = _label(name, sample)
+            if all((*key, label, b, p) in done for b in budgets for p in seats):
+                continue
+            solver = make_solver(sub, "dcfr", sample=sample)
+            ran, spent = 0, 0.0
+            for budget in budgets:
+                cpu = time.process_time()
+                solver.run(iterations=budget - ran)
+                spent += time.process_time() - cpu  # the solve alone, not the locked ones
+                ran = budget
+                todo = tuple(p for p in seats if (*key, label, budget, p) not in done)
+                strategy = solver.average_strategy()
+                for p, got in _locked(sub, strategy, common, todo, args):
+                    keep(_row(board_text, pot_name, label, budget, p, spent, got,
+                              reference[p], pot))  # fmt: skip
+            sub.derived.clear()
+
+
+REFERENCE = "none (reference)"
+SAMPLED_TREES = ("turn",)
+"""Flop trees with chance below their flop (the others' solves have nothing to sample)."""
+
+
+def _samples(name: str, args) -> list[int]:
+    if name not in SAMPLED_TREES:
+        return [0]
+    return [int(x) for x in args.sample.split(",")]
+
+
+def _label(name: str, sample: int) -> str:
+    return f"{name}, {sample} cards sampled" if sample else name
+
+
+def _key(row: dict) -> tuple:
+    return (row["board"], row["pot"], row["flop tree"], row["iterations"], row["player"])
+
+
+def _read_results(path: Path | None) -> dict[tuple, dict]:
+    """The rows a ``--results`` file holds, by board, pot, tree, iterations and seat."""
+    if path is None or not path.exists():
+        return {}
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    return {_key(row): row for row in rows}
+
+
+def _over_boards(rows: list[dict]) -> list[dict]:
+    """Per pot, tree and iterations: both seats' costs added on each board, then their mean,
+    the largest, and the boards measured."""
+    both: dict[tuple, dict[str, float]] = {}
+    for row in rows:
+        if row["flop tree"] == REFERENCE:
+            continue
+        group = (row["pot"], row["flop tree"], row["iterations"])
+        per_board = both.setdefault(group, {})
+        per_board[row["board"]] = per_board.get(row["board"], 0.0) + row["cost %pot"]
+    return [
+        {"pot": pot, "flop tree": tree, "iterations": budget, "boards": len(costs),
+         "mean cost %pot": float(np.mean(list(costs.values()))),
+         "largest": max(costs.values()),
+         "at most 2%": sum(cost <= 2.0 for cost in costs.values())}
+        for (pot, tree, budget), costs in both.items()
+    ]  # fmt: skip
 
 
 def _locked(source, strategy, common, seats, args):
@@ -136,14 +245,15 @@ def _locked(source, strategy, common, seats, args):
         yield p, locked_values(common, locks, (p,), args.target, args.max_iterations)[p]
 
 
-def _row(pot_name, tree, budget, player, cpu, got, ref, pot) -> dict:
+def _row(board, pot_name, tree, budget, player, cpu, got, ref, pot) -> dict:
     cost = 100.0 * (ref.middle - got.middle) / pot
     spread = 100.0 * ((ref.high - ref.low) + (got.high - got.low)) / 2 / pot
     return {
-        "pot": pot_name, "flop tree": tree, "iterations": budget, "solve cpu s": cpu,
-        "bot seat": SEATS[player], "value low %pot": 100.0 * got.low / pot,
+        "board": board, "pot": pot_name, "flop tree": tree, "iterations": budget,
+        "solve cpu s": cpu, "bot seat": SEATS[player], "value low %pot": 100.0 * got.low / pot,
         "value high %pot": 100.0 * got.high / pot, "cost %pot": cost, "±": spread,
         "locked iterations": got.iterations, "locked s": got.seconds,
+        "player": player, "low": got.low, "high": got.high,
     }  # fmt: skip
 
 
