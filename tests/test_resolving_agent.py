@@ -342,6 +342,29 @@ def test_the_deeper_flop_tree_can_sample_its_turn_cards(monkeypatch):
             make_agent(text, CONFIG)
 
 
+def test_the_turn_solve_can_sample_its_rivers(monkeypatch):
+    made = []
+    real = resolving.make_solver
+    monkeypatch.setattr(resolving, "make_solver",
+                        lambda game, algo, **kw: made.append(kw) or real(game, algo, **kw))
+    bot = make_agent("resolve(turn-sample=8, iterations=200):call", CONFIG)
+    assert bot.turn_sample == 8 and bot.flop_sample == 0
+    bot = replace(bot, base=Narrow(3), streets=(2,), range_floor=0.0)
+    solution = bot.solution(replay("r250c/cc/", CONFIG), np.array(parse_cards("Ks 7h 2d 9c")))
+    assert made == [{"sample": 8}] and solution.iterations <= 200
+    game = solution.subgame.game
+    measured = reference_exploitability_pct(game, solution.strategy)
+    assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)
+    assert measured <= bot.target_pct or solution.iterations == 200
+    uniform = {n.id: np.full((game.n_hands[n.player], len(n.tokens)), 1 / len(n.tokens))
+               for n in game.nodes if n.is_decision}  # fmt: skip
+    assert reference_exploitability_pct(game, uniform) > 10 * measured
+    for text, words in (("resolve(turn-sample=49):call", "0 to 48"),
+                        ("resolve-safe(turn-sample=8):call", "gadget")):
+        with pytest.raises(InputError, match=words):
+            make_agent(text, CONFIG)
+
+
 def test_an_off_tree_flop_bet_re_solves_the_flop_with_that_bet_in_the_default_tree():
     # preflop: SB raises to 250, BB calls (pot 500, 9,750 behind each). The bot is the big blind
     # (OOP): it checks from the default flop tree (66% or all-in, an all-in raise, then a

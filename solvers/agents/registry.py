@@ -76,6 +76,8 @@ OPTIONS = {
     "turn and river checked down) or turn (the turn's bets too, the river checked down)",
     "flop-sample": "with flop-tree=turn: turn cards the flop's solve walks an iteration, drawn "
     "afresh each (public chance sampling; 0, the default, walks all 49)",
+    "turn-sample": "rivers the turn's solve walks an iteration, drawn afresh each (public "
+    "chance sampling; 0, the default, walks all 48; range-only solves)",
     "floor": "each hand of the opponent's modelled range weighs at least this share of the "
     "heaviest, 0 to 1 (default 0.05)",
 }
@@ -83,8 +85,8 @@ STREET_OF_OPTION = {"flop": 1, "turn": 2, "river": 3}
 FLOP_TREE_CHOICES = ("checkdown", "turn")
 """The flop trees a user may pick (``resolving.FLOP_TREES`` holds the benchmark's others)."""
 MAX_SECONDS = 3600.0
-MAX_FLOP_SAMPLE = 49
-"""Turn cards after a flop: sampling more walks them all."""
+SAMPLE_LIMITS = {"flop-sample": (49, "turn cards"), "turn-sample": (48, "rivers")}
+"""The cards after a flop and after a turn: sampling more walks them all."""
 MAX_ITERATIONS = 1_000_000
 RESOLVE_NAME = re.compile(r"^(resolve-safe|resolve)\s*(?:\(([^()]*)\))?\s*:(.*)$", re.I | re.S)
 RESOLVE_LIKE = re.compile(r"^resolve(-safe)?\s*[(:]", re.I)
@@ -126,11 +128,12 @@ def resolve_options(text: str) -> dict:
                 raise InputError(f"iterations={value} must be a whole number, 1 to "
                                  f"{MAX_ITERATIONS:,}")  # fmt: skip
             keywords["max_iterations"] = int(number)
-        elif key == "flop-sample":
-            if not (0 <= number <= MAX_FLOP_SAMPLE and number == int(number)):
-                raise InputError(f"flop-sample={value} must be a whole number, 0 to "
-                                 f"{MAX_FLOP_SAMPLE} (turn cards an iteration)")  # fmt: skip
-            keywords["flop_sample"] = int(number)
+        elif key in SAMPLE_LIMITS:
+            most, cards = SAMPLE_LIMITS[key]
+            if not (0 <= number <= most and number == int(number)):
+                raise InputError(f"{key}={value} must be a whole number, 0 to {most} ({cards} "
+                                 "an iteration)")  # fmt: skip
+            keywords[key.replace("-", "_")] = int(number)
         elif key == "floor":
             if not 0 <= number <= 1:
                 raise InputError(f"floor={value} must be 0 to 1 (a share of the heaviest hand)")
@@ -175,6 +178,9 @@ def make_agent(name_or_path: str, config: HunlConfig) -> Agent:
                              f"{prefix}:BLUEPRINT_FILE")  # fmt: skip
         keywords = resolve_options(options)
         if prefix == SAFE_RESOLVE_PREFIX:
+            if keywords.get("turn_sample"):
+                raise InputError("turn-sample= samples the range-only turn solve; resolve-safe "
+                                 "solves the turn through its gadget")  # fmt: skip
             keywords.setdefault("gadget", "maxmargin")
             keywords.setdefault("streets", SAFE_STREETS)
         return ResolvingAgent(make_agent(base, config), safe=prefix == SAFE_RESOLVE_PREFIX,
