@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 from solvers.abstraction.betting_tree import EDGE_RAISE
+from solvers.agents import blueprint as blueprint_module
 from solvers.agents.blueprint import BlueprintAgent, load_blueprint_agent
 from solvers.agents.registry import make_agent
 from solvers.algorithms.blueprint_mccfr import MccfrOptions
@@ -101,6 +102,34 @@ def test_a_kept_answer_is_shared_read_only_and_keyed_by_line_and_board(trained):
     other = agent.policy(state, np.array(parse_cards("As Kd 3c")))
     assert other is not first and not np.array_equal(other.probabilities, first.probabilities)
     assert agent.policy(replay("r250c/x", HunlConfig(10)), BOARD[:3]) is not first
+
+
+def test_a_boards_buckets_are_computed_once_for_every_decision_on_it(trained, monkeypatch):
+    """A subgame's base play asks a policy at every decision of every card below it: each
+    board's buckets are computed once (the flop that sees the turn: 1,185 decisions, 50
+    boards), and the answers are those computed afresh."""
+    _, path = trained
+    agent = load_blueprint_agent(path, HunlConfig(10))
+    fresh = load_blueprint_agent(path, HunlConfig(10))
+    fresh.buckets_kept = 0
+    calls = []
+    real = blueprint_module._combo_buckets
+
+    def counted(cards, board, street):
+        calls.append(board)
+        return real(cards, board, street)
+
+    monkeypatch.setattr(blueprint_module, "_combo_buckets", counted)
+    lines = [("r250c/", 3), ("r250c/x", 3), ("r250c/cc/", 4), ("r250c/cc/c", 4)]
+    got = [agent.policy(replay(line, HunlConfig(10)), BOARD[:n]) for line, n in lines]
+    assert calls == [tuple(BOARD[:3]), tuple(BOARD[:4])]
+    for (line, n), mine in zip(lines, got, strict=True):
+        theirs = fresh.policy(replay(line, HunlConfig(10)), BOARD[:n])
+        assert np.array_equal(mine.probabilities, theirs.probabilities)
+    assert len(calls) == 2 + len(lines) and not fresh._buckets  # fresh keeps none
+    agent.buckets_kept = 1
+    agent.policy(replay("r250c/", HunlConfig(10)), np.array(parse_cards("As Kd 3c")))
+    assert list(agent._buckets) == [(1, tuple(parse_cards("As Kd 3c")))]
 
 
 def _raise_children(agent: BlueprintAgent, node: int) -> dict[int, int]:

@@ -46,6 +46,10 @@ from solvers.strategy_file.blueprint_file import BlueprintFile, BlueprintFileErr
 
 POLICIES_KEPT = 8
 """Answers kept per agent, by betting line and board."""
+BUCKETS_KEPT = 256
+"""Boards whose combos' buckets an agent keeps (2.6 kB each): the base play of a subgame asks
+for every decision of every card below it, a flop that sees the turn 1,185 decisions on 50
+boards, so each board's buckets are computed once instead of once a decision."""
 
 
 class BlueprintAgent:
@@ -73,6 +77,8 @@ class BlueprintAgent:
         self._policies: OrderedDict[tuple[tuple[str, ...], tuple[int, ...]], Policy] = (
             OrderedDict()
         )  # the last few answers: LBR and matches ask for a policy, then act on it
+        self.buckets_kept = BUCKETS_KEPT
+        self._buckets: OrderedDict[tuple[int, tuple[int, ...]], np.ndarray] = OrderedDict()
         tree = self.tree
         parent = np.full(tree.n_nodes, -1, dtype=np.int64)
         for node in tree.decisions:
@@ -195,10 +201,25 @@ class BlueprintAgent:
         nb = self.cards.n_buckets[street]
         start = int(self.offsets[node])
         table = self.strategy[start : start + nb * na].reshape(nb, na).astype(np.float64) / 255.0
-        buckets = _combo_buckets(self.cards, tuple(int(c) for c in board[: _BOARD[street]]), street)
+        buckets = self._board_buckets(tuple(int(c) for c in board[: _BOARD[street]]), street)
         rows = table[np.maximum(buckets, 0)]
         rows[buckets < 0] = 1.0 / na
         return rows
+
+    def _board_buckets(self, board: tuple[int, ...], street: int) -> np.ndarray:
+        """Every combo's bucket on ``board`` (-1 where blocked), kept for the last
+        ``buckets_kept`` boards (read only: callers index with them)."""
+        key = (street, board)
+        kept = self._buckets.get(key)
+        if kept is not None:
+            self._buckets.move_to_end(key)
+            return kept
+        kept = _combo_buckets(self.cards, board, street)
+        if self.buckets_kept > 0:
+            self._buckets[key] = kept
+            while len(self._buckets) > self.buckets_kept:
+                self._buckets.popitem(last=False)
+        return kept
 
     def _real_action(self, node: int, edge: int, state: HunlState, legal) -> Action:
         kind = self.tree.edge_kind[edge]
