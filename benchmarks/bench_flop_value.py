@@ -22,7 +22,8 @@ flops' (``--common union``, 1.6M nodes single-raised, about an hour a locked sol
 (``pokertui batch flops``' subsets), evenly spaced, each with its own blueprint ranges, and adds
 a table over the boards (both seats' costs added per board: mean, largest, how many at most
 2%). ``--results F`` appends each finished row to the JSON-lines file ``F``; the same command
-again measures only the rows ``F`` lacks, so a long run continues where it stopped.
+again measures only the rows ``F`` lacks, so a long run continues where it stopped, and
+``--report`` prints what ``F`` holds.
 
 Run: ``.venv/bin/python benchmarks/bench_flop_value.py [--pots srp,3bet] [--iterations 10,30]
 [--trees checkdown,allin,blueprint] [--common resolve] [--seats 0,1] [--target 0.5]
@@ -103,6 +104,8 @@ def main() -> None:
     parser.add_argument("--results", type=Path, default=None,
                         help="keep every finished row in this JSON-lines file; run again, the "
                         "rows it holds are not measured again")
+    parser.add_argument("--report", action="store_true",
+                        help="with --results: print its tables and measure nothing")
     args = parser.parse_args()
     config = HunlConfig(100)
     blueprint = make_agent(args.bot, config)
@@ -125,14 +128,14 @@ def main() -> None:
             with args.results.open("a") as out:
                 out.write(json.dumps(row) + "\n")
 
-    for board_text in boards:
+    for board_text in [] if args.report else boards:
         for pot_name in args.pots.split(","):
             _measure_board(board_text, pot_name, args, blueprint, config, budgets, seats,
                            done_rows, keep)  # fmt: skip
     print_rows("Flop trees by the value of their flop play (cost: % of the flop's pot)", rows)
-    if len(boards) > 1:
+    if len(boards) > 1 or args.report:
         print_rows("Over the boards (cost: % of the flop's pot, both seats added)",
-                   _over_boards(rows))  # fmt: skip
+                   _over_boards(rows, seats))  # fmt: skip
 
 
 def _measure_board(board_text, pot_name, args, blueprint, config, budgets, seats, done, keep):
@@ -218,16 +221,22 @@ def _read_results(path: Path | None) -> dict[tuple, dict]:
     return {_key(row): row for row in rows}
 
 
-def _over_boards(rows: list[dict]) -> list[dict]:
-    """Per pot, tree and iterations: both seats' costs added on each board, then their mean,
-    the largest, and the boards measured."""
+def _over_boards(rows: list[dict], seats: tuple[int, ...] = (0, 1)) -> list[dict]:
+    """Per pot, tree and iterations: the ``seats``' costs added on each board that has them
+    all, then their mean, the largest, and the boards measured."""
     both: dict[tuple, dict[str, float]] = {}
+    found: dict[tuple, set[int]] = {}
     for row in rows:
-        if row["flop tree"] == REFERENCE:
+        if row["flop tree"] == REFERENCE or row["player"] not in seats:
             continue
         group = (row["pot"], row["flop tree"], row["iterations"])
         per_board = both.setdefault(group, {})
         per_board[row["board"]] = per_board.get(row["board"], 0.0) + row["cost %pot"]
+        found.setdefault((*group, row["board"]), set()).add(row["player"])
+    for group, per_board in both.items():
+        for board in [b for b in per_board if found[(*group, b)] != set(seats)]:
+            del per_board[board]  # a board whose other seat is still to come
+    both = {group: costs for group, costs in both.items() if costs}
     return [
         {"pot": pot, "flop tree": tree, "iterations": budget, "boards": len(costs),
          "mean cost %pot": float(np.mean(list(costs.values()))),
