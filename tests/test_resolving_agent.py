@@ -319,15 +319,22 @@ def test_the_deeper_flop_tree_bets_the_turn_and_claims_an_independent_exploitabi
             make_agent(text, CONFIG)
 
 
-def test_the_deeper_flop_tree_can_sample_its_turn_cards(monkeypatch):
+def _sampled_solution(monkeypatch, name: str, street: int, line: str, board: str):
+    """The bot ``name``'s solve of ``street`` (on narrow ranges) and the keywords it gave
+    ``make_solver``."""
     made = []
     real = resolving.make_solver
     monkeypatch.setattr(resolving, "make_solver",
                         lambda game, algo, **kw: made.append(kw) or real(game, algo, **kw))
-    bot = make_agent("resolve(flop-tree=turn, flop-sample=7, iterations=300):call", CONFIG)
+    bot = replace(make_agent(name, CONFIG), base=Narrow(3), streets=(street,), range_floor=0.0)
+    return bot, bot.solution(replay(line, CONFIG), np.array(parse_cards(board))), made
+
+
+def test_the_deeper_flop_tree_can_sample_its_turn_cards(monkeypatch):
+    bot, solution, made = _sampled_solution(
+        monkeypatch, "resolve(flop-tree=turn, flop-sample=7, iterations=300):call", 1,
+        "r250c/", "Ks 7h 2d")  # fmt: skip
     assert bot.flop_sample == 7
-    bot = replace(bot, base=Narrow(3), streets=(1,), range_floor=0.0)
-    solution = bot.solution(replay("r250c/", CONFIG), np.array(parse_cards("Ks 7h 2d")))
     assert made == [{"sample": 7}] and solution.iterations == 300
     # its claim holds by an independent check: 3.3% of the pot after 300 draws of 7 of the 49
     # turn cards (107% after 30: each turn card's play then had about 4 updates)
@@ -343,14 +350,10 @@ def test_the_deeper_flop_tree_can_sample_its_turn_cards(monkeypatch):
 
 
 def test_the_turn_solve_can_sample_its_rivers(monkeypatch):
-    made = []
-    real = resolving.make_solver
-    monkeypatch.setattr(resolving, "make_solver",
-                        lambda game, algo, **kw: made.append(kw) or real(game, algo, **kw))
-    bot = make_agent("resolve(turn-sample=8, iterations=200):call", CONFIG)
+    bot, solution, made = _sampled_solution(
+        monkeypatch, "resolve(turn-sample=8, iterations=200):call", 2, "r250c/cc/",
+        "Ks 7h 2d 9c")  # fmt: skip
     assert bot.turn_sample == 8 and bot.flop_sample == 0
-    bot = replace(bot, base=Narrow(3), streets=(2,), range_floor=0.0)
-    solution = bot.solution(replay("r250c/cc/", CONFIG), np.array(parse_cards("Ks 7h 2d 9c")))
     assert made == [{"sample": 8}] and solution.iterations <= 200
     game = solution.subgame.game
     measured = reference_exploitability_pct(game, solution.strategy)
