@@ -111,7 +111,7 @@ def test_a_boards_buckets_are_computed_once_for_every_decision_on_it(trained, mo
     _, path = trained
     agent = load_blueprint_agent(path, HunlConfig(10))
     fresh = load_blueprint_agent(path, HunlConfig(10))
-    fresh.buckets_kept = 0
+    fresh._buckets.bound = 0
     calls = []
     real = blueprint_module._combo_buckets
 
@@ -126,10 +126,10 @@ def test_a_boards_buckets_are_computed_once_for_every_decision_on_it(trained, mo
     for (line, n), mine in zip(lines, got, strict=True):
         theirs = fresh.policy(replay(line, HunlConfig(10)), BOARD[:n])
         assert np.array_equal(mine.probabilities, theirs.probabilities)
-    assert len(calls) == 2 + len(lines) and not fresh._buckets  # fresh keeps none
-    agent.buckets_kept = 1
+    assert len(calls) == 2 + len(lines) and not fresh._buckets.keys("buckets")  # none kept
+    agent._buckets.bound = 1
     agent.policy(replay("r250c/", HunlConfig(10)), np.array(parse_cards("As Kd 3c")))
-    assert list(agent._buckets) == [(1, tuple(parse_cards("As Kd 3c")))]
+    assert agent._buckets.keys("buckets") == [(1, tuple(parse_cards("As Kd 3c")))]
 
 
 def _raise_children(agent: BlueprintAgent, node: int) -> dict[int, int]:

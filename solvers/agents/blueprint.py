@@ -39,6 +39,7 @@ from solvers.abstraction.betting_tree import (
 from solvers.abstraction.buckets import COMBO, parse_abstraction
 from solvers.cards.deck import N_COMBOS
 from solvers.errors import InputError
+from solvers.games.derived import DerivedCache
 from solvers.games.hunl.agent import Policy
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, Action, HunlConfig, HunlState, parse_action
 from solvers.games.translation import translate
@@ -77,8 +78,7 @@ class BlueprintAgent:
         self._policies: OrderedDict[tuple[tuple[str, ...], tuple[int, ...]], Policy] = (
             OrderedDict()
         )  # the last few answers: LBR and matches ask for a policy, then act on it
-        self.buckets_kept = BUCKETS_KEPT
-        self._buckets: OrderedDict[tuple[int, tuple[int, ...]], np.ndarray] = OrderedDict()
+        self._buckets = DerivedCache(BUCKETS_KEPT)  # by (street, board): read only
         tree = self.tree
         parent = np.full(tree.n_nodes, -1, dtype=np.int64)
         for node in tree.decisions:
@@ -201,25 +201,13 @@ class BlueprintAgent:
         nb = self.cards.n_buckets[street]
         start = int(self.offsets[node])
         table = self.strategy[start : start + nb * na].reshape(nb, na).astype(np.float64) / 255.0
-        buckets = self._board_buckets(tuple(int(c) for c in board[: _BOARD[street]]), street)
+        cards = tuple(int(c) for c in board[: _BOARD[street]])
+        buckets = self._buckets.get(
+            "buckets", (street, cards), lambda: _combo_buckets(self.cards, cards, street)
+        )
         rows = table[np.maximum(buckets, 0)]
         rows[buckets < 0] = 1.0 / na
         return rows
-
-    def _board_buckets(self, board: tuple[int, ...], street: int) -> np.ndarray:
-        """Every combo's bucket on ``board`` (-1 where blocked), kept for the last
-        ``buckets_kept`` boards (read only: callers index with them)."""
-        key = (street, board)
-        kept = self._buckets.get(key)
-        if kept is not None:
-            self._buckets.move_to_end(key)
-            return kept
-        kept = _combo_buckets(self.cards, board, street)
-        if self.buckets_kept > 0:
-            self._buckets[key] = kept
-            while len(self._buckets) > self.buckets_kept:
-                self._buckets.popitem(last=False)
-        return kept
 
     def _real_action(self, node: int, edge: int, state: HunlState, legal) -> Action:
         kind = self.tree.edge_kind[edge]
