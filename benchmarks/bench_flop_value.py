@@ -140,13 +140,17 @@ def main() -> None:
 
 def _measure_board(board_text, pot_name, args, blueprint, config, budgets, seats, done, keep):
     """The reference and every tree's rows of one board and pot not in ``done``."""
-    wanted = []
-    for name in args.trees.split(","):
-        for sample in _samples(name, args):
-            for budget in ["-"] if name == "blueprint" else budgets:
-                wanted.append((name, sample, budget))
     key = (board_text, pot_name)
-    if all((*key, _label(n, s), b, p) in done for n, s, b in wanted for p in seats):
+
+    def missing(label: str, budget, players=seats) -> tuple[int, ...]:
+        return tuple(p for p in players if (*key, label, budget, p) not in done)
+
+    def budgets_of(name: str) -> list:
+        return ["-"] if name == "blueprint" else budgets
+
+    if not any(missing(_label(name, sample), budget)
+               for name in args.trees.split(",") for sample in _samples(name, args)
+               for budget in budgets_of(name)):  # fmt: skip
         return
     state = replay(POTS[pot_name], config)
     board = np.array(parse_cards(board_text))
@@ -156,7 +160,7 @@ def _measure_board(board_text, pot_name, args, blueprint, config, budgets, seats
     print(f"{board_text} {pot_name}: common tree {len(common.nodes):,} nodes, pot {pot:g}",
           flush=True)  # fmt: skip
     reference = {}
-    if all((*key, REFERENCE, "-", p) in done for p in (0, 1)):
+    if not missing(REFERENCE, "-", (0, 1)):
         for p in (0, 1):
             row = done[(*key, REFERENCE, "-", p)]
             reference[p] = LockedValue(p, row["low"], row["high"], row["locked iterations"],
@@ -167,17 +171,18 @@ def _measure_board(board_text, pot_name, args, blueprint, config, budgets, seats
             keep(_row(board_text, pot_name, REFERENCE, "-", p, None, ref, ref, pot))
     for name in args.trees.split(","):
         if name == "blueprint":
-            if all((*key, name, "-", p) in done for p in seats):
+            todo = missing(name, "-")
+            if not todo:
                 continue
             sub = build_subgame(state, board, ranges, BLUEPRINT_FLOP)
             strategy = blueprint_strategy(sub, blueprint)
-            for p, got in _locked(sub.game, strategy, common, seats, args):
+            for p, got in _locked(sub.game, strategy, common, todo, args):
                 keep(_row(board_text, pot_name, name, "-", p, None, got, reference[p], pot))
             continue
         sub = build_subgame(state, board, ranges, FLOP_TREES[name]).game
         for sample in _samples(name, args):
             label = _label(name, sample)
-            if all((*key, label, b, p) in done for b in budgets for p in seats):
+            if not any(missing(label, budget) for budget in budgets):
                 continue
             solver = make_solver(sub, "dcfr", sample=sample)
             ran, spent = 0, 0.0
@@ -186,9 +191,8 @@ def _measure_board(board_text, pot_name, args, blueprint, config, budgets, seats
                 solver.run(iterations=budget - ran)
                 spent += time.process_time() - cpu  # the solve alone, not the locked ones
                 ran = budget
-                todo = tuple(p for p in seats if (*key, label, budget, p) not in done)
                 strategy = solver.average_strategy()
-                for p, got in _locked(sub, strategy, common, todo, args):
+                for p, got in _locked(sub, strategy, common, missing(label, budget), args):
                     keep(_row(board_text, pot_name, label, budget, p, spent, got,
                               reference[p], pot))  # fmt: skip
             sub.derived.clear()
@@ -224,25 +228,20 @@ def _read_results(path: Path | None) -> dict[tuple, dict]:
 def _over_boards(rows: list[dict], seats: tuple[int, ...] = (0, 1)) -> list[dict]:
     """Per pot, tree and iterations: the ``seats``' costs added on each board that has them
     all, then their mean, the largest, and the boards measured."""
-    both: dict[tuple, dict[str, float]] = {}
-    found: dict[tuple, set[int]] = {}
+    by_seat: dict[tuple, dict[int, float]] = {}
     for row in rows:
-        if row["flop tree"] == REFERENCE or row["player"] not in seats:
-            continue
-        group = (row["pot"], row["flop tree"], row["iterations"])
-        per_board = both.setdefault(group, {})
-        per_board[row["board"]] = per_board.get(row["board"], 0.0) + row["cost %pot"]
-        found.setdefault((*group, row["board"]), set()).add(row["player"])
-    for group, per_board in both.items():
-        for board in [b for b in per_board if found[(*group, b)] != set(seats)]:
-            del per_board[board]  # a board whose other seat is still to come
-    both = {group: costs for group, costs in both.items() if costs}
+        if row["flop tree"] != REFERENCE and row["player"] in seats:
+            group = (row["pot"], row["flop tree"], row["iterations"], row["board"])
+            by_seat.setdefault(group, {})[row["player"]] = row["cost %pot"]
+    boards: dict[tuple, list[float]] = {}
+    for (*group, _), costs in by_seat.items():
+        if set(costs) == set(seats):  # else a seat is still to come
+            boards.setdefault(tuple(group), []).append(sum(costs.values()))
     return [
         {"pot": pot, "flop tree": tree, "iterations": budget, "boards": len(costs),
-         "mean cost %pot": float(np.mean(list(costs.values()))),
-         "largest": max(costs.values()),
-         "at most 2%": sum(cost <= 2.0 for cost in costs.values())}
-        for (pot, tree, budget), costs in both.items()
+         "mean cost %pot": float(np.mean(costs)), "largest": max(costs),
+         "at most 2%": sum(cost <= 2.0 for cost in costs)}
+        for (pot, tree, budget), costs in boards.items()
     ]  # fmt: skip
 
 
