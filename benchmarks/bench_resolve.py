@@ -28,7 +28,8 @@ blueprint. The blueprint's own decision time is in the same table.
 
 Run: ``.venv/bin/python benchmarks/bench_resolve.py [--bot strategies/hunl_100bb.npz]
 [--hands N] [--streets 1,2,3] [--repeats 3] [--target PCT] [--flop-target PCT]
-[--flop-iterations N] [--flop-trees checkdown,allin,bet-allin] [--safe] [--flop]``.
+[--flop-iterations N] [--flop-trees checkdown,allin,bet-allin] [--flop-sample K] [--safe]
+[--flop]``.
 """
 
 from __future__ import annotations
@@ -100,20 +101,21 @@ FIXED_SPOTS = (
 """Single-raised and 3-bet pots at 100 bb, checked to the flop, turn or river on one board: the
 blueprint's ranges there, the street solved alone (earlier streets by the blueprint)."""
 BUDGETS = {1: 15.0, 2: 5.0, 3: 0.5}
-SHOWN = (10, 20, 30, 40, 50)
-"""Flop rows list the exploitability checked after these iterations."""
 """The issue's budgets per street, seconds."""
 
 
 def variants(street: int, safe: bool, flop_iterations: int | None,
-             flop_trees: tuple[str, ...] = tuple(FLOP_TREES)
+             flop_trees: tuple[str, ...] = tuple(FLOP_TREES), flop_sample: int = 0
              ) -> list[tuple[str, dict]]:  # fmt: skip
     """The bots compared on a street: (label, ResolvingAgent keywords), the default last."""
     if street == 1:  # the flop trees, on the clock or to an iteration count
         cap = {"max_iterations": flop_iterations, "seconds": {1: math.inf}}
-        return [(f"tree {name}", {"sizes": {1: FLOP_TREES[name]},
-                                  **(cap if flop_iterations else {})})
-                for name in flop_trees]  # fmt: skip
+        found = [(f"tree {name}", {"sizes": {1: FLOP_TREES[name]}}) for name in flop_trees]
+        if flop_sample:
+            found.append((f"tree turn, {flop_sample} of 49 cards sampled",
+                          {"sizes": {1: FLOP_TREES["turn"]}, "flop_sample": flop_sample}))
+        return [(label, {**options, **(cap if flop_iterations else {})})
+                for label, options in found]  # fmt: skip
     if street == 2:
         two = {"sizes": {2: TURN_TREES["two-street"]}}
         allin = {"sizes": {2: TURN_TREES["small-river"]}}
@@ -145,7 +147,8 @@ def against_blueprint(solution, blueprint, me: int) -> tuple[float | None, float
 def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: bool,
                 repeats: int, flop_iterations: int | None = None,
                 board_text: str | None = None,
-                flop_trees: tuple[str, ...] = tuple(FLOP_TREES)) -> list[dict]:  # fmt: skip
+                flop_trees: tuple[str, ...] = tuple(FLOP_TREES),
+                flop_sample: int = 0) -> list[dict]:  # fmt: skip
     """Each spot's bots solved ``repeats`` times, interleaved (repeat by repeat, every bot once)
     so that the machine's load falls on all of them alike; medians."""
     config = HunlConfig(100)
@@ -157,7 +160,7 @@ def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: b
         cards = fixed.split() if board_text is None else board_text.split()
         board = np.array(parse_cards(" ".join(cards[: len(fixed.split())])))
         street = state.street
-        bots = variants(street, safe, flop_iterations, flop_trees)
+        bots = variants(street, safe, flop_iterations, flop_trees, flop_sample)
         took: dict[str, list[float]] = {label: [] for label, _ in bots}
         solutions: dict[str, list] = {label: [] for label, _ in bots}
         cpus: dict[str, list[float]] = {label: [] for label, _ in bots}
@@ -179,8 +182,11 @@ def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: b
                 fallbacks[label] += bot.fallbacks
                 peak[label] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
                 if street == 1 and label not in trace:  # the flop's checks, first repeat
+                    checks = [t for k, t in enumerate(seen) if math.isfinite(t.exploitability_pct)
+                              and (k == 0 or t.exploitability_pct != seen[k - 1]
+                                   .exploitability_pct)]  # fmt: skip
                     trace[label] = " ".join(f"{t.iterations}:{t.exploitability_pct:.3g}"
-                                            for t in seen if t.iterations in SHOWN)  # fmt: skip
+                                            for t in checks)  # fmt: skip
                 for k, mark in enumerate(marks):  # the last check before a third of the budget
                     known = [t.exploitability_pct for t in seen if t.seconds <= mark
                              and math.isfinite(t.exploitability_pct)]  # fmt: skip
@@ -221,6 +227,8 @@ def main() -> None:
     parser.add_argument("--streets", default="1,2,3", help="fixed spots of these streets")
     parser.add_argument("--flop-trees", default=",".join(FLOP_TREES),
                         help="the flop trees compared (FLOP_TREES)")  # fmt: skip
+    parser.add_argument("--flop-sample", type=int, default=0, help="adds the flop tree that "
+                        "plays the turn with this many of its 49 turn cards drawn an iteration")
     parser.add_argument("--safe", action="store_true", help="turn and river through the gadget")
     parser.add_argument("--flop", action="store_true", help="the played hands re-solve the flop")
     parser.add_argument("--repeats", type=int, default=3, help="solves per fixed spot")
@@ -237,7 +245,7 @@ def main() -> None:
     if not set(flop_trees) <= set(FLOP_TREES):
         parser.error(f"--flop-trees: choose among {', '.join(FLOP_TREES)}")
     spots = fixed_spots(blueprint, wanted, targets, args.safe, args.repeats, args.flop_iterations,
-                        args.board, flop_trees)  # fmt: skip
+                        args.board, flop_trees, args.flop_sample)  # fmt: skip
     print_rows("fixed spots: one decision at the street's start, solved alone, medians", spots)
     streets = (1, 2, 3) if args.flop else (2, 3)
     gadget = {"gadget": "maxmargin"} if args.safe else {}  # the registry's resolve-safe: bot

@@ -6,6 +6,7 @@ the subgame, from the spot engine's evaluation, a separate pass from the solver)
 plays the gadget's solution and falls back to the base agent's play when a solve is worse."""
 
 import time
+from collections import OrderedDict
 from dataclasses import replace
 
 import numpy as np
@@ -345,6 +346,35 @@ def test_the_deeper_flop_tree_can_sample_its_turn_cards(monkeypatch):
     for text, words in (("resolve(flop-sample=7):call", "flop-tree=turn"),
                         ("resolve(flop-tree=turn, flop-sample=50):call", "0 to 49"),
                         ("resolve(flop-tree=turn, flop-sample=2.5):call", "whole number")):
+        with pytest.raises(InputError, match=words):
+            make_agent(text, CONFIG)
+
+
+def test_a_sampled_flop_checks_late_and_sparse_and_flop_iterations_caps_the_flop_alone():
+    bot = make_agent("resolve(flop-tree=turn, flop-sample=5, flop-iterations=460):call", CONFIG)
+    assert bot.flop_iterations == 460 and bot.max_iterations is None
+    assert bot.seconds == {1: np.inf, 2: 5.0, 3: 0.5}  # no clock on the flop alone
+    both = make_agent("resolve(iterations=100, flop-iterations=300):call", CONFIG)
+    assert (both.max_iterations, both.flop_iterations) == (100, 300)
+    assert both.seconds == {1: np.inf, 2: np.inf, 3: np.inf}
+    seen = []
+    bot = replace(bot, base=Narrow(3), streets=(1,), range_floor=0.0, target_pct=1e-9,
+                  progress=seen.append)  # fmt: skip
+    solution = bot.solution(replay("r250c/", CONFIG), np.array(parse_cards("Ks 7h 2d")))
+    assert solution.iterations == 460 and seen[-1].max_iterations == 460
+    known = [t for t in seen if np.isfinite(t.exploitability_pct)]
+    checks = [b.iterations for a, b in zip([None, *known], known, strict=False)
+              if a is None or a.exploitability_pct != b.exploitability_pct]  # fmt: skip
+    assert checks == [200, 300, 450]  # half as many again each time; the cap closes at 460
+    assert known[0].exploitability_pct > known[-1].exploitability_pct > 0
+    # a target the first check meets ends the solve there
+    easy = replace(bot, target_pct=known[0].exploitability_pct + 0.01, progress=None,
+                   _cache=OrderedDict())
+    assert easy.solution(replay("r250c/", CONFIG), np.array(parse_cards("Ks 7h 2d"))) \
+        .iterations == 200
+    for text, words in (("resolve(flop-iterations=0):call", "1 to"),
+                        ("resolve(flop-iterations=nan):call", "1 to"),
+                        ("resolve(from=turn, flop-iterations=300):call", "from=turn")):
         with pytest.raises(InputError, match=words):
             make_agent(text, CONFIG)
 

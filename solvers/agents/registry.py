@@ -69,6 +69,8 @@ OPTIONS = {
     "river": "seconds of the river's solve",
     "target": "stop at this exploitability, % of the pot",
     "iterations": "stop after this many iterations (alone: no clock, reproducible)",
+    "flop-iterations": "the flop solve's cap instead of iterations= (a sampled flop draws a "
+    "few turn cards an iteration; alone: no clock on the flop)",
     "from": "the first re-solved street: flop (default), turn or river",
     "gadget": "the gadget of the safe solves and of the node re-solves after an off-tree bet: "
     "resolve (resolve:'s default) or maxmargin (resolve-safe:'s default)",
@@ -88,6 +90,7 @@ MAX_SECONDS = 3600.0
 SAMPLE_LIMITS = {"flop-sample": (49, "turn cards"), "turn-sample": (48, "rivers")}
 """The cards after a flop and after a turn: sampling more walks them all."""
 MAX_ITERATIONS = 1_000_000
+ITERATION_KEYWORDS = {"iterations": "max_iterations", "flop-iterations": "flop_iterations"}
 RESOLVE_NAME = re.compile(r"^(resolve-safe|resolve)\s*(?:\(([^()]*)\))?\s*:(.*)$", re.I | re.S)
 RESOLVE_LIKE = re.compile(r"^resolve(-safe)?\s*[(:]", re.I)
 """What the user meant as a re-solving bot, well formed or not."""
@@ -123,11 +126,11 @@ def resolve_options(text: str) -> dict:
             number = float(value)
         except ValueError:
             raise InputError(f"re-solving option {key}={value!r} is not a number") from None
-        if key == "iterations":
+        if key in ITERATION_KEYWORDS:
             if not (1 <= number <= MAX_ITERATIONS and number == int(number)):
-                raise InputError(f"iterations={value} must be a whole number, 1 to "
+                raise InputError(f"{key}={value} must be a whole number, 1 to "
                                  f"{MAX_ITERATIONS:,}")  # fmt: skip
-            keywords["max_iterations"] = int(number)
+            keywords[ITERATION_KEYWORDS[key]] = int(number)
         elif key in SAMPLE_LIMITS:
             most, cards = SAMPLE_LIMITS[key]
             if not (0 <= number <= most and number == int(number)):
@@ -146,18 +149,23 @@ def resolve_options(text: str) -> dict:
             if not 0 < number <= MAX_SECONDS:
                 raise InputError(f"{key}={value} must be above 0 and at most {MAX_SECONDS:g} s")
             seconds[STREET_OF_OPTION[key]] = number
-    if 1 in seconds and 1 not in keywords.setdefault("streets", (1, 2, 3)):
+    flop_solved = 1 in keywords.get("streets", (1, 2, 3))
+    if 1 in seconds and not flop_solved:
         raise InputError("flop= sets the flop's budget: it cannot combine with from=turn or river")
-    if "sizes" in keywords and 1 not in keywords.setdefault("streets", (1, 2, 3)):
+    if "flop_iterations" in keywords and not flop_solved:
+        raise InputError("flop-iterations= caps the flop's solve: it cannot combine with "
+                         "from=turn or river")  # fmt: skip
+    if "sizes" in keywords and not flop_solved:
         raise InputError("flop-tree= sets the flop re-solve's tree: it cannot combine with "
                          "from=turn or river")  # fmt: skip
     if keywords.get("flop_sample") and keywords.get("sizes", {}).get(1) is not FLOP_TREES["turn"]:
         raise InputError("flop-sample= samples the turn cards of the flop's solve: it needs "
                          "flop-tree=turn")  # fmt: skip
-    if "max_iterations" in keywords or seconds:
+    if "max_iterations" in keywords or "flop_iterations" in keywords or seconds:
         clock = dict(DEFAULT_SECONDS)
-        if "max_iterations" in keywords and not seconds:
-            clock = {street: math.inf for street in clock}
+        if not seconds:  # iterations alone: no clock on the streets they cap
+            capped = clock if "max_iterations" in keywords else (1,)
+            clock.update(dict.fromkeys(capped, math.inf))
         keywords["seconds"] = {**clock, **seconds}
     return keywords
 

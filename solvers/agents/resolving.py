@@ -144,6 +144,12 @@ CHECK_EVERY = 10
 solve whose floor is lower (a check costs one to two iterations; a street solve's first comes
 at its floor); later checks come after a quarter more iterations (``next_check``)."""
 CHECK_GROWTH = 0.25
+SAMPLED_FIRST_CHECK = 200
+SAMPLED_CHECK_GROWTH = 0.5
+"""A flop solve that samples its turn cards checks first after this many draws, then after half
+as many again as it has run: its own exploitability is mostly its turn play, which a few
+draws leave rough (K72r single-raised: 2.2% of the pot after 300 draws of 10 cards, 0.93% after
+518; 3-bet 0.27% after 594), and a check costs about seven draws."""
 CHECK_COST = 1.5
 """A check's cost in iterations before one is measured (turn and flop: 1.3 to 1.5)."""
 RELEASE_STREETS = (1,)
@@ -412,6 +418,10 @@ class ResolvingAgent:
     max_iterations: int | None = None
     """Stop a solve after this many iterations whatever the clock says; with the budgets set to
     ``inf`` the bot no longer depends on the machine's load (reproducible evaluation runs)."""
+    flop_iterations: int | None = None
+    """The flop solve's cap instead of ``max_iterations`` (``resolve(flop-iterations=N):``): a
+    flop that samples its turn cards draws a few cards an iteration, and needs a few hundred
+    draws where the other streets need 100 full iterations."""
     progress: Callable[[Thinking], None] | None = field(default=None, repr=False)
     """Called after every iteration of a solve (from the solving thread)."""
     streets: tuple[int, ...] = (1, 2, 3)
@@ -478,8 +488,8 @@ class ResolvingAgent:
             self.base.policy(replay(betting, config), WARM_UP_BOARD[: BOARD_CARDS[street]])
         probe = replace(self, base=_WarmUpBase(), opponent_model=None, range_floor=0.0,
                         seconds=dict.fromkeys(DEFAULT_SECONDS, math.inf), progress=None,
-                        max_iterations=CHECK_EVERY, name="warm-up", solves=0, fallbacks=0,
-                        _cache=OrderedDict())  # fmt: skip
+                        max_iterations=CHECK_EVERY, flop_iterations=None, name="warm-up",
+                        solves=0, fallbacks=0, _cache=OrderedDict())  # fmt: skip
         for state in warm_up_lines(config):
             if state.street not in self.streets:
                 continue
@@ -638,10 +648,16 @@ class ResolvingAgent:
         sub.game.derived.clear()  # the walk's buffers (rebuilt if asked again); nodes stay
         return solved
 
-    def _floor(self) -> int:
+    def _cap(self, street: int) -> int | None:
+        """The most iterations a solve of ``street`` runs (None: the clock alone)."""
+        if street == 1 and self.flop_iterations is not None:
+            return self.flop_iterations
+        return self.max_iterations
+
+    def _floor(self, street: int) -> int:
         """The iterations a solve runs whatever the clock says (``MIN_ITERATIONS``, or the
-        bot's ``max_iterations`` when lower)."""
-        return min(MIN_ITERATIONS, self.max_iterations or MIN_ITERATIONS)
+        street's cap when lower)."""
+        return min(MIN_ITERATIONS, self._cap(street) or MIN_ITERATIONS)
 
     def _range_only(self, sub: Subgame, me: int, started: float, budget: float) -> Solution:
         """DCFR on ``sub`` until the exploitability is under the target, or the budget is
@@ -655,15 +671,16 @@ class ResolvingAgent:
         target = self.target_pct / 100.0 * pot
         sample = {1: self.flop_sample, 2: self.turn_sample}.get(street, 0)
         solver = make_solver(game, "dcfr", sample=sample)
-        once = street == 1 and sample > 0
+        cap = self._cap(street)
         reached = math.nan
-        floor = self._floor()
+        floor = self._floor(street)
         # the first check at the floor: of 34 street solves in 20 hands none met its target
         # before 40 iterations, and the checks at 10, 20 and 30 cost a turn solve about 4
-        # of its 45 iterations' time. A sampled flop solve checks once, at its end: its own
-        # exploitability is mostly its turn play, which the draws leave rough (K72r: 2.2% of
-        # the pot after 300 draws of 10 cards), and a check costs seven sampled iterations
-        check = max(CHECK_EVERY, floor) if not once else math.inf
+        # of its 45 iterations' time; a flop that samples its turn cards checks later and
+        # sparser (SAMPLED_FIRST_CHECK)
+        sampled_flop = street == 1 and sample > 0
+        growth = SAMPLED_CHECK_GROWTH if sampled_flop else self.check_growth
+        check = SAMPLED_FIRST_CHECK if sampled_flop else max(CHECK_EVERY, floor)
         step = check_cost = 0.0  # the last iteration's and the last check's seconds
         while True:  # one iteration at least, then until the target or a budget
             before = time.perf_counter()
@@ -674,18 +691,18 @@ class ResolvingAgent:
             # first iteration also builds the walk: it predicts nothing), the floor run
             ahead = step + (check_cost or CHECK_COST * step) if solver.iterations > 1 else 0.0
             late = took + ahead >= budget and solver.iterations >= floor
-            spent = late or solver.iterations >= (self.max_iterations or math.inf)
+            spent = late or solver.iterations >= (cap or math.inf)
             if spent or solver.iterations >= check:
                 before = time.perf_counter()
                 metrics = solver.metrics()
                 check_cost = time.perf_counter() - before
                 reached = 100.0 * metrics.exploitability / pot
-                check = next_check(solver.iterations, self.check_growth) if not once else math.inf
+                check = next_check(solver.iterations, growth)
                 if spent or metrics.exploitability <= target:
                     break
             if self.progress is not None:
-                self.progress(Thinking(street, solver.iterations, took, budget,
-                                       self.max_iterations, reached, self.target_pct))  # fmt: skip
+                self.progress(Thinking(street, solver.iterations, took, budget, cap, reached,
+                                       self.target_pct))  # fmt: skip
         self.solves += 1
         strategy = solver.average_strategy()
         fell_back = False
@@ -733,7 +750,8 @@ class ResolvingAgent:
         else:  # a node's closing best response, unmeasured yet: 14 to 90 ms of a turn's 5 s
             closing = NODE_CLOSING * budget
         left = max(budget - (time.perf_counter() - started) - closing, 0.0)
-        street, cap = sub.root.street, self.max_iterations or SAFE_MAX_ITERATIONS
+        street = sub.root.street
+        cap = self._cap(street) or SAFE_MAX_ITERATIONS
 
         pot = float(sub.game.pot)
         # a street's solve widens maxmargin's margins to its bound; a node's stops once safe
@@ -752,7 +770,7 @@ class ResolvingAgent:
 
         strategy, iterations = safe_resolve(sub, me, values, cap, left, report, settled=check,
                                             gadget=self.gadget,
-                                            minimum=min(self._floor(), cap))  # fmt: skip
+                                            minimum=min(self._floor(street), cap))  # fmt: skip
         weights = sub.game.hand_weights(opponent)
         response = check.response(iterations, strategy)
         gain = float(weights @ (response - values))
