@@ -6,7 +6,8 @@ then a scripted human acts: it checks or calls, and on some flops, turns and riv
 with a bet of 45% of the pot (off every re-solve tree: the bot answers it with a node re-solve
 or the flop solved again, and the panel values sizes off the tree). Few iterations a solve
 (``--iterations``, the bot's ``iterations=`` option, no clock) keep it quick; the trees, and
-so what the session keeps, are the default bot's.
+so what the session keeps, are the app's default bot's (``pokertui.paths.default_hunl_bot``:
+the flop's solve sees the turn).
 
 Prints the RSS after hands 1, 10, 25 and the last, and the growth per hand over the second
 half (what a long session adds). ``--trace N`` diffs tracemalloc snapshots taken after hand N
@@ -29,12 +30,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from pokertui.paths import default_hunl_bot, with_resolve_options  # noqa: E402
 from pokertui.session.hunl_session import HunlSession, warm_up  # noqa: E402
 from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.games.holdem.memory import resident_bytes  # noqa: E402
 from solvers.games.hunl.rules import HunlConfig  # noqa: E402
 
-BLUEPRINT = ROOT / "strategies" / "hunl_100bb.npz"
 OFF_TREE_SHARE = 0.45
 """The scripted human's opening bet, in pot shares: no re-solve tree holds it."""
 
@@ -70,7 +71,8 @@ def mb(value: int) -> float:
 
 def run(hands: int, iterations: int, seed: int, trace: int | None) -> dict:
     config = HunlConfig(stack_bb=100)
-    bot = f"resolve(iterations={iterations}):{BLUEPRINT}"
+    bot = with_resolve_options(default_hunl_bot(ROOT / "strategies", 100),
+                               f"iterations={iterations}")  # the app's bot, its trees
     agent = make_agent(bot, config)
     warm_up(agent, config)
     session = HunlSession(config, agent, bot_name=bot, seed=seed)

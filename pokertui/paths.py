@@ -54,13 +54,31 @@ RESOLVE_PREFIX = re.compile(r"^(resolve(?:-safe)?\s*(?:\([^()]*\))?\s*:)(.*)$", 
 grammar, repeated so that the app starts without the solvers)."""
 
 
+DEFAULT_RESOLVE = "resolve(flop-tree=turn,flop-sample=10):"
+"""The default bot's re-solving options: its flop solve plays the turn's bets too, 10 of the 49
+turn cards drawn an iteration, so its flop play costs about a fifth of what the checked-down
+flop's does (``docs/resolve.md``, "Sampled turn cards"), in up to the flop's 15 s."""
+
+
 def default_hunl_bot(shipped_dir: Path, stack_bb: float) -> str:
     """The full game's default bot: the re-solving bot over the shipped blueprint of this depth
-    (``resolve:strategies/hunl_100bb.npz``), or ``call`` while there is none."""
+    (``DEFAULT_RESOLVE`` + ``strategies/hunl_100bb.npz``), or ``call`` while there is none."""
     for path in shipped_hunl_bots(shipped_dir):
         if path.name.split(".")[0] == f"hunl_{stack_bb:g}bb":
-            return f"resolve:{path}"
+            return f"{DEFAULT_RESOLVE}{path}"
     return "call"
+
+
+def with_resolve_options(name: str, options: str) -> str:
+    """``name`` (a ``resolve(...):BOT``) with ``options`` added to its own (which win)."""
+    prefixed = RESOLVE_PREFIX.match(name)
+    if prefixed is None:
+        return name
+    head, base = prefixed.group(1), prefixed.group(2)
+    kind, _, rest = head.partition("(")
+    kind = kind.rstrip(":").strip()
+    own = rest.rpartition(")")[0].strip() if rest else ""
+    return f"{kind}({', '.join(filter(None, (options, own)))}):{base}"
 
 
 def resolve_hunl_bot(text: str | None, shipped_dir: Path, stack_bb: float) -> str:
@@ -75,7 +93,9 @@ def resolve_hunl_bot(text: str | None, shipped_dir: Path, stack_bb: float) -> st
     if prefixed is not None:
         base = prefixed.group(2).strip()
         if not base:
-            base = default_hunl_bot(shipped_dir, stack_bb).removeprefix("resolve:")
+            default = default_hunl_bot(shipped_dir, stack_bb)
+            matched = RESOLVE_PREFIX.match(default)
+            base = default if matched is None else matched.group(2)
         return prefixed.group(1) + resolve_hunl_bot(base, shipped_dir, stack_bb)
     if Path(text).exists():
         return text

@@ -339,14 +339,23 @@ def test_decisions_played_before_their_numbers_are_analysed_for_the_review():
 
 
 def test_shipped_bot_names_resolve_and_the_default_follows_the_depth(tmp_path):
-    from pokertui.paths import resolve_hunl_bot
+    from pokertui.paths import resolve_hunl_bot, with_resolve_options
 
     assert resolve_hunl_bot(None, tmp_path, 100) == "call"  # nothing shipped yet
     assert resolve_hunl_bot("random", tmp_path, 100) == "random"
     shipped = tmp_path / "hunl_100bb.bp"
     shipped.write_bytes(b"x")
-    assert resolve_hunl_bot(None, tmp_path, 100) == f"resolve:{shipped}"  # re-solving default
-    assert resolve_hunl_bot("  ", tmp_path, 100) == f"resolve:{shipped}"
+    # the re-solving default, its flop solve seeing the turn
+    default = f"resolve(flop-tree=turn,flop-sample=10):{shipped}"
+    assert resolve_hunl_bot(None, tmp_path, 100) == default
+    assert resolve_hunl_bot("  ", tmp_path, 100) == default
+    assert resolve_hunl_bot("resolve:", tmp_path, 100) == f"resolve:{shipped}"  # as typed
+    # options added to a bot's own, which come last and win
+    assert with_resolve_options(default, "flop=3,turn=1") == (
+        f"resolve(flop=3,turn=1, flop-tree=turn,flop-sample=10):{shipped}"
+    )
+    assert with_resolve_options("resolve-safe:call", "turn=1") == "resolve-safe(turn=1):call"
+    assert with_resolve_options("call", "turn=1") == "call"
     assert resolve_hunl_bot("hunl_100bb", tmp_path, 200) == str(shipped)  # the blueprint alone
     assert resolve_hunl_bot("resolve(turn=2):hunl_100bb", tmp_path, 200) == (
         f"resolve(turn=2):{shipped}"

@@ -7,12 +7,13 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, Static
 
+from pokertui.paths import DEFAULT_RESOLVE
 from pokertui.screens.hunl_play import HunlPlayScreen
 from pokertui.session.hunl_saves import hunl_document, load_hunl_session, save_hunl_session
 from pokertui.session.hunl_session import HunlSession, check_think, set_think
 from solvers.agents.chumps import RandomAgent
 from solvers.agents.registry import make_agent
-from solvers.agents.resolving import ResolvingAgent
+from solvers.agents.resolving import FLOP_TREES, ResolvingAgent
 from solvers.errors import InputError
 from solvers.games.hunl.rules import HunlConfig
 from tests.conftest import STRATEGIES, hunl_dialog
@@ -113,8 +114,9 @@ def test_cli_default_bot_re_solves_and_think_reaches_a_headless_match(capsys, mo
     code, _, err = run_cli(capsys, "play", "--game", "hunl(100)", "--think", "3", "--hands", 1)
     assert code == 2 and "stop here" in err
     assert isinstance(seen["bot"], ResolvingAgent)
-    assert seen["names"][0] == f"resolve:{STRATEGIES / 'hunl_100bb.npz'}"
+    assert seen["names"][0] == f"{DEFAULT_RESOLVE}{STRATEGIES / 'hunl_100bb.npz'}"
     assert seen["bot"].seconds[2] == pytest.approx(3.0)
+    assert seen["bot"].flop_sample == 10  # the flop's solve sees the turn
 
 
 async def test_the_new_game_dialog_defaults_to_the_re_solving_bot_with_its_think_time(tmp_path):
@@ -133,9 +135,10 @@ async def test_the_new_game_dialog_defaults_to_the_re_solving_bot_with_its_think
         screen = app.screen
         assert isinstance(screen, HunlPlayScreen)
         session = screen.session
-        assert session.bot_name == f"resolve:{STRATEGIES / 'hunl_100bb.npz'}"
+        assert session.bot_name == f"{DEFAULT_RESOLVE}{STRATEGIES / 'hunl_100bb.npz'}"
         assert isinstance(session.agent, ResolvingAgent) and session.think == 2.0
-        assert session.agent.streets == (1, 2, 3)  # the flop too
+        assert session.agent.streets == (1, 2, 3)  # the flop too, with the turn in its tree
+        assert session.agent.sizes[1] is FLOP_TREES["turn"] and session.agent.flop_sample == 10
         assert session.agent.seconds[1] == pytest.approx(6.0)  # 15 s scaled as the turn's 5 to 2
         assert session.agent.seconds[2] == pytest.approx(2.0)
         assert session.agent.seconds[3] == pytest.approx(0.2)
@@ -186,21 +189,28 @@ def test_warm_up_of_the_re_solving_bot_warms_its_base_and_not_its_budgets():
     assert seen[:4] == [0, 1, 2, 3] and set(seen[4:]) <= {0, 1, 2}  # then the probe's ranges
 
 
-async def test_the_new_game_dialog_offers_the_bot_that_plays_the_blueprints_flop(tmp_path):
+@pytest.mark.parametrize("choice", ["TURN_BOT", "QUICK_FLOP_BOT"])
+async def test_the_new_game_dialog_offers_the_blueprints_flop_and_the_quick_flop(tmp_path, choice):
     from textual.widgets import Select
 
-    from pokertui.screens.hunl_setup import TURN_BOT
+    from pokertui.screens import hunl_setup
 
+    bot = getattr(hunl_setup, choice)
     async with hunl_dialog(tmp_path) as (app, pilot, dialog):
-        dialog.query_one("#hunl-bot-choice", Select).value = TURN_BOT
+        dialog.query_one("#hunl-bot-choice", Select).value = bot
         await pilot.pause()
-        assert dialog.query_one("#hunl-bot", Input).value == TURN_BOT
+        assert dialog.query_one("#hunl-bot", Input).value == bot
         dialog.start()
         await pilot.pause()
         await pilot.pause()
         session = app.screen.session
-        assert session.bot_name == f"resolve(from=turn):{STRATEGIES / 'hunl_100bb.npz'}"
-        assert isinstance(session.agent, ResolvingAgent) and session.agent.streets == (2, 3)
+        assert session.bot_name == f"{bot}{STRATEGIES / 'hunl_100bb.npz'}"
+        agent = session.agent
+        assert isinstance(agent, ResolvingAgent) and agent.flop_sample == 0
+        if choice == "TURN_BOT":
+            assert agent.streets == (2, 3)
+        else:
+            assert agent.streets == (1, 2, 3) and agent.sizes[1] is FLOP_TREES["checkdown"]
         await pilot.press("escape")
         await app.workers.wait_for_complete()
 

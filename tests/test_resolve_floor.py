@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from pokertui.paths import DEFAULT_RESOLVE
 from solvers.agents.registry import make_agent
 from solvers.agents.resolve_values import bot_solution, off_tree_values, resolved_values
 from solvers.agents.resolving import DEFAULT_SECONDS, ResolvingAgent
@@ -47,6 +48,10 @@ THINK = 0.1
 river a tenth): shorter than the iterations a sound answer needs."""
 CONVERGED_CALL = 0.885
 """The bot's range-weighted call share facing the bet, every solve run to its target."""
+CONVERGED_CALL_SEEING_THE_TURN = 0.857
+"""The same for the app's default bot, whose flop solve sees the turn
+(``resolve(flop-tree=turn,flop-sample=10,iterations=300,flop-iterations=1000):``: it folds
+1.29% and calls 85.7%; its flop play, and so its range on the turn, differ)."""
 
 
 def thinking_bot(think: float = THINK, name: str = f"resolve:{BLUEPRINT}") -> ResolvingAgent:
@@ -94,18 +99,21 @@ def facing_the_bet(agent: ResolvingAgent) -> dict:
     }
 
 
-def assert_sound(found: dict) -> None:
+def assert_sound(found: dict, converged: float = CONVERGED_CALL) -> None:
     """At most 3% of the range folds (uniform rows fold 25%, the converged solve 0.87%), the
-    call share within 5 points of the converged 88.5%, no row uniform."""
+    call share within 5 points of the converged one, no row uniform."""
     assert found["node"] and found["actions"][:2] == ["f", "c"], found
     assert found["uniform_rows"] == 0, found
     assert found["fold"] <= 0.03, found
-    assert abs(found["call"] - CONVERGED_CALL) <= 0.05, found
+    assert abs(found["call"] - converged) <= 0.05, found
     assert max(found["kd6c"]) > 0.5, found  # top pair, not a quarter on each action
 
 
-def test_a_short_budget_still_answers_the_off_tree_bet_with_a_sound_strategy():
-    assert_sound(facing_the_bet(thinking_bot()))
+@pytest.mark.parametrize("options, converged", [("resolve:", CONVERGED_CALL),
+                                                (DEFAULT_RESOLVE, CONVERGED_CALL_SEEING_THE_TURN)])
+def test_a_short_budget_still_answers_the_off_tree_bet_with_a_sound_strategy(options, converged):
+    """The library's ``resolve:`` and the app's default, whose flop solve sees the turn."""
+    assert_sound(facing_the_bet(thinking_bot(name=f"{options}{BLUEPRINT}")), converged)
 
 
 def run_child(code: str, cache: Path | None = None, timeout: float = 1500.0) -> dict:

@@ -428,6 +428,26 @@ def test_an_off_tree_flop_bet_re_solves_the_flop_with_that_bet_in_the_default_tr
     assert called.contributions == (900.0, 900.0)
 
 
+def test_a_flop_keeps_its_first_solve_and_the_latest_sizes_each_in_single_precision():
+    """The live panel solves the flop again with each size it values; a hand keeps the street's
+    first solve and the ``FLOP_KEEP`` latest used, not every size of every decision."""
+    bot = ResolvingAgent(Narrow(3), streets=(1,), max_iterations=3, seconds={1: np.inf},
+                         range_floor=0.0)  # fmt: skip
+    flop = np.array(parse_cards("Ks 7h 2d"))
+    opened = replay("r250c/", CONFIG)  # the bot, the big blind, acts first on the flop
+    first = bot.solution(opened, flop)
+    bets = [360 + 40 * k for k in range(10)]  # after its check; none the tree's 66% (to 580)
+    answers = [bot.solution(replay(f"r250c/cr{total}", CONFIG), flop) for total in bets]
+    assert bot.solves == 11
+    kept = bot._cache[resolving._cache_key(opened, flop)]
+    assert len(kept) == resolving.FLOP_KEEP + 1 and kept[0] is first
+    assert kept[1:] == answers[-resolving.FLOP_KEEP :]
+    assert all(rows.dtype == np.float32 for k in kept for rows in k.strategy.values())
+    again = bot.solution(replay(f"r250c/cr{bets[-2]}", CONFIG), flop)  # kept: no solve
+    assert again is answers[-2] and bot.solves == 11
+    assert bot.solution(opened, flop) is first  # the first made holds the street's start
+
+
 def test_exploitability_checks_grow_apart_as_the_solve_goes():
     def checked(**options) -> list[int]:
         seen = []

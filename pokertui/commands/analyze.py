@@ -171,7 +171,13 @@ def model_bots(
     blueprints in ``shipped``, the strategies folder by default) with its budgets scaled by
     ``think``; None where none is shipped, or where the bot named refuses that depth (``warn``
     hears why when there are other depths)."""
-    from pokertui.paths import default_hunl_bot, resolve_hunl_bot, strategies_dir  # noqa: PLC0415
+    from pokertui.paths import (  # noqa: PLC0415
+        RESOLVE_PREFIX,
+        default_hunl_bot,
+        resolve_hunl_bot,
+        strategies_dir,
+        with_resolve_options,
+    )
     from solvers.analysis.runner import model_agent  # noqa: PLC0415
     from solvers.errors import InputError  # noqa: PLC0415
 
@@ -184,13 +190,13 @@ def model_bots(
     name: str | None
     for stack in sorted(stacks):
         depth = stack / 100
-        if bot is None and not default_hunl_bot(shipped, depth).startswith("resolve:"):
+        if bot is None and RESOLVE_PREFIX.match(default_hunl_bot(shipped, depth)) is None:
             found[stack] = None
             continue
         name = resolve_hunl_bot(bot, shipped, depth)
         if think is not None:
             budgets = f"flop={3 * think:g},turn={think:g},river={think / 10:g}"
-            name = name.replace("resolve:", f"resolve({budgets}):", 1)
+            name = with_resolve_options(name, budgets)
         try:
             model_agent(name, stack)  # refused here once, not in every worker
         except InputError as exc:

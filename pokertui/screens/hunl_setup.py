@@ -1,13 +1,14 @@
 """The new-game dialog of the full game: stack depth, the bot, its think time, the seat, a seed
 and a save name.
 
-The bot is by default the re-solving bot over the shipped blueprint of the chosen depth (a
-blank bot field), which solves the flop, turn and river; the same bot playing the blueprint's
-flop; else a shipped blueprint alone (``strategies/hunl_*``), the re-solving bot
-over one, a chump (call, random, call-raise) or any bot name or file's path. The think time
-(seconds on a turn, three times that on the flop, a tenth on the river) trades the re-solving
-bot's accuracy for speed. Start builds the game and the agent here, so a bad depth, time or
-file shows its message inside the dialog, which stays open to fix it.
+The bot is by default the re-solving bot over the shipped blueprint of the chosen depth (a blank
+bot field), which solves the flop (with the turn's bets in the flop's tree), turn and river; the
+same bot with a quick flop (turn and river checked down in the flop's tree); the same bot
+playing the blueprint's flop; else a shipped blueprint alone (``strategies/hunl_*``), the
+re-solving bot over one, a chump (call, random, call-raise) or any bot name or file's path. The
+think time (seconds on a turn, three times that on the flop, a tenth on the river) trades the
+re-solving bot's accuracy for speed. Start builds the game and the agent here, so a bad depth,
+time or file shows its message inside the dialog, which stays open to fix it.
 """
 
 from __future__ import annotations
@@ -26,6 +27,9 @@ from pokertui.paths import resolve_hunl_bot, shipped_hunl_bots
 
 DEFAULT_BOT = ""
 """A blank bot field: the re-solving bot over the shipped blueprint of the chosen depth."""
+QUICK_FLOP_BOT = "resolve(flop-tree=checkdown):"
+"""The re-solving bot whose flop solve checks the turn and river down: a fifth of a second a
+flop instead of up to 15 s, its flop play about five times as costly (``docs/resolve.md``)."""
 TURN_BOT = "resolve(from=turn):"
 """The re-solving bot that plays the blueprint's flop and solves the turn and river (the
 earlier default), over the shipped blueprint of the chosen depth."""
@@ -57,6 +61,8 @@ def shipped_bots(strategies_dir: Path) -> list[tuple[str, str]]:
     """``(label, bot)``: the default, then per shipped full-game blueprint (``hunl_*`` files)
     the re-solving bot over it and the blueprint alone."""
     bots = [("re-solving bot over the shipped blueprint of this depth (default)", DEFAULT_BOT),
+            ("the same, quick flop (its flop solve checks the turn and river down)",
+             QUICK_FLOP_BOT),
             ("the same, playing the blueprint's flop (re-solves turn and river)", TURN_BOT),
             ("the same, safe: no hand of yours does better than against the blueprint", SAFE_BOT)]
     for path in shipped_hunl_bots(strategies_dir):

@@ -164,6 +164,11 @@ street is solved again from its start with the action added."""
 NODE_KEEP = 16
 """Node re-solves kept per street and seat besides the street's own solves (the latest used:
 one the bot played from is asked again for every range after it)."""
+FLOP_KEEP = 6
+"""Solves of the flop kept per seat line besides the street's first (the latest used): the
+street solved again with each size the live panel values (four off the tree at a decision),
+and one more. A flop that sees the turn keeps 20 to 30 MB a solve, and a hand's flop decisions
+would otherwise keep every size valued at each of them."""
 NODE_CLOSING = 0.02
 """Share of a node re-solve's budget kept for its closing best response (the gain it records)."""
 SAFE_STREETS = (2, 3)
@@ -564,6 +569,10 @@ class ResolvingAgent:
         if len(nodes) >= NODE_KEEP:  # LBR asks dozens of sizes at a node: keep the latest
             latest = set(nodes[-NODE_KEEP + 1 :])
             kept = [k for k in kept if k.subgame.start is None or id(k) in latest]
+        if state.street in RELEASE_STREETS and len(kept) > FLOP_KEEP:  # the latest used
+            first = min(kept, key=lambda k: k.made)  # the street's own: it holds every line
+            latest = {id(k) for k in kept[-FLOP_KEEP + 1 :]} | {id(first)}
+            kept = [k for k in kept if id(k) in latest]
         self._cache[key] = [*kept, solved]
         self._cache.move_to_end(key)
         while len(self._cache) > self.cache_size:
@@ -715,6 +724,8 @@ class ResolvingAgent:
                 self.fallbacks += 1
         if street in RELEASE_STREETS:
             game.release()  # the walk's buffers and the showdown tables: hundreds of MB a flop
+            # kept for the hand: half the bytes, as the turn's are
+            strategy = {node: rows.astype(np.float32) for node, rows in strategy.items()}
         return Solution(sub, strategy, solver.iterations, time.perf_counter() - started, reached,
                         fell_back=fell_back)  # fmt: skip
 
