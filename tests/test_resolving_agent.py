@@ -428,6 +428,25 @@ def test_an_off_tree_flop_bet_re_solves_the_flop_with_that_bet_in_the_default_tr
     assert called.contributions == (900.0, 900.0)
 
 
+def test_a_flop_that_sees_the_turn_answers_an_off_tree_bet_from_the_quick_flop(monkeypatch):
+    """The street solved again with a bet its tree lacks (each size the live panel values) is
+    the checked-down flop with that bet added, walked whole; the bot's own line stays on the
+    tree that sees the turn, sampled."""
+    bot, first, made = _sampled_solution(
+        monkeypatch, "resolve(flop-tree=turn, flop-sample=5, iterations=5):call", 1, "r250c/",
+        "Ks 7h 2d")  # fmt: skip
+    assert any(n.is_chance for n in first.subgame.game.nodes)  # the turn cards
+    facing = replay("r250c/cr900", CONFIG)  # the button bets 130% of the pot after a check
+    answer = bot.solution(facing, np.array(parse_cards("Ks 7h 2d")))
+    assert made == [{"sample": 5}, {"sample": 0}] and bot.solves == 2
+    game = answer.subgame.game
+    assert len(game.nodes) == 21 + 6 and not any(n.is_chance for n in game.nodes)
+    assert answer.subgame.node_of(facing) is not None
+    on_tree = replay("r250c/cr580", CONFIG)  # the tree's 66% bet: both trees hold it
+    assert answer.subgame.node_of(on_tree) is not None
+    assert bot.solution(on_tree, np.array(parse_cards("Ks 7h 2d"))) is first
+
+
 def test_a_flop_keeps_its_first_solve_and_the_latest_sizes_each_in_single_precision():
     """The live panel solves the flop again with each size it values; a hand keeps the street's
     first solve and the ``FLOP_KEEP`` latest used, not every size of every decision."""

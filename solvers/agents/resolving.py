@@ -164,6 +164,12 @@ street is solved again from its start with the action added."""
 NODE_KEEP = 16
 """Node re-solves kept per street and seat besides the street's own solves (the latest used:
 one the bot played from is asked again for every range after it)."""
+OFF_TREE_FLOP = FLOP_TREES["checkdown"]
+"""The flop's tree when the street is solved again with a bet or raise its tree lacks, for a bot
+whose flop tree plays the turn: the checked-down flop (a fifth of a second a solve) with that
+bet added. The live panel values four such sizes at a flop decision, each a solve the bot then
+answers from; in the tree that sees the turn each took 5 to 10 s even at its floor (40 draws),
+the four together two to three times the street's think time."""
 FLOP_KEEP = 6
 """Solves of the flop kept per seat line besides the street's first (the latest used): the
 street solved again with each size the live panel values (four off the tree at a decision),
@@ -612,8 +618,7 @@ class ResolvingAgent:
         steps = street_line(state)
         if state.street not in NODE_STREETS or len(steps) != 1 or steps[0][1].kind != RAISE:
             return False
-        sizes = self.sizes.get(state.street, {}).get(STREET_NAMES[state.street], StreetSizes())
-        return street_sizes_with_line(state, sizes) != sizes
+        return self._off_tree(state, self.sizes.get(state.street, {}))
 
     def _agents(self, me: int) -> tuple[Agent, Agent]:
         """Who plays each seat in the bot's Bayes ranges: itself, and its opponent model."""
@@ -626,10 +631,18 @@ class ResolvingAgent:
         far in its tree."""
         ranges = self._root_ranges(street_root(state), board, me)
         started = time.perf_counter()  # the ranges above may solve the streets before
-        sub = build_subgame(state, board, ranges, self.sizes.get(state.street, {}))
+        sizes = self.sizes.get(state.street, {})
+        quick = state.street == 1 and "turn" in sizes and self._off_tree(state, sizes)
+        sub = build_subgame(state, board, ranges, OFF_TREE_FLOP if quick else sizes)
         if self.safe and state.street in SAFE_STREETS:
             return self._safe_solve(sub, me, started, budget)
-        return self._range_only(sub, me, started, budget)
+        return self._range_only(sub, me, started, budget, sample=0 if quick else None)
+
+    @staticmethod
+    def _off_tree(state: HunlState, sizes: dict[str, StreetSizes]) -> bool:
+        """Whether ``state``'s street holds a bet or raise that ``sizes`` do not give."""
+        street = sizes.get(STREET_NAMES[state.street], StreetSizes())
+        return street_sizes_with_line(state, street) != street
 
     def _solve_node(
         self, state: HunlState, board: np.ndarray, known: Solution, entry: int, budget: float
@@ -668,17 +681,20 @@ class ResolvingAgent:
         street's cap when lower)."""
         return min(MIN_ITERATIONS, self._cap(street) or MIN_ITERATIONS)
 
-    def _range_only(self, sub: Subgame, me: int, started: float, budget: float) -> Solution:
+    def _range_only(self, sub: Subgame, me: int, started: float, budget: float,
+                    sample: int | None = None) -> Solution:  # fmt: skip
         """DCFR on ``sub`` until the exploitability is under the target, or the budget is
         spent and ``_floor`` iterations run (checks from the floor on, spaced by
         ``next_check``). A solve that stops short of the target is replaced by the base
         agent's play of the subgame when the opponent's exact best response wins more in
-        total against it."""
+        total against it. ``sample``: the chance groups drawn an iteration (default the
+        street's, ``flop_sample`` or ``turn_sample``)."""
         game = sub.game
         street = sub.root.street
         pot = float(game.pot)
         target = self.target_pct / 100.0 * pot
-        sample = {1: self.flop_sample, 2: self.turn_sample}.get(street, 0)
+        if sample is None:
+            sample = {1: self.flop_sample, 2: self.turn_sample}.get(street, 0)
         solver = make_solver(game, "dcfr", sample=sample)
         cap = self._cap(street)
         reached = math.nan
