@@ -356,6 +356,8 @@ def test_a_sampled_flop_checks_late_and_sparse_and_flop_iterations_caps_the_flop
     assert bot.seconds == {1: np.inf, 2: 5.0, 3: 0.5}  # no clock on the flop alone
     both = make_agent("resolve(iterations=100, flop-iterations=300):call", CONFIG)
     assert (both.max_iterations, both.flop_iterations) == (100, 300)
+    safe = make_agent("resolve-safe(from=flop, flop-iterations=300):call", CONFIG)
+    assert safe.streets == (1, 2, 3) and safe.flop_iterations == 300
     assert both.seconds == {1: np.inf, 2: np.inf, 3: np.inf}
     seen = []
     bot = replace(bot, base=Narrow(3), streets=(1,), range_floor=0.0, target_pct=1e-9,
@@ -374,7 +376,9 @@ def test_a_sampled_flop_checks_late_and_sparse_and_flop_iterations_caps_the_flop
         .iterations == 200
     for text, words in (("resolve(flop-iterations=0):call", "1 to"),
                         ("resolve(flop-iterations=nan):call", "1 to"),
-                        ("resolve(from=turn, flop-iterations=300):call", "from=turn")):
+                        ("resolve(from=turn, flop-iterations=300):call", "base bot's flop"),
+                        ("resolve-safe(flop-iterations=300):call", "base bot's flop"),
+                        ("resolve-safe(flop=3):call", "base bot's flop")):
         with pytest.raises(InputError, match=words):
             make_agent(text, CONFIG)
 

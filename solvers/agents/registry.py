@@ -96,9 +96,11 @@ RESOLVE_LIKE = re.compile(r"^resolve(-safe)?\s*[(:]", re.I)
 """What the user meant as a re-solving bot, well formed or not."""
 
 
-def resolve_options(text: str) -> dict:
+def resolve_options(text: str, streets: tuple[int, ...] = (1, 2, 3)) -> dict:
     """``turn=2, iterations=300`` as ``ResolvingAgent`` keywords; a bad key or value raises
-    ``InputError`` naming it. Iterations alone switch the clock off (budgets ``inf``)."""
+    ``InputError`` naming it. Iterations alone switch the clock off (budgets ``inf``).
+    ``streets``: the re-solved streets unless ``from=`` says otherwise (the safe bot's start
+    at the turn), so that a flop option on a bot that plays the base agent's flop is refused."""
     seconds: dict[int, float] = {}
     keywords: dict = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
@@ -149,15 +151,14 @@ def resolve_options(text: str) -> dict:
             if not 0 < number <= MAX_SECONDS:
                 raise InputError(f"{key}={value} must be above 0 and at most {MAX_SECONDS:g} s")
             seconds[STREET_OF_OPTION[key]] = number
-    flop_solved = 1 in keywords.get("streets", (1, 2, 3))
-    if 1 in seconds and not flop_solved:
-        raise InputError("flop= sets the flop's budget: it cannot combine with from=turn or river")
-    if "flop_iterations" in keywords and not flop_solved:
-        raise InputError("flop-iterations= caps the flop's solve: it cannot combine with "
-                         "from=turn or river")  # fmt: skip
-    if "sizes" in keywords and not flop_solved:
-        raise InputError("flop-tree= sets the flop re-solve's tree: it cannot combine with "
-                         "from=turn or river")  # fmt: skip
+    if 1 not in keywords.get("streets", streets):  # the base agent plays the flop
+        flop_options = (("flop=", 1 in seconds), ("flop-tree=", "sizes" in keywords),
+                        ("flop-iterations=", "flop_iterations" in keywords))  # fmt: skip
+        for name, given in flop_options:
+            if given:
+                raise InputError(f"{name} sets the flop's solve, and this bot plays its base "
+                                 "bot's flop (from=turn or river, or resolve-safe: without "
+                                 "from=flop)")  # fmt: skip
     if keywords.get("flop_sample") and keywords.get("sizes", {}).get(1) is not FLOP_TREES["turn"]:
         raise InputError("flop-sample= samples the turn cards of the flop's solve: it needs "
                          "flop-tree=turn")  # fmt: skip
@@ -184,14 +185,15 @@ def make_agent(name_or_path: str, config: HunlConfig) -> Agent:
         if not base or RESOLVE_NAME.match(base):
             raise InputError(f"{prefix}: name the bot it re-solves over, e.g. "
                              f"{prefix}:BLUEPRINT_FILE")  # fmt: skip
-        keywords = resolve_options(options)
-        if prefix == SAFE_RESOLVE_PREFIX:
+        safe = prefix == SAFE_RESOLVE_PREFIX
+        keywords = resolve_options(options, SAFE_STREETS if safe else (1, 2, 3))
+        if safe:
             if keywords.get("turn_sample"):
                 raise InputError("turn-sample= samples the range-only turn solve; resolve-safe "
                                  "solves the turn through its gadget")  # fmt: skip
             keywords.setdefault("gadget", "maxmargin")
             keywords.setdefault("streets", SAFE_STREETS)
-        return ResolvingAgent(make_agent(base, config), safe=prefix == SAFE_RESOLVE_PREFIX,
+        return ResolvingAgent(make_agent(base, config), safe=safe,
                               name=text, **keywords)  # fmt: skip
     if RESOLVE_LIKE.match(text) and not Path(text).is_file():
         raise InputError(f"malformed re-solving bot {text!r}: write resolve(key=value, ...):BOT "
