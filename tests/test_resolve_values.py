@@ -290,6 +290,12 @@ def test_the_heading_says_where_the_values_come_from():
     assert resolve_note(flop) == ("the bot's flop re-solve (12 iterations); sizes off its tree: "
                                   "the flop solved again with each; its tree checks the turn and "
                                   "river down; your best play after")  # fmt: skip
+    deeper = ResolvedValues((Action(CALL), bet), (0.0, 1.0), 1, 450, 1.2, answered=(bet,),
+                            bets_later=True)  # the default bot's flop, which sees the turn
+    assert resolve_note(deeper) == ("the bot's flop re-solve (450 iterations, exploitable by 1.2% "
+                                    "of the pot); sizes off its tree: the flop solved again with "
+                                    "each in the tree checked down; its tree bets the turn and "
+                                    "checks the river down; your best play after")  # fmt: skip
 
 
 def test_the_review_values_decisions_played_without_hints_against_the_bots_own_solves():

@@ -15,10 +15,11 @@ import pytest
 from pokertui.widgets.hunl_view import render_thinking
 from solvers.agents import resolving
 from solvers.agents.registry import make_agent
+from solvers.agents.resolve_values import resolved_values
 from solvers.agents.resolving import ResolvingAgent
 from solvers.agents.safe_resolve import blueprint_strategy, opponent_values
 from solvers.agents.subgame import bayes_ranges
-from solvers.cards.deck import N_COMBOS, dead_mask, parse_cards
+from solvers.cards.deck import COMBO_CARDS, N_COMBOS, dead_mask, parse_cards
 from solvers.errors import InputError
 from solvers.exact.evaluation import exploitability
 from solvers.games.hunl.agent import Policy
@@ -315,6 +316,12 @@ def test_the_deeper_flop_tree_bets_the_turn_and_claims_an_independent_exploitabi
     assert solution.iterations == 12
     measured = reference_exploitability_pct(game, solution.strategy)
     assert solution.exploitability_pct == pytest.approx(measured, rel=1e-6)
+    # the live panel's heading says the tree bets the turn (the default tree's does not)
+    combo = int(game.hand_combos[1][0])  # a hand of the button's, after the big blind checks
+    hole = tuple(int(c) for c in COMBO_CARDS[combo])
+    assert resolved_values(solution, replay("r250c/c", CONFIG), hole).bets_later
+    quick = replace(bot, sizes=resolving.DEFAULT_SIZES, _cache=OrderedDict()).solution(state, flop)
+    assert not resolved_values(quick, replay("r250c/c", CONFIG), hole).bets_later
     for text in ("resolve(flop-tree=river):call", "resolve(flop-tree=turn, from=turn):call"):
         with pytest.raises(InputError, match="flop-tree"):
             make_agent(text, CONFIG)

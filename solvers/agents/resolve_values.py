@@ -66,6 +66,8 @@ class ResolvedValues:
     """The solve's exploitability in percent of the street's starting pot (NaN when unknown)."""
     answered: tuple[Action, ...] = ()
     """Sizes the solve's tree lacks, valued against the bot's node re-solve facing each."""
+    bets_later: bool = False
+    """The solve's tree has bets on a later street (a flop that sees the turn)."""
 
     def value_of(self, action: Action) -> float | None:
         return self.values[self.actions.index(action)] if action in self.actions else None
@@ -119,12 +121,14 @@ def resolved_values(
         if action not in actions:  # two tree sizes clamped to one legal amount: the first
             actions.append(action)
             found.append(float(values[index]) + own)
+    later = any(n.is_decision and len(n.board) > len(sub.board) for n in game.nodes)
     return ResolvedValues(
         tuple(actions),
         tuple(found),
         state.street,
         solution.iterations,
         float(solution.exploitability_pct),
+        bets_later=later,
     )
 
 
