@@ -6,6 +6,7 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 
 import numpy as np
+import pytest
 from textual.widgets import Input, Static
 
 from pokertui.app import make_app
@@ -245,10 +246,17 @@ async def test_the_bot_thinks_in_a_worker_the_screen_answers_and_shows_the_resol
         assert "-0.00bb" not in panel  # the fold's zero (a float's -0.0) shows as +0.00
 
 
-async def test_the_default_bot_thinks_on_the_flop_and_the_panel_shows_its_flop_re_solve(tmp_path):
+@pytest.mark.parametrize("options, depth", [
+    ("iterations=12", "its tree checks the turn and river down"),
+    ("flop-tree=turn, flop-sample=5, iterations=12", "its tree bets the turn and checks the river"),
+])  # fmt: skip
+async def test_the_default_bot_thinks_on_the_flop_and_the_panel_shows_its_flop_re_solve(
+    tmp_path, options, depth
+):  # fmt: skip
     """The default re-solves the flop too: the big blind's first flop decision is a
-    solve with its progress line, and the panel's flop EVs are that re-solve's."""
-    async with resolving_table(tmp_path, bot="resolve(iterations=12):call") as (
+    solve with its progress line, and the panel's flop EVs are that re-solve's; the same with
+    the app's flop tree, which sees the turn (its sizes off the tree solved in the quick flop)."""
+    async with resolving_table(tmp_path, bot=f"resolve({options}):call") as (
         app, pilot, screen, session, gate
     ):  # fmt: skip
         assert session.agent.streets == (1, 2, 3)
@@ -264,7 +272,7 @@ async def test_the_default_bot_thinks_on_the_flop_and_the_panel_shows_its_flop_r
         assert session.state.street == 1 and text_of(screen, "#hunl-thinking").strip() == ""
         panel = " ".join(text_of(screen, "#hunl-live-text", 96).split())
         assert "against the bot's flop re-solve (12 iterations" in panel
-        assert "its tree checks the turn and river down" in panel
+        assert depth in panel
         from solvers.agents.resolve_values import bot_solution, resolved_values  # noqa: PLC0415
 
         # every size key has its EV: the tree's from the flop's solve, the others each from the
