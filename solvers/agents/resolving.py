@@ -11,7 +11,8 @@ the subgame when its own check (the opponent's exact best response) finds it wor
 its own row of that solution and keeps it for the rest of the street. A bet or raise the
 solution's tree does not hold is re-solved from the node facing it on the turn and river (the
 bot's play so far kept, the opponent's range before it behind the resolve gadget:
-``_solve_node``), and makes the flop solve again from the street's start with that bet added.
+``_solve_node``), and makes the flop solve again from the street's start with that bet added
+(in the checked-down flop, ``OFF_TREE_FLOP``, when the flop's tree sees the turn).
 Solutions are cached per (seat, betting before the street, board), so policy() and act() at one
 state never solve twice; a street's walk buffers go once a later street is solved, and
 ``forget`` drops every solution between deals.
