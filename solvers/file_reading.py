@@ -119,6 +119,12 @@ def read_npz(
     return arrays
 
 
+ZIP_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+"""How numpy's ``savez`` and ``savez_compressed`` store members."""
+ZIP_REFUSED_FLAGS = 0x1 | 0x20 | 0x40
+"""Encrypted, compressed patched data, strong encryption: flags numpy never sets, for which
+zipfile raises ``RuntimeError`` or ``NotImplementedError`` (a flipped bit of the directory)."""
+
 HEADER_READERS = {
     (1, 0): np.lib.format.read_array_header_1_0,
     (2, 0): np.lib.format.read_array_header_2_0,
@@ -130,6 +136,11 @@ def _check_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo, path, what: s
     the array its header names before it reads a byte, so a damaged shape must not get there."""
     if not info.filename.endswith(".npy"):
         raise damaged(path, what, f"member {info.filename!r} is not an array")
+    if info.flag_bits & ZIP_REFUSED_FLAGS:  # zipfile would want a password or refuse it
+        raise damaged(path, what, f"member {info.filename!r} is marked encrypted or patched")
+    if info.compress_type not in ZIP_METHODS:  # zipfile would raise NotImplementedError
+        raise damaged(path, what, f"member {info.filename!r} has compression method "
+                      f"{info.compress_type}")  # fmt: skip
     with archive.open(info) as handle:
         version = np.lib.format.read_magic(handle)
         reader = HEADER_READERS.get(version)

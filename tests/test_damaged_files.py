@@ -212,6 +212,25 @@ def test_flipped_bits_in_a_blueprints_deflate_stream_exit_2_naming_the_file(file
     assert code == 2 and str(path) in err and "damaged" in err, err
 
 
+@pytest.mark.parametrize("field, value", [("flags", 0x1), ("flags", 0x20), ("flags", 0x40),
+                                          ("method", 99)])  # fmt: skip
+def test_a_zip_directory_bit_that_asks_a_password_or_a_method_exits_2_naming_the_file(
+    files, tmp_path, field, value
+):  # fmt: skip
+    """One flipped bit in the central directory marks a member encrypted (zipfile then asks
+    for a password: a RuntimeError), patched or strongly encrypted, or names a compression
+    method zipfile lacks (NotImplementedError); numpy writes none of these."""
+    raw = bytearray(files["npz"].read_bytes())
+    entry = raw.index(b"PK\x01\x02")  # the first member's central directory record
+    at = entry + (8 if field == "flags" else 10)
+    old = int.from_bytes(raw[at : at + 2], "little")
+    raw[at : at + 2] = ((old | value) if field == "flags" else value).to_bytes(2, "little")
+    path = tmp_path / "bot.npz"
+    path.write_bytes(bytes(raw))
+    code, err = _run(RUNS["npz"](path, tmp_path))
+    assert code == 2 and str(path) in err and "damaged" in err, err
+
+
 def test_a_blueprint_with_another_body_in_a_whole_zip_is_refused(files, tmp_path):
     """A random strategy in an intact archive under the original header is not played."""
     loaded = read_blueprint(files["npz"])
