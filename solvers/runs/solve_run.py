@@ -189,10 +189,12 @@ def _checkpoint_precision(path) -> str | None:
     resume's own checks)."""
     import numpy as np  # noqa: PLC0415
 
+    from solvers.file_reading import DAMAGE  # noqa: PLC0415
+
     try:
         with np.load(path, allow_pickle=False) as saved:
             return str(saved["precision"]) if "precision" in saved else None
-    except (OSError, ValueError, KeyError):
+    except (*DAMAGE, RuntimeError, NotImplementedError):  # zipfile: a password, a method
         return None
 
 
