@@ -33,7 +33,8 @@ def register(subparsers: Any) -> None:
         "--bot",
         help="the bot's strategy file (default: the shipped Leduc bot); with --game hunl(...) a "
         "bot file or call, random, call-raise; resolve:BOT re-solves the flop, turn and river "
-        "over BOT (the default: resolve: over the shipped blueprint of that depth)",
+        "over BOT (the default: resolve(flop-tree=turn,flop-sample=10): over the shipped "
+        "blueprint of that depth)",
     )
     parser.add_argument(
         "--history",
