@@ -2,8 +2,8 @@
 
 A session of ``--hands`` hands is played headless between two copies of the shipped 100 bb
 blueprint (fast: no re-solves), exported to PHH as the app exports it, and analysed against
-the default bot (``pokertui.paths.default_hunl_bot``: the re-solving bot over that blueprint,
-its flop solve seeing the turn) on ``--workers`` local processes,
+the analyzer's default bot (``pokertui.paths.ANALYSIS_RESOLVE``: the re-solving bot over that
+blueprint, the quick flop) on ``--workers`` local processes,
 every option valued (``--chosen-only`` values off the re-solve's tree only the size chosen).
 Prints the median and maximum seconds per decision by street and the session's wall time,
 scaled to 200 hands (the goal: under 10 minutes on 2 cores).
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _timing import print_rows  # noqa: E402
 
-from pokertui.paths import default_hunl_bot, with_resolve_options  # noqa: E402
+from pokertui.paths import ANALYSIS_RESOLVE, default_hunl_bot, with_resolve_options  # noqa: E402
 from pokertui.session.hunl_headless import play_hunl_match  # noqa: E402
 from pokertui.session.phh import session_phhs  # noqa: E402
 from solvers.agents.registry import make_agent  # noqa: E402
@@ -42,7 +42,8 @@ def main() -> None:
     parser.add_argument("--hands", type=int, default=20)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--bot", default=default_hunl_bot(ROOT / "strategies", 100))
+    parser.add_argument("--bot", default=default_hunl_bot(ROOT / "strategies", 100,
+                                                          ANALYSIS_RESOLVE))  # fmt: skip
     parser.add_argument("--chosen-only", action="store_true")
     parser.add_argument("--think", type=float, help="the bot's turn budget (flop 3x, river /10)")
     args = parser.parse_args()

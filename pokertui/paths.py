@@ -60,12 +60,20 @@ turn cards drawn an iteration, so its flop play costs about a fifth of what the 
 flop's does (``docs/resolve.md``, "Sampled turn cards"), in up to the flop's 15 s."""
 
 
-def default_hunl_bot(shipped_dir: Path, stack_bb: float) -> str:
-    """The full game's default bot: the re-solving bot over the shipped blueprint of this depth
-    (``DEFAULT_RESOLVE`` + ``strategies/hunl_100bb.npz``), or ``call`` while there is none."""
+ANALYSIS_RESOLVE = "resolve:"
+"""The analyzer's model of the opponent: the re-solving bot with the quick flop (turn and river
+checked down in the flop's tree), a fifth of a second a flop decision. With ``DEFAULT_RESOLVE``
+a flop decision took 17.7 s (median of 10) and 200 hands about 27 minutes on two cores shared
+with another job (``bench_analyze.py --hands 16``), against 1.70 s and 10.9 minutes idle."""
+
+
+def default_hunl_bot(shipped_dir: Path, stack_bb: float, resolve: str = DEFAULT_RESOLVE) -> str:
+    """The full game's default bot: the re-solving bot (``resolve``, the app's by default) over
+    the shipped blueprint of this depth (``strategies/hunl_100bb.npz``), or ``call`` while there
+    is none."""
     for path in shipped_hunl_bots(shipped_dir):
         if path.name.split(".")[0] == f"hunl_{stack_bb:g}bb":
-            return f"{DEFAULT_RESOLVE}{path}"
+            return f"{resolve}{path}"
     return "call"
 
 
@@ -81,13 +89,15 @@ def with_resolve_options(name: str, options: str) -> str:
     return f"{kind}({', '.join(filter(None, (options, own)))}):{base}"
 
 
-def resolve_hunl_bot(text: str | None, shipped_dir: Path, stack_bb: float) -> str:
+def resolve_hunl_bot(
+    text: str | None, shipped_dir: Path, stack_bb: float, resolve: str = DEFAULT_RESOLVE
+) -> str:
     """The full game's bot for what the user typed: an existing path or a chump's name as it is,
     a shipped bot by its name without the ending (``hunl_100bb``: the blueprint alone), the same
     after ``resolve:``, and ``resolve(...):`` with no bot after it over the shipped blueprint of
-    this depth; nothing typed means ``default_hunl_bot``."""
+    this depth; nothing typed means ``default_hunl_bot`` (with ``resolve``)."""
     if text is None or not text.strip():
-        return default_hunl_bot(shipped_dir, stack_bb)
+        return default_hunl_bot(shipped_dir, stack_bb, resolve)
     text = text.strip()
     prefixed = RESOLVE_PREFIX.match(text)
     if prefixed is not None:

@@ -339,7 +339,7 @@ def test_decisions_played_before_their_numbers_are_analysed_for_the_review():
 
 
 def test_shipped_bot_names_resolve_and_the_default_follows_the_depth(tmp_path):
-    from pokertui.paths import resolve_hunl_bot, with_resolve_options
+    from pokertui.paths import ANALYSIS_RESOLVE, resolve_hunl_bot, with_resolve_options
 
     assert resolve_hunl_bot(None, tmp_path, 100) == "call"  # nothing shipped yet
     assert resolve_hunl_bot("random", tmp_path, 100) == "random"
@@ -356,6 +356,8 @@ def test_shipped_bot_names_resolve_and_the_default_follows_the_depth(tmp_path):
     )
     assert with_resolve_options("resolve-safe:call", "turn=1") == "resolve-safe(turn=1):call"
     assert with_resolve_options("call", "turn=1") == "call"
+    # the analyzer's model plays the quick flop
+    assert resolve_hunl_bot(None, tmp_path, 100, ANALYSIS_RESOLVE) == f"resolve:{shipped}"
     assert resolve_hunl_bot("hunl_100bb", tmp_path, 200) == str(shipped)  # the blueprint alone
     assert resolve_hunl_bot("resolve(turn=2):hunl_100bb", tmp_path, 200) == (
         f"resolve(turn=2):{shipped}"
@@ -365,6 +367,20 @@ def test_shipped_bot_names_resolve_and_the_default_follows_the_depth(tmp_path):
     assert resolve_hunl_bot("resolve:", tmp_path, 200) == "resolve:call"  # none of this depth
     assert resolve_hunl_bot(None, tmp_path, 200) == "call"
     assert resolve_hunl_bot("nothing_here", tmp_path, 100) == "nothing_here"
+
+
+def test_the_analyzers_model_is_the_quick_flop_with_its_budgets_scaled():
+    from pokertui.commands.analyze import model_bots
+    from tests.conftest import STRATEGIES
+
+    shipped = STRATEGIES / "hunl_100bb.npz"
+    assert model_bots(None, {10_000}, shipped=STRATEGIES) == {10_000: f"resolve:{shipped}"}
+    scaled = model_bots(None, {10_000}, think=2.0, shipped=STRATEGIES)
+    assert scaled == {10_000: f"resolve(flop=6,turn=2,river=0.2):{shipped}"}
+    named = "resolve(flop-tree=turn,flop-sample=10):hunl_100bb"
+    assert model_bots(named, {10_000}, shipped=STRATEGIES) == {
+        10_000: f"resolve(flop-tree=turn,flop-sample=10):{shipped}"
+    }
 
 
 def test_warm_up_asks_every_street_once():

@@ -41,8 +41,8 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="analyse both seats (ACPC logs, bot matches: both cards known)",
     )
-    parser.add_argument("--bot", help="the model of the opponent (default: the re-solving bot "
-                        "over the shipped blueprint of each hand's depth)")  # fmt: skip
+    parser.add_argument("--bot", help="the model of the opponent (default: resolve: over the "
+                        "shipped blueprint of each hand's depth, the quick flop)")  # fmt: skip
     parser.add_argument("--think", type=bounded_float(0.05, 600),
                         help="the default bot's turn budget in seconds, the flop's three times "
                         "it, the river's a tenth (default 5, as in the app)")  # fmt: skip
@@ -167,11 +167,12 @@ def model_bots(
     shipped: Path | None = None,
     warn: Callable[[str], None] | None = None,
 ) -> dict[int, str | None]:
-    """The model bot of each depth: ``--bot``, or the default bot of that depth (over the
-    blueprints in ``shipped``, the strategies folder by default) with its budgets scaled by
-    ``think``; None where none is shipped, or where the bot named refuses that depth (``warn``
-    hears why when there are other depths)."""
+    """The model bot of each depth: ``--bot``, or the analyzer's default bot of that depth
+    (``ANALYSIS_RESOLVE``, the quick flop, over the blueprints in ``shipped``, the strategies
+    folder by default) with its budgets scaled by ``think``; None where none is shipped, or
+    where the bot named refuses that depth (``warn`` hears why when there are other depths)."""
     from pokertui.paths import (  # noqa: PLC0415
+        ANALYSIS_RESOLVE,
         RESOLVE_PREFIX,
         default_hunl_bot,
         resolve_hunl_bot,
@@ -190,10 +191,11 @@ def model_bots(
     name: str | None
     for stack in sorted(stacks):
         depth = stack / 100
-        if bot is None and RESOLVE_PREFIX.match(default_hunl_bot(shipped, depth)) is None:
+        default = default_hunl_bot(shipped, depth, ANALYSIS_RESOLVE)
+        if bot is None and RESOLVE_PREFIX.match(default) is None:
             found[stack] = None
             continue
-        name = resolve_hunl_bot(bot, shipped, depth)
+        name = resolve_hunl_bot(bot, shipped, depth, ANALYSIS_RESOLVE)
         if think is not None:
             budgets = f"flop={3 * think:g},turn={think:g},river={think / 10:g}"
             name = with_resolve_options(name, budgets)
