@@ -221,11 +221,16 @@ def test_a_runout_matrix_kept_for_more_hands_serves_fewer(monkeypatch):
     assert np.abs(built).max() > 0
 
 
-def test_a_released_game_builds_the_same_tables_again():
+def test_a_released_game_builds_the_same_tables_again(monkeypatch):
     """``HoldemGame.release`` drops the walks and the showdown tables a kept flop solve no
-    longer needs; the next walk builds them again, and the values are the same to the bit."""
+    longer needs, and gives the heap's free pages back once (not when there was nothing to
+    free); the next walk builds them again, and the values are the same to the bit."""
     from solvers.algorithms.base import make_solver  # noqa: PLC0415
     from solvers.exact.evaluation import exploitability  # noqa: PLC0415
+    from solvers.games.holdem import game as holdem_game  # noqa: PLC0415
+
+    trims = []
+    monkeypatch.setattr(holdem_game, "trim_heap", lambda: trims.append(1))
 
     rng = np.random.default_rng(19)
     board = [int(c) for c in rng.choice(52, size=3, replace=False)]
@@ -242,6 +247,8 @@ def test_a_released_game_builds_the_same_tables_again():
     assert {"strengths", "_combo_terminals"} <= set(vars(game)) and game.derived.keys("plan")
     game.release()
     assert not {"strengths", "_combo_terminals"} & set(vars(game)) and not game.derived.keys("plan")
+    game.release()  # nothing left to free: no second trim
+    assert len(trims) == 1
     after = (exploitability(game, strategy).exploitability, game.terminal_values_batch(0, reach))
     assert after[0] == before[0] > 0
     assert np.array_equal(after[1], before[1])

@@ -44,14 +44,15 @@ def resolve_note(found: ResolvedValues) -> str:
     street = STREET_NAMES[found.street]
     reached = found.exploitability_pct
     quality = "" if math.isnan(reached) else f", exploitable by {reached:.1f}% of the pot"
-    answered = ""
-    flop = found.street == 1
-    if found.answered:  # a node re-solve facing each; on the flop the street solved again
-        answered = ("; sizes off its tree: its re-solve facing each" if not flop
-                    else "; sizes off its tree: the flop solved again with each"
-                    + (" in the tree checked down" if found.bets_later else ""))  # fmt: skip
-    depth = ("" if not flop else "; its tree bets the turn and checks the river down"
-             if found.bets_later else "; its tree checks the turn and river down")  # fmt: skip
+    answered = depth = ""
+    if found.street == 1:  # a depth limit, not the game; sizes off it: the street again
+        depth = ("; its tree bets the turn and checks the river down" if found.bets_later
+                 else "; its tree checks the turn and river down")  # fmt: skip
+        if found.answered:
+            answered = "; sizes off its tree: the flop solved again with each" + (
+                " in the tree checked down" if found.bets_later else "")  # fmt: skip
+    elif found.answered:
+        answered = "; sizes off its tree: its re-solve facing each"
     return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}){answered}"
             f"{depth}; your best play after")  # fmt: skip
 

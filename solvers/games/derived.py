@@ -43,5 +43,9 @@ class DerivedCache:
         """The keys of ``kind`` held now, oldest first."""
         return list(self._kinds.get(kind, ()))
 
+    def __len__(self) -> int:
+        """Entries held now, over every kind."""
+        return sum(len(entries) for entries in self._kinds.values())
+
     def clear(self) -> None:
         self._kinds.clear()

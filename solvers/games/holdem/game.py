@@ -188,11 +188,14 @@ class HoldemGame(TreeGame):
         and the terminal layout stay. A solved flop kept for its strategy holds no more. The
         freed pages go back to the system at once (``trim_heap``): a flop that sees the turn
         frees 200 MB, which the C heap would otherwise keep until the next hand."""
+        held = len(self.derived) or self._terminal_cache or any(
+            name in self.__dict__ for name in ("strengths", "_combo_terminals"))  # fmt: skip
         self.derived.clear()
         for name in ("strengths", "_combo_terminals"):
             self.__dict__.pop(name, None)
         self._terminal_cache.clear()
-        trim_heap()
+        if held:  # a game released again (each later street's solve asks) frees nothing
+            trim_heap()
 
     def suit_swap(self) -> SuitSwap | None:
         """Two suits the board and both ranges cannot tell apart (``symmetry.py``), or None."""
