@@ -478,6 +478,45 @@ def test_a_flop_keeps_its_first_solve_and_the_latest_sizes_each_in_single_precis
     assert bot.solution(opened, flop) is first  # the first made holds the street's start
 
 
+def test_a_solve_on_the_clock_keeps_room_for_its_comparison_with_the_base_agent(monkeypatch):
+    """A solve that stops short of its target is compared with the base agent's play after its
+    budget; the next solve of that street keeps the time the last comparison took. On a fake
+    clock: an iteration takes 10 ms, a check 50 ms, the base agent's play of the subgame 1 s."""
+    clock = [0.0]
+
+    class FakeTime:
+        @staticmethod
+        def perf_counter() -> float:
+            return clock[0]
+
+    def ticking(method, seconds):
+        def run(*args, **kwargs):
+            clock[0] += seconds
+            return method(*args, **kwargs)
+
+        return run
+
+    real_solver = resolving.make_solver
+
+    def make_solver(game, algo, **kw):
+        solver = real_solver(game, algo, **kw)
+        solver.run = ticking(solver.run, 0.01)
+        solver.metrics = ticking(solver.metrics, 0.05)
+        return solver
+
+    monkeypatch.setattr(resolving, "time", FakeTime)
+    monkeypatch.setattr(resolving, "make_solver", make_solver)
+    monkeypatch.setattr(ResolvingAgent, "_base_play",
+                        ticking(ResolvingAgent._base_play, 1.0))  # fmt: skip
+    bot = river_bot(seconds={3: 2.0}, target_pct=1e-9)  # never met: every solve stops on time
+    first = bot.solution(replay("r250c/cr400c/cc/", CONFIG), RIVER)
+    assert 2.9 <= first.seconds <= 3.1  # 2 s of iterations and checks, then the comparison
+    other_river = np.array(parse_cards("Ks 7h 2d 9c 5s"))
+    second = bot.solution(replay("r250c/cr400c/cc/", CONFIG), other_river)
+    assert 1.9 <= second.seconds <= 2.05  # inside the budget, but for a check
+    assert second.iterations < 0.6 * first.iterations  # about a second of iterations fewer
+
+
 def test_exploitability_checks_grow_apart_as_the_solve_goes():
     def checked(**options) -> list[int]:
         seen = []

@@ -465,6 +465,11 @@ class ResolvingAgent:
     ``max_iterations``), and its opponent's exact best response won more against it than
     against that play."""
     _cache: OrderedDict = field(default_factory=OrderedDict, repr=False)
+    _closing: dict = field(default_factory=dict, repr=False)
+    """Per street and draws an iteration, the seconds the last comparison with the base agent's
+    play took (a solve that stopped short of its target makes one after its budget): later
+    solves on the clock keep that much of their budget for it (a flop that sees the turn: 0.5
+    to 1.5 s)."""
     chunk_deals: ClassVar[int] = 5
     """Deals per chunk in pooled evaluations (LBR, matches): seconds per hand, not milliseconds,
     so small chunks keep every worker busy to the end."""
@@ -501,7 +506,8 @@ class ResolvingAgent:
         probe = replace(self, base=_WarmUpBase(), opponent_model=None, range_floor=0.0,
                         seconds=dict.fromkeys(DEFAULT_SECONDS, math.inf), progress=None,
                         max_iterations=CHECK_EVERY, flop_iterations=None, name="warm-up",
-                        solves=0, fallbacks=0, _cache=OrderedDict())  # fmt: skip
+                        solves=0, fallbacks=0, _cache=OrderedDict(),
+                        _closing={})  # fmt: skip
         for state in warm_up_lines(config):
             if state.street not in self.streets:
                 continue
@@ -697,6 +703,7 @@ class ResolvingAgent:
         if sample is None:
             sample = {1: self.flop_sample, 2: self.turn_sample}.get(street, 0)
         solver = make_solver(game, "dcfr", sample=sample)
+        kind = (street, sample)  # the quick flop's closing is not the sampled one's
         cap = self._cap(street)
         reached = math.nan
         floor = self._floor(street)
@@ -715,7 +722,8 @@ class ResolvingAgent:
             took = time.perf_counter() - started
             # stop when another iteration and the closing check would overrun the budget (the
             # first iteration also builds the walk: it predicts nothing), the floor run
-            ahead = step + (check_cost or CHECK_COST * step) if solver.iterations > 1 else 0.0
+            ahead = step + (check_cost or CHECK_COST * step) + self._closing.get(kind, 0.0)
+            ahead = ahead if solver.iterations > 1 else 0.0
             late = took + ahead >= budget and solver.iterations >= floor
             spent = late or solver.iterations >= (cap or math.inf)
             if spent or solver.iterations >= check:
@@ -733,12 +741,14 @@ class ResolvingAgent:
         strategy = solver.average_strategy()
         fell_back = False
         if not reached <= self.target_pct:  # stopped short: no worse than the base agent
+            before = time.perf_counter()
             opponent = SPOT_PLAYER_OF_SEAT[1 - me]
             weights = game.hand_weights(opponent)
             blueprint, against = self._base_play(sub, opponent)
             if weights @ against < weights @ opponent_values(sub, strategy, opponent):
                 strategy, reached, fell_back = blueprint, math.nan, True
                 self.fallbacks += 1
+            self._closing[kind] = time.perf_counter() - before
         if street in RELEASE_STREETS:
             game.release()  # the walk's buffers and the showdown tables: hundreds of MB a flop
             # kept for the hand: half the bytes, as the turn's are
