@@ -510,7 +510,8 @@ def test_a_solve_on_the_clock_keeps_room_for_its_comparison_with_the_base_agent(
                         ticking(ResolvingAgent._base_play, 1.0))  # fmt: skip
     bot = river_bot(seconds={3: 2.0}, target_pct=1e-9)  # never met: every solve stops on time
     first = bot.solution(replay("r250c/cr400c/cc/", CONFIG), RIVER)
-    assert 2.9 <= first.seconds <= 3.1  # 2 s of iterations and checks, then the comparison
+    # 2 s of iterations and checks less two checks' time (its guess), then the comparison
+    assert 2.8 <= first.seconds <= 3.0
     other_river = np.array(parse_cards("Ks 7h 2d 9c 5s"))
     second = bot.solution(replay("r250c/cr400c/cc/", CONFIG), other_river)
     assert 1.9 <= second.seconds <= 2.05  # inside the budget, but for a check

@@ -469,7 +469,7 @@ class ResolvingAgent:
     """Per street and draws an iteration, the seconds the last comparison with the base agent's
     play took (a solve that stopped short of its target makes one after its budget): later
     solves on the clock keep that much of their budget for it (a flop that sees the turn: 0.5
-    to 1.5 s)."""
+    to 1.5 s; the first, two checks' time)."""
     chunk_deals: ClassVar[int] = 5
     """Deals per chunk in pooled evaluations (LBR, matches): seconds per hand, not milliseconds,
     so small chunks keep every worker busy to the end."""
@@ -722,8 +722,9 @@ class ResolvingAgent:
             took = time.perf_counter() - started
             # stop when another iteration and the closing check would overrun the budget (the
             # first iteration also builds the walk: it predicts nothing), the floor run
-            ahead = step + (check_cost or CHECK_COST * step) + self._closing.get(kind, 0.0)
-            ahead = ahead if solver.iterations > 1 else 0.0
+            spare = check_cost or CHECK_COST * step  # the closing check
+            closing = self._closing.get(kind, 2 * spare)  # not measured yet: about two checks
+            ahead = step + spare + closing if solver.iterations > 1 else 0.0
             late = took + ahead >= budget and solver.iterations >= floor
             spent = late or solver.iterations >= (cap or math.inf)
             if spent or solver.iterations >= check:
