@@ -25,7 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _timing import print_rows  # noqa: E402
 
-from pokertui.paths import ANALYSIS_RESOLVE, default_hunl_bot, with_resolve_options  # noqa: E402
+from pokertui.paths import (  # noqa: E402
+    ANALYSIS_RESOLVE,
+    default_hunl_bot,
+    think_options,
+    with_resolve_options,
+)
 from pokertui.session.hunl_headless import play_hunl_match  # noqa: E402
 from pokertui.session.phh import session_phhs  # noqa: E402
 from solvers.agents.registry import make_agent  # noqa: E402
@@ -57,9 +62,7 @@ def main() -> None:
         hands = read_hands([str(path)]).hands
     bot = args.bot
     if args.think is not None:
-        think = args.think
-        budgets = f"flop={3 * think:g},turn={think:g},river={think / 10:g}"
-        bot = with_resolve_options(bot, budgets)
+        bot = with_resolve_options(bot, think_options(args.think))
     tasks = [Task(h, h.seat_of("student"), bot) for h in hands]
     started = time.perf_counter()
     done, failed = run_analysis(tasks, not args.chosen_only, workers=args.workers)

@@ -77,6 +77,12 @@ def default_hunl_bot(shipped_dir: Path, stack_bb: float, resolve: str = DEFAULT_
     return "call"
 
 
+def think_options(think: float) -> str:
+    """The re-solving options of a think time: ``think`` seconds on the turn, three times that
+    on the flop, a tenth on the river (the app's scaling, ``hunl_session.set_think``)."""
+    return f"flop={3 * think:g},turn={think:g},river={think / 10:g}"
+
+
 def with_resolve_options(name: str, options: str) -> str:
     """``name`` (a ``resolve(...):BOT``) with ``options`` added to its own (which win)."""
     prefixed = RESOLVE_PREFIX.match(name)

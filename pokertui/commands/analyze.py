@@ -177,6 +177,7 @@ def model_bots(
         default_hunl_bot,
         resolve_hunl_bot,
         strategies_dir,
+        think_options,
         with_resolve_options,
     )
     from solvers.analysis.runner import model_agent  # noqa: PLC0415
@@ -197,8 +198,7 @@ def model_bots(
             continue
         name = resolve_hunl_bot(bot, shipped, depth, ANALYSIS_RESOLVE)
         if think is not None:
-            budgets = f"flop={3 * think:g},turn={think:g},river={think / 10:g}"
-            name = with_resolve_options(name, budgets)
+            name = with_resolve_options(name, think_options(think))
         try:
             model_agent(name, stack)  # refused here once, not in every worker
         except InputError as exc:

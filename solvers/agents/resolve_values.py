@@ -121,14 +121,13 @@ def resolved_values(
         if action not in actions:  # two tree sizes clamped to one legal amount: the first
             actions.append(action)
             found.append(float(values[index]) + own)
-    later = any(n.is_decision and len(n.board) > len(sub.board) for n in game.nodes)
     return ResolvedValues(
         tuple(actions),
         tuple(found),
         state.street,
         solution.iterations,
         float(solution.exploitability_pct),
-        bets_later=later,
+        bets_later=solution.bets_later,
     )
 
 

@@ -384,6 +384,12 @@ class Solution:
         alternatives of node re-solves off it, made once (LBR asks dozens of sizes at a node)."""
         return response_profile(self.subgame.game, self.strategy)
 
+    @cached_property
+    def bets_later(self) -> bool:
+        """Whether the solve's tree has bets on a later street (a flop that sees the turn)."""
+        cards = len(self.subgame.board)
+        return any(n.is_decision and len(n.board) > cards for n in self.subgame.game.nodes)
+
     def release(self) -> None:
         """Drop what only values and node re-solves of this street use (the walks' buffers,
         the showdown tables, the compiled profile; rebuilt if asked again), keeping the tree
