@@ -31,6 +31,14 @@ TURN = np.array(parse_cards("Ks 7h 2d 9c"))
 RIVER = np.array(parse_cards("Ks 7h 2d 9c 4s"))
 
 
+def check_iterations(seen: list) -> list[int]:
+    """The iterations after which a solve checked its exploitability, from its progress reports
+    (each carries the last check's value)."""
+    known = [t for t in seen if np.isfinite(t.exploitability_pct)]
+    return [b.iterations for a, b in zip([None, *known], known, strict=False)
+            if a is None or a.exploitability_pct != b.exploitability_pct]  # fmt: skip
+
+
 def river_bot(**kwargs) -> ResolvingAgent:
     options = {"streets": (3,), "seconds": {3: 30.0}, "target_pct": 1.0}
     return ResolvingAgent(Fixed(3), **{**options, **kwargs})
@@ -363,24 +371,22 @@ def test_a_sampled_flop_checks_late_and_sparse_and_flop_iterations_caps_the_flop
     assert bot.seconds == {1: np.inf, 2: 5.0, 3: 0.5}  # no clock on the flop alone
     both = make_agent("resolve(iterations=100, flop-iterations=300):call", CONFIG)
     assert (both.max_iterations, both.flop_iterations) == (100, 300)
+    assert both.seconds == {1: np.inf, 2: np.inf, 3: np.inf}
     safe = make_agent("resolve-safe(from=flop, flop-iterations=300):call", CONFIG)
     assert safe.streets == (1, 2, 3) and safe.flop_iterations == 300
-    assert both.seconds == {1: np.inf, 2: np.inf, 3: np.inf}
     seen = []
     bot = replace(bot, base=Narrow(3), streets=(1,), range_floor=0.0, target_pct=1e-9,
                   progress=seen.append)  # fmt: skip
     solution = bot.solution(replay("r250c/", CONFIG), np.array(parse_cards("Ks 7h 2d")))
     assert solution.iterations == 460 and seen[-1].max_iterations == 460
     known = [t for t in seen if np.isfinite(t.exploitability_pct)]
-    checks = [b.iterations for a, b in zip([None, *known], known, strict=False)
-              if a is None or a.exploitability_pct != b.exploitability_pct]  # fmt: skip
-    assert checks == [200, 300, 450]  # half as many again each time; the cap closes at 460
+    assert check_iterations(seen) == [200, 300, 450]  # half as many again; the cap at 460
     assert known[0].exploitability_pct > known[-1].exploitability_pct > 0
     # a target the first check meets ends the solve there
     easy = replace(bot, target_pct=known[0].exploitability_pct + 0.01, progress=None,
                    _cache=OrderedDict())
-    assert easy.solution(replay("r250c/", CONFIG), np.array(parse_cards("Ks 7h 2d"))) \
-        .iterations == 200
+    stopped = easy.solution(replay("r250c/", CONFIG), np.array(parse_cards("Ks 7h 2d")))
+    assert stopped.iterations == 200
     for text, words in (("resolve(flop-iterations=0):call", "1 to"),
                         ("resolve(flop-iterations=nan):call", "1 to"),
                         ("resolve(from=turn, flop-iterations=300):call", "base bot's flop"),
@@ -524,9 +530,7 @@ def test_exploitability_checks_grow_apart_as_the_solve_goes():
         bot = river_bot(max_iterations=80, target_pct=1e-9, seconds={3: np.inf},
                         progress=seen.append, **options)  # fmt: skip
         bot.solution(replay("r250c/cr400c/cc/", CONFIG), RIVER)
-        known = [t for t in seen if np.isfinite(t.exploitability_pct)]
-        return [b.iterations for a, b in zip([None, *known], known, strict=False)
-                if a is None or a.exploitability_pct != b.exploitability_pct]  # fmt: skip
+        return check_iterations(seen)
 
     # the first at the floor of 40 iterations, then a quarter more iterations each time:
     # 50 + 12, 62 + 15; every 10 without growth
