@@ -55,13 +55,17 @@ from solvers.agents.locked_value import (  # noqa: E402
 from solvers.agents.registry import make_agent  # noqa: E402
 from solvers.agents.resolving import FLOP_TREES, TURN_TREES, _street  # noqa: E402
 from solvers.agents.safe_resolve import blueprint_strategy  # noqa: E402
-from solvers.agents.subgame import bayes_ranges, build_subgame  # noqa: E402
+from solvers.agents.subgame import bayes_ranges, build_subgame, street_root  # noqa: E402
 from solvers.algorithms.base import make_solver  # noqa: E402
 from solvers.cards.deck import card_str, parse_cards  # noqa: E402
 from solvers.cards.flops import parse_flop_choice  # noqa: E402
 from solvers.games.hunl.rules import HunlConfig, replay  # noqa: E402
 
-POTS = {"srp": "r250c/", "3bet": "r250r750c/"}
+POTS = {"srp": "r250c/", "3bet": "r250r750c/", "srp-bet40": "r250c/r450",
+        "3bet-bet40": "r250r750c/r1350"}  # fmt: skip
+"""The lines before the flop's solve: a single-raised and a 3-bet pot, and each with the big
+blind's first flop bet of 40% of the pot, a size off every flop tree, added to each tree as the
+bot adds a bet it faces (the ranges are those at the flop's start, the bot's root ranges)."""
 BOARD = "Ks 7h 2d"
 BLUEPRINT_FLOP = {"flop": _street("33%, 75%, a", "75%, a", 2)}
 """The blueprint's flop grammar (``abstraction/betting.py``: 33%, 75% or all-in, then 75% or
@@ -154,7 +158,7 @@ def _measure_board(board_text, pot_name, args, blueprint, config, budgets, seats
         return
     state = replay(POTS[pot_name], config)
     board = np.array(parse_cards(board_text))
-    ranges = bayes_ranges(state, board, (blueprint, blueprint))
+    ranges = bayes_ranges(street_root(state), board, (blueprint, blueprint))
     common = build_subgame(state, board, ranges, COMMONS[args.common]).game
     pot = float(common.pot)
     print(f"{board_text} {pot_name}: common tree {len(common.nodes):,} nodes, pot {pot:g}",

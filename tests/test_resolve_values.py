@@ -294,7 +294,8 @@ def test_the_heading_says_where_the_values_come_from():
                             bets_later=True)  # the default bot's flop, which sees the turn
     assert resolve_note(deeper) == ("the bot's flop re-solve (450 iterations, exploitable by 1.2% "
                                     "of the pot); sizes off its tree: the flop solved again with "
-                                    "each in the tree checked down; its tree bets the turn and "
+                                    "each in the tree checked down (a size you bet: again in "
+                                    "its own tree); its tree bets the turn and "
                                     "checks the river down; your best play after")  # fmt: skip
 
 

@@ -464,6 +464,45 @@ def test_a_flop_that_sees_the_turn_answers_an_off_tree_bet_from_the_quick_flop(m
     assert bot.solution(on_tree, np.array(parse_cards("Ks 7h 2d"))) is first
 
 
+def test_a_bet_off_the_flop_tree_that_sees_the_turn_is_played_from_that_tree(monkeypatch):
+    """Asked about (the live panel, LBR's look-ahead), an off-tree flop bet is answered from the
+    quick flop; when it is bet, the bot acts from the tree that sees the turn with the bet
+    added, sampled, and from then on its policy there is the one it played."""
+    bot, first, made = _sampled_solution(
+        monkeypatch, "resolve(flop-tree=turn, flop-sample=5, iterations=5):call", 1, "r250c/",
+        "Ks 7h 2d")  # fmt: skip
+    flop = np.array(parse_cards("Ks 7h 2d"))
+    facing = replay("r250c/cr900", CONFIG)  # the button bets 130% of the pot after a check
+    asked = bot.solution(facing, flop)
+    assert asked.quick and not asked.bets_later and made[-1] == {"sample": 0}
+    previewed = bot.policy(facing, flop)
+    action = bot.act(facing, flop, 0, np.random.default_rng(0))
+    assert made == [{"sample": 5}, {"sample": 0}, {"sample": 5}] and bot.solves == 3
+    played = bot.solution(facing, flop, played=True)
+    assert not played.quick and played.bets_later and played is not first
+    node = played.subgame.game.nodes[played.subgame.node_of(facing)]
+    assert node.contributions == (250.0, 900.0)  # the bet is in the tree that sees the turn
+    assert bot.solution(facing, flop) is played  # the policy asked from now on: the one played
+    after = bot.policy(facing, flop)
+    assert action in after.actions and after.actions == previewed.actions
+    assert not np.allclose(after.probabilities, previewed.probabilities)
+    assert bot.solution(replay("r250c/", CONFIG), flop) is first  # its check: the first solve
+    assert bot.act(facing, flop, 0, np.random.default_rng(0)) == action and bot.solves == 3
+
+
+def test_a_checked_down_flop_plays_what_it_is_asked():
+    """A bot whose flop tree is the quick one has no second answer: acting solves nothing more
+    than asking did."""
+    bot = ResolvingAgent(Narrow(3), streets=(1,), max_iterations=3, seconds={1: np.inf},
+                         range_floor=0.0)  # fmt: skip
+    flop = np.array(parse_cards("Ks 7h 2d"))
+    facing = replay("r250c/cr900", CONFIG)
+    asked = bot.solution(facing, flop)
+    bot.act(facing, flop, 0, np.random.default_rng(0))
+    assert bot.solves == 1 and not asked.quick
+    assert bot.solution(facing, flop, played=True) is asked
+
+
 def test_a_flop_keeps_its_first_solve_and_the_latest_sizes_each_in_single_precision():
     """The live panel solves the flop again with each size it values; a hand keeps the street's
     first solve and the ``FLOP_KEEP`` latest used, not every size of every decision."""

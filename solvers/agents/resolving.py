@@ -12,7 +12,8 @@ its own row of that solution and keeps it for the rest of the street. A bet or r
 solution's tree does not hold is re-solved from the node facing it on the turn and river (the
 bot's play so far kept, the opponent's range before it behind the resolve gadget:
 ``_solve_node``), and makes the flop solve again from the street's start with that bet added
-(in the checked-down flop, ``OFF_TREE_FLOP``, when the flop's tree sees the turn).
+(when the flop's tree sees the turn: in the checked-down flop, ``OFF_TREE_FLOP``, for a size
+only asked about, in the bot's own tree for one it faces, ``played_policy``).
 Solutions are cached per (seat, betting before the street, board), so policy() and act() at one
 state never solve twice; a street's walk buffers go once a later street is solved, and
 ``forget`` drops every solution between deals.
@@ -166,11 +167,12 @@ NODE_KEEP = 16
 """Node re-solves kept per street and seat besides the street's own solves (the latest used:
 one the bot played from is asked again for every range after it)."""
 OFF_TREE_FLOP = FLOP_TREES["checkdown"]
-"""The flop's tree when the street is solved again with a bet or raise its tree lacks, for a bot
-whose flop tree plays the turn: the checked-down flop (a fifth of a second a solve) with that
-bet added. The live panel values four such sizes at a flop decision, each a solve the bot then
-answers from; in the tree that sees the turn each took 5 to 10 s even at its floor (40 draws),
-the four together two to three times the street's think time."""
+"""The flop's tree when the street is solved again with a bet or raise its tree lacks only to be
+asked about, for a bot whose flop tree plays the turn: the checked-down flop (a fifth of a
+second a solve) with that bet added. The live panel values four such sizes at a flop decision;
+in the tree that sees the turn each took 5 to 10 s even at its floor (40 draws), the four
+together two to three times the street's think time. A size the bot faces at the table is solved
+in its own tree with the size added (``played_policy``)."""
 FLOP_KEEP = 6
 """Solves of the flop kept per seat line besides the street's first (the latest used): the
 street solved again with each size the live panel values (four off the tree at a decision),
@@ -377,6 +379,10 @@ class Solution:
     made: int = field(default_factory=lambda: next(_MADE))
     """The order solutions were made in: of several the bot keeps that hold a state, the first
     made is the one it played it from (``ResolvingAgent.solution``)."""
+    quick: bool = False
+    """Solved in the quick flop (``OFF_TREE_FLOP``) in place of the bot's flop tree that sees
+    the turn: the answer to a size off that tree that the live panel and LBR's look-ahead ask
+    about, never the one the bot plays when the size is bet (``ResolvingAgent.act``)."""
 
     @cached_property
     def profile(self) -> CompiledProfile | None:
@@ -496,7 +502,21 @@ class ResolvingAgent:
     def act(
         self, state: HunlState, board: np.ndarray, combo: int, rng: np.random.Generator
     ) -> Action:
-        return self.policy(state, board).sample(combo, rng)
+        return self.played_policy(state, board).sample(combo, rng)
+
+    def played_policy(self, state: HunlState, board: np.ndarray) -> Policy:
+        """The policy the bot plays at ``state`` (``act``): ``policy``'s, except that a flop
+        line off a flop tree that sees the turn is solved in that tree with the line's bets
+        added, not answered from the quick flop that ``policy`` gives for a size only asked
+        about (the live panel's sizes, LBR's look-ahead). On K72r single-raised, facing a 40%
+        bet, the quick flop raises all-in with 10% of its range, the flop that sees the turn
+        with 0.1% (``docs/resolve.md``). Afterwards ``policy`` gives the one played."""
+        if state.street not in self.streets or state.is_over:
+            return self.base.policy(state, board)
+        found = self.solution(state, board, played=True).policy(state)
+        if found is None:  # cannot happen: the solve was built with this state's line
+            raise AssertionError(f"the re-solve has no node for {state.betting}")
+        return found
 
     def warm_up(self, config: HunlConfig) -> float:
         """Load (from numba's cache, or compile: tens of seconds after an install) every
@@ -538,22 +558,28 @@ class ResolvingAgent:
         self._cache.clear()
 
     def solution(
-        self, state: HunlState, board: np.ndarray, budget: float | None = None
-    ) -> Solution:
+        self, state: HunlState, board: np.ndarray, budget: float | None = None,
+        played: bool = False,
+    ) -> Solution:  # fmt: skip
         """The street's solution that holds ``state`` (solved now if none does). Where several
         do, the first made: the one the bot played ``state`` from. A node re-solve holds only
         the states from its node on, but on the flop an off-tree bet re-solves the street from
         its start with the bet added, a tree that holds the street's other lines too: the
         bot's play before the bet, replayed for its ranges later, and the lines the live panel
-        asks about, stay those of the solve it played them from. ``budget``: the seconds of a
-        solve made now (default the street's, ``seconds``; the floor of iterations still runs),
-        for the live panel, whose sizes share the street's think time."""
+        asks about, stay those of the solve it played them from. A quick flop (``quick``) comes
+        after every other; ``played`` (the solution the bot acts from) never takes one.
+        ``budget``: the seconds of a solve made now (default the street's, ``seconds``; the
+        floor of iterations still runs), for the live panel, whose sizes share the street's
+        think time."""
         board = np.asarray(board, dtype=np.int64)
         key = _cache_key(state, board)
         kept: list[Solution] = self._cache.get(key, [])
         known = None
         for other in reversed(kept):  # a node's re-solve is the only one holding its states
-            if known is not None and (other.subgame.start is not None or other.made > known.made):
+            if played and other.quick:
+                continue
+            if known is not None and (other.subgame.start is not None
+                                      or (other.quick, other.made) > (known.quick, known.made)):
                 continue
             if other.subgame.node_of(state) is not None:
                 known = other
@@ -574,7 +600,7 @@ class ResolvingAgent:
             kept = [*kept, street]
             entry = self._entry(state, kept)
         if entry is None:
-            solved = self._solve(state, board, state.to_act, budget)
+            solved = self._solve(state, board, state.to_act, budget, played)
         else:
             solved = self._solve_node(state, board, *entry, budget)
         if state.street in RELEASE_STREETS:  # one flop kept at a time: each is 100+ MB
@@ -639,17 +665,22 @@ class ResolvingAgent:
         agents[1 - me] = self.opponent_model or self.base
         return agents[0], agents[1]
 
-    def _solve(self, state: HunlState, board: np.ndarray, me: int, budget: float) -> Solution:
+    def _solve(self, state: HunlState, board: np.ndarray, me: int, budget: float,
+               played: bool = False) -> Solution:  # fmt: skip
         """``state``'s street from its start for the bot in seat ``me``, the street's bets so
-        far in its tree."""
+        far in its tree: a flop line off a tree that sees the turn in the quick flop, unless
+        the bot plays from it (``played``)."""
         ranges = self._root_ranges(street_root(state), board, me)
         started = time.perf_counter()  # the ranges above may solve the streets before
         sizes = self.sizes.get(state.street, {})
-        quick = state.street == 1 and "turn" in sizes and self._off_tree(state, sizes)
+        quick = (not played and state.street == 1 and "turn" in sizes
+                 and self._off_tree(state, sizes))  # fmt: skip
         sub = build_subgame(state, board, ranges, OFF_TREE_FLOP if quick else sizes)
         if self.safe and state.street in SAFE_STREETS:
             return self._safe_solve(sub, me, started, budget)
-        return self._range_only(sub, me, started, budget, sample=0 if quick else None)
+        solved = self._range_only(sub, me, started, budget, sample=0 if quick else None)
+        solved.quick = quick
+        return solved
 
     @staticmethod
     def _off_tree(state: HunlState, sizes: dict[str, StreetSizes]) -> bool:

@@ -50,7 +50,8 @@ def resolve_note(found: ResolvedValues) -> str:
                  else "; its tree checks the turn and river down")  # fmt: skip
         if found.answered:
             answered = "; sizes off its tree: the flop solved again with each" + (
-                " in the tree checked down" if found.bets_later else "")  # fmt: skip
+                " in the tree checked down (a size you bet: again in its own tree)"
+                if found.bets_later else "")  # fmt: skip
     elif found.answered:
         answered = "; sizes off its tree: its re-solve facing each"
     return (f"the bot's {street} re-solve ({found.iterations} iterations{quality}){answered}"

@@ -206,8 +206,8 @@ class HunlLocalBestResponse:
                 if note is not None:
                     note(self._decision_step(state, visible, combo, weights, action))
             else:
-                policy = self.agent.policy(state, visible)
                 action = self.agent.act(state, visible, bot_combo, rng)
+                policy = self.agent.policy(state, visible)  # after act: the one it played
                 column = bot_column(policy, action)
                 step = 0.0
                 if self.control is not None:
