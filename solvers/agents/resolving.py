@@ -510,7 +510,8 @@ class ResolvingAgent:
         added, not answered from the quick flop that ``policy`` gives for a size only asked
         about (the live panel's sizes, LBR's look-ahead). On K72r single-raised, facing a 40%
         bet, the quick flop raises all-in with 10% of its range, the flop that sees the turn
-        with 0.1% (``docs/resolve.md``). Afterwards ``policy`` gives the one played."""
+        with 0.1% (``benchmarks/bench_flop_answers.py``). Afterwards ``policy`` gives the one
+        played."""
         if state.street not in self.streets or state.is_over:
             return self.base.policy(state, board)
         found = self.solution(state, board, played=True).policy(state)
