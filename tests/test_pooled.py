@@ -234,6 +234,25 @@ def test_the_default_bots_control_variate_rows_recompute(capsys, folder, seeds, 
     check_pooled(capsys, mine, theirs, (hands, value, ci), (gap, gap_ci))
 
 
+APP_FIGURES = [
+    # (folder, seeds, hands, value, ci95, less the blueprint, ci95, less resolve:, ci95): LBR 56
+    # 2-4 against the app's bot, paired with the blueprint's and resolve:'s runs of 56_2-4_flop
+    ("56_2-4_app", "5[0-9]*", 100, 370, 768, -12_003, 4_486, 95, 507),
+    ("56_2-4_played", "5[0-9]*", 100, 25, 957, -12_208, 3_918, -338, 705),
+]
+
+
+@pytest.mark.parametrize(("folder", "seeds", "hands", "value", "ci", "bp", "bp_ci", "quick",
+                          "quick_ci"), APP_FIGURES)  # fmt: skip
+def test_the_app_bots_evaluation_recomputes(capsys, folder, seeds, hands, value, ci, bp, bp_ci,
+                                            quick, quick_ci):  # fmt: skip
+    """docs/evaluation.md's rows of the app's bot."""
+    mine = sorted((RUNS / folder).glob(f"default_{seeds}.json"))
+    for who, gap, gap_ci in (("blueprint", bp, bp_ci), ("default", quick, quick_ci)):
+        theirs = sorted((RUNS / "56_2-4_flop").glob(f"{who}_{seeds}.json"))
+        check_pooled(capsys, mine, theirs, (hands, value, ci), (gap, gap_ci))
+
+
 def test_the_command_prints_both_figures(capsys):
     folder = RUNS / "56_3-4_cv"
     code = main(["pool", *map(str, sorted(folder.glob("default_*.json"))), "--against",
