@@ -491,10 +491,11 @@ class ResolvingAgent:
         if self.gadget not in GADGETS:
             raise ValueError(f"unknown gadget {self.gadget!r}")
 
-    def policy(self, state: HunlState, board: np.ndarray) -> Policy:
+    def policy(self, state: HunlState, board: np.ndarray, played: bool = False) -> Policy:
+        """The bot's policy at ``state``; ``played``: the one it acts from (``played_policy``)."""
         if state.street not in self.streets or state.is_over:
             return self.base.policy(state, board)
-        found = self.solution(state, board).policy(state)
+        found = self.solution(state, board, played=played).policy(state)
         if found is None:  # cannot happen: the solve was built with this state's line
             raise AssertionError(f"the re-solve has no node for {state.betting}")
         return found
@@ -512,12 +513,7 @@ class ResolvingAgent:
         bet, the quick flop raises all-in with 10% of its range, the flop that sees the turn
         with 0.1% (``benchmarks/bench_flop_answers.py``). Afterwards ``policy`` gives the one
         played."""
-        if state.street not in self.streets or state.is_over:
-            return self.base.policy(state, board)
-        found = self.solution(state, board, played=True).policy(state)
-        if found is None:  # cannot happen: the solve was built with this state's line
-            raise AssertionError(f"the re-solve has no node for {state.betting}")
-        return found
+        return self.policy(state, board, played=True)
 
     def warm_up(self, config: HunlConfig) -> float:
         """Load (from numba's cache, or compile: tens of seconds after an install) every
