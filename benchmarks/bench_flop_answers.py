@@ -5,8 +5,8 @@ sees the turn (the app's bot, turn cards sampled).
 
 A bet of the tree's size (66% of the pot) and one off every tree (40%, added to each tree as
 the bot adds a bet it faces) are each solved from the flop's start in both trees, on the
-blueprint's ranges there; the rows give the responder's action frequencies at the bet, weighted
-by its reach, with the CPU seconds and the solve's own exploitability (% of the pot). The
+blueprint's ranges there; the rows give the responder's action frequencies at the bet over
+its Bayes range there, with the CPU seconds and the solve's own exploitability (% of the pot). The
 checked-down flop, whose turn and river are checked down, has no other way to get value from a
 strong hand than raising now.
 
@@ -33,8 +33,9 @@ from solvers.agents.resolving import FLOP_TREES  # noqa: E402
 from solvers.agents.subgame import bayes_ranges, build_subgame  # noqa: E402
 from solvers.algorithms.base import make_solver  # noqa: E402
 from solvers.cards.deck import parse_cards  # noqa: E402
-from solvers.exact.evaluation import walk  # noqa: E402
+from solvers.exact.evaluation import bayes_range  # noqa: E402
 from solvers.games.hunl.rules import RAISE, Action, HunlConfig, replay  # noqa: E402
+from solvers.reports.strategy_report import aggregate_frequencies  # noqa: E402
 
 POTS = {"srp": "r250c/", "3bet": "r250r750c/"}
 TREES = (("checkdown", 0, 100), ("turn", 10, None))
@@ -42,12 +43,11 @@ TREES = (("checkdown", 0, 100), ("turn", 10, None))
 
 
 def answers(sub, strategy, state) -> dict[str, float]:
-    """The responder's range-weighted frequency of each action at ``state``."""
+    """The responder's frequency of each action at ``state`` over its Bayes range there."""
     game = sub.game
     node = game.nodes[sub.node_of(state)]
-    reach = walk(game, strategy).reach_at(node.id, node.player)[: game.n_hands[node.player]]
-    weights = reach * game.hand_weights(node.player)
-    shares = weights @ strategy[node.id] / weights.sum()
+    held = bayes_range(game, strategy, node.id, node.player)
+    shares = aggregate_frequencies(held, strategy[node.id])
     names = {"f": "fold", "c": "call"}
     return {names.get(t, "raise all-in" if i == len(node.tokens) - 1 else f"raise {t}"): float(x)
             for i, (t, x) in enumerate(zip(node.tokens, shares, strict=True))}  # fmt: skip
