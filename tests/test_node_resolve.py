@@ -10,6 +10,7 @@ pot."""
 import numpy as np
 import pytest
 
+from solvers.agents import resolving
 from solvers.agents.resolving import NODE_KEEP, ResolvingAgent
 from solvers.agents.safe_resolve import opponent_values
 from solvers.agents.spot_lines import alternatives, response_profile
@@ -115,6 +116,9 @@ def test_the_raise_gains_the_opponent_nothing_where_a_plain_re_solve_gives_it_a_
         return 100.0 * float(weights @ np.maximum(gain, 0.0)) / sub.game.pot
 
     assert raise_gains(solution.strategy) <= 0.05
+    # the solve's last check measured the same total for the strategy it kept
+    assert solution.checks[-1][0] == solution.iterations
+    assert solution.checks[-1][2] == pytest.approx(raise_gains(solution.strategy), abs=1e-6)
     assert solution.opponent_gain_pct <= 0.0 and np.isnan(solution.exploitability_pct)
     plain = make_solver(sub.game, "dcfr")
     plain.run(iterations=400)
@@ -170,3 +174,66 @@ def test_node_re_solves_kept_per_street_are_bounded_and_the_street_solve_stays()
         bot.policy(root.apply(Action(RAISE, first)), RIVER)
         bot.policy(root.apply(Action(RAISE, to)), RIVER)
     assert bot.solves == 1 + len(leads) + NODE_KEEP
+
+
+class _Game:
+    """What ``GainCheck`` reads of a subgame: the opponent's range weights and the pot."""
+
+    pot = 100.0
+
+    def __init__(self, hands: int) -> None:
+        self.weights = np.ones(hands)
+
+    def hand_weights(self, player: int) -> np.ndarray:
+        return self.weights
+
+
+class _Sub:
+    def __init__(self, hands: int) -> None:
+        self.game = _Game(hands)
+
+
+def _checks(monkeypatch, gains: list[float], hands: int = 10, widen: bool = False):
+    """A ``GainCheck`` fed one opponent best response per check: hand 0 gains ``gains[k]``
+    chips over its alternative at the k-th check, the others nothing (the target is 1 chip,
+    1% of the pot; the floor 40). Returns the iterations of the checks made and whether the
+    last one ended the solve."""
+    responses = iter(np.array([g] + [0.0] * (hands - 1)) for g in gains)
+    monkeypatch.setattr(resolving, "opponent_values", lambda *_: next(responses))
+    check = resolving.GainCheck(_Sub(hands), 1, np.zeros(hands), 1.0, np.inf, 0.25,
+                                widen=widen, floor=40)  # fmt: skip
+    made, iterations = [], 1
+    for _ in gains:
+        while iterations < check.at:
+            assert not check(iterations, lambda: None)
+            iterations += 1
+        made.append(iterations)
+        if check(iterations, lambda: None):
+            return made, True, check
+        iterations += 1
+    return made, False, check
+
+
+def test_a_node_re_solve_also_stops_once_the_gaining_hands_total_stops_falling(monkeypatch):
+    """The largest hand's gain within the target ends a node's solve at any check. From twice
+    the floor (40) on it also ends once the total the gaining hands win over the whole range
+    fell by less than a fifth since the check at half the iterations. A street's solve
+    (``widen``) ends only on the largest gain."""
+    # one hand of ten gains 30, 20, 12, 11.6, then 11.5 chips: flat from 40 on, stopped at 96
+    flat = [30.0, 20.0, 12.0, 11.6, 11.5, 11.5, 11.5, 11.5, 11.5]
+    made, stopped, check = _checks(monkeypatch, flat)
+    assert made == [10, 20, 30, 40, 50, 62, 77, 96] and stopped
+    assert check.checks[-1] == (96, 11.5, pytest.approx(1.15))  # % of the pot
+    assert check.checks[3] == (40, 11.6, pytest.approx(1.16))  # the check it was held to
+    # falling by 15% a check (over a third a doubling) goes on
+    falling = [30.0 * 0.85**k for k in range(10)]
+    made, stopped, _ = _checks(monkeypatch, falling)
+    assert made == [10, 20, 30, 40, 50, 62, 77, 96, 120, 150] and not stopped
+    # rising before twice the floor goes on, then falls to within the target
+    made, stopped, _ = _checks(monkeypatch, [30.0, 8.0, 9.0, 13.0, 13.0, 10.0, 6.0, 0.8])
+    assert made == [10, 20, 30, 40, 50, 62, 77, 96] and stopped
+    # the largest gain within the target ends it before the floor, as a street's
+    made, stopped, _ = _checks(monkeypatch, [5.0, 0.9])
+    assert made == [10, 20] and stopped
+    made, stopped, _ = _checks(monkeypatch, [*flat, 11.5, 0.5], widen=True)
+    assert made == [10, 20, 30, 40, 50, 62, 77, 96, 120, 150, 187] and stopped

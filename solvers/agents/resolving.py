@@ -205,6 +205,13 @@ def next_check(iterations: int, growth: float = CHECK_GROWTH) -> int:
 
 CHECK_SHARE = 0.1
 """Largest share of a gadget solve's time its gain checks may take (``GainCheck``)."""
+NODE_PLATEAU = 0.2
+"""From twice its floor on, a node re-solve also stops once the total that the opponent's gaining
+hands win (over its whole range) fell by less than this share of itself since the check at half
+the iterations: the largest single hand's gain, its usual stop, is often out of reach, since the
+street's solution it is held to is itself up to the target from equilibrium. Early on the total
+can rise between checks before it falls to about 0, hence twice the floor and a doubling
+(``bench_node_stops.py``, ``docs/resolve.md``)."""
 
 
 class GainCheck:
@@ -220,14 +227,23 @@ class GainCheck:
     ``deadline``) they are further apart when one would take more than ``CHECK_SHARE`` of the
     time between them, and none starts after ``deadline`` (the closing best response measures
     the end). Without a clock the schedule is fixed, so a solve stops at the same iteration
-    under any load."""
+    under any load. A node's solve (not ``widen``) also stops once what the gaining hands win in
+    total stops falling (``NODE_PLATEAU``; ``floor``: the solve's floor)."""
 
     def __init__(self, sub: Subgame, opponent: int, values: np.ndarray, target: float,
-                 deadline: float, growth: float, widen: bool = True) -> None:  # fmt: skip
+                 deadline: float, growth: float, widen: bool = True,
+                 floor: int = MIN_ITERATIONS) -> None:  # fmt: skip
         self.sub, self.opponent, self.values = sub, opponent, values
         self.widen = widen
         """Go on to the gadget's margin bound when it has one (else stop at safety)."""
-        self.live = sub.game.hand_weights(opponent) > 0
+        self.weights = sub.game.hand_weights(opponent)
+        self.live = self.weights > 0
+        self.floor = floor
+        self.total = math.nan
+        """At the last check: what the opponent's hands that gain over their alternatives win,
+        chips a hand of its whole range (what a bettor of exactly those hands wins by it)."""
+        self.checks: list[tuple[int, float, float]] = []
+        """Every check's ``(iterations, gain, total)`` in percent of the pot."""
         self.target, self.deadline, self.growth = target, deadline, growth
         self.at, self.cost, self.started = CHECK_EVERY, 0.0, time.perf_counter()
         self.checking = 0.0  # seconds spent in checks so far
@@ -244,8 +260,7 @@ class GainCheck:
             return False
         per_iteration = (now - self.started - self.checking) / iterations  # checks left out
         response = opponent_values(self.sub, average(), self.opponent)
-        self.last = (iterations, response)
-        self.gain = float((response - self.values)[self.live].max())
+        self._measure(iterations, response)
         upper = bound() if bound is not None and self.widen else None
         self.gap = math.nan if upper is None else upper + self.gain
         self.cost = time.perf_counter() - now
@@ -253,14 +268,31 @@ class GainCheck:
         timed = math.isfinite(self.deadline) and per_iteration > 0
         spacing = math.ceil(self.cost / (CHECK_SHARE * per_iteration)) if timed else 0
         self.at = max(next_check(iterations, self.growth), iterations + spacing)
-        return (self.gain if upper is None else self.gap) <= self.target
+        if upper is not None:
+            return self.gap <= self.target
+        if self.gain <= self.target or self.widen:
+            return self.gain <= self.target
+        earlier = [c for c in self.checks if c[0] <= iterations / 2]
+        if iterations < 2 * self.floor or not earlier:
+            return False
+        return self.checks[-1][2] > (1.0 - NODE_PLATEAU) * earlier[-1][2]
+
+    def _measure(self, iterations: int, response: np.ndarray) -> None:
+        self.last = (iterations, response)
+        excess = response - self.values
+        self.gain = float(excess[self.live].max())
+        self.total = float(self.weights @ np.maximum(excess, 0.0)) / float(self.weights.sum())
+        pot = float(self.sub.game.pot)
+        self.checks.append((iterations, 100.0 * self.gain / pot, 100.0 * self.total / pot))
 
     def response(self, iterations: int, strategy: Strategy) -> np.ndarray:
         """The opponent's best-response values against the solve's final ``strategy`` (after
-        ``iterations``): the last check's when that check ended the solve."""
-        if self.last is not None and self.last[0] == iterations:
-            return self.last[1]
-        return opponent_values(self.sub, strategy, self.opponent)
+        ``iterations``): the last check's when that check ended the solve, else measured now
+        (and kept as the last of ``checks``)."""
+        if self.last is None or self.last[0] != iterations:
+            self._measure(iterations, opponent_values(self.sub, strategy, self.opponent))
+        assert self.last is not None
+        return self.last[1]
 
 
 WARM_UP_BOARD = np.arange(0, 20, 4, dtype=np.int64)
@@ -383,6 +415,9 @@ class Solution:
     """Solved in the quick flop (``OFF_TREE_FLOP``) in place of the bot's flop tree that sees
     the turn: the answer to a size off that tree that the live panel and LBR's look-ahead ask
     about, never the one the bot plays when the size is bet (``ResolvingAgent.act``)."""
+    checks: tuple[tuple[int, float, float], ...] = ()
+    """Safe solves: each gain check's ``(iterations, gain, total)`` in % of the pot, the last
+    that of the solve's final strategy (``GainCheck.checks``; unless ``fell_back``)."""
 
     @cached_property
     def profile(self) -> CompiledProfile | None:
@@ -827,12 +862,14 @@ class ResolvingAgent:
         cap = self._cap(street) or SAFE_MAX_ITERATIONS
 
         pot = float(sub.game.pot)
-        # a street's solve widens maxmargin's margins to its bound; a node's stops once safe
-        # (measured: over 24 node re-solves at 100 iterations the wider stop missed the target
-        # by more in total, 27.5 points of the pot against 20.7; docs/resolve.md)
+        # a street's solve widens maxmargin's margins to its bound; a node's stops once safe,
+        # or once its gaining hands' total stops falling (NODE_PLATEAU) (measured:
+        # over 24 node re-solves at 100 iterations the wider stop missed the target by more in
+        # total, 27.5 points of the pot against 20.7; docs/resolve.md)
+        floor = min(self._floor(street), cap)
         check = GainCheck(sub, opponent, values, self.target_pct / 100.0 * pot,
                           time.perf_counter() + left, self.check_growth,
-                          widen=blueprint is not None)  # fmt: skip
+                          widen=blueprint is not None, floor=floor)  # fmt: skip
 
         def report(iterations: int, _: float) -> None:
             if self.progress is not None:
@@ -843,7 +880,7 @@ class ResolvingAgent:
 
         strategy, iterations = safe_resolve(sub, me, values, cap, left, report, settled=check,
                                             gadget=self.gadget,
-                                            minimum=min(self._floor(street), cap))  # fmt: skip
+                                            minimum=floor)  # fmt: skip
         weights = sub.game.hand_weights(opponent)
         response = check.response(iterations, strategy)
         gain = float(weights @ (response - values))
@@ -860,7 +897,7 @@ class ResolvingAgent:
         self.solves += 1
         took = time.perf_counter() - started
         return Solution(sub, strategy, iterations, took, np.nan, 100.0 * gain / sub.game.pot,
-                        fell_back=fell_back)  # fmt: skip
+                        fell_back=fell_back, checks=tuple(check.checks))  # fmt: skip
 
     def _root_ranges(self, state: HunlState, board: np.ndarray, me: int) -> np.ndarray:
         """Both seats' reach of ``state`` (``bayes_ranges``: the bot's own policy for seat
