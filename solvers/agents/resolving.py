@@ -239,11 +239,10 @@ class GainCheck:
         self.weights = sub.game.hand_weights(opponent)
         self.live = self.weights > 0
         self.floor = floor
-        self.total = math.nan
-        """At the last check: what the opponent's hands that gain over their alternatives win,
-        chips a hand of its whole range (what a bettor of exactly those hands wins by it)."""
         self.checks: list[tuple[int, float, float]] = []
-        """Every check's ``(iterations, gain, total)`` in percent of the pot."""
+        """Every check's ``(iterations, gain, total)`` in percent of the pot; ``total`` is what
+        the opponent's hands that gain over their alternatives win, a hand of its whole range
+        (what a bettor of exactly those hands wins by the action)."""
         self.target, self.deadline, self.growth = target, deadline, growth
         self.at, self.cost, self.started = CHECK_EVERY, 0.0, time.perf_counter()
         self.checking = 0.0  # seconds spent in checks so far
@@ -278,12 +277,13 @@ class GainCheck:
         return self.checks[-1][2] > (1.0 - NODE_PLATEAU) * earlier[-1][2]
 
     def _measure(self, iterations: int, response: np.ndarray) -> None:
+        """Keep a check's best response and its largest gain, and add it to ``checks``."""
         self.last = (iterations, response)
         excess = response - self.values
         self.gain = float(excess[self.live].max())
-        self.total = float(self.weights @ np.maximum(excess, 0.0)) / float(self.weights.sum())
+        total = float(self.weights @ np.maximum(excess, 0.0)) / float(self.weights.sum())
         pot = float(self.sub.game.pot)
-        self.checks.append((iterations, 100.0 * self.gain / pot, 100.0 * self.total / pot))
+        self.checks.append((iterations, 100.0 * self.gain / pot, 100.0 * total / pot))
 
     def response(self, iterations: int, strategy: Strategy) -> np.ndarray:
         """The opponent's best-response values against the solve's final ``strategy`` (after
