@@ -269,8 +269,13 @@ class GainCheck:
         self.at = max(next_check(iterations, self.growth), iterations + spacing)
         if upper is not None:
             return self.gap <= self.target
-        if self.gain <= self.target or self.widen:
-            return self.gain <= self.target
+        if self.gain <= self.target:
+            return True
+        return not self.widen and self._flat(iterations)
+
+    def _flat(self, iterations: int) -> bool:
+        """A node's stop from twice the floor on: the gaining hands' total fell by less than
+        ``NODE_PLATEAU`` of itself since the check at half the iterations."""
         earlier = [c for c in self.checks if c[0] <= iterations / 2]
         if iterations < 2 * self.floor or not earlier:
             return False
@@ -881,17 +886,17 @@ class ResolvingAgent:
         strategy, iterations = safe_resolve(sub, me, values, cap, left, report, settled=check,
                                             gadget=self.gadget,
                                             minimum=floor)  # fmt: skip
-        weights = sub.game.hand_weights(opponent)
-        response = check.response(iterations, strategy)
+        weights = check.weights
+        response = check.response(iterations, strategy)  # check.gain: its largest hand's gain
         gain = float(weights @ (response - values))
         fell_back = False
         if blueprint is not None:  # a street's: the alternatives are the base agent's values
             if gain > 0:
                 strategy, gain, fell_back = blueprint, 0.0, True
                 self.fallbacks += 1
-        elif not (excess := float((response - values)[check.live].max())) <= check.target:
+        elif not check.gain <= check.target:
             base, against = self._base_play(sub, opponent)  # the check, on the base's answer
-            if float((against - values)[check.live].max()) < excess:
+            if float((against - values)[check.live].max()) < check.gain:
                 strategy, gain, fell_back = base, float(weights @ (against - values)), True
                 self.fallbacks += 1
         self.solves += 1
