@@ -10,9 +10,10 @@ postflop-solver's figures beside them with the ratios. The flop's peers: postflo
 PioSolver 23.4 s / 1.41 GB, GTO+ 22.0 s / 705 MB, TexasSolver 103.5 s / 2.84 GB. The turn's
 goal is 8 s and 200 MB (postflop-solver about 10 s and 90 MB here).
 
-``--schedule`` also runs postflop-solver's DCFR schedule (alpha 1.5, beta 0.5, gamma 3:
-``--opt beta=0.5 --opt gamma=3``; its restart of the average at powers of 4 is not an option
-here), for context.
+The default restarts DCFR's average at each power of 4, as postflop-solver does
+(``HoldemGame.solver_restart``); ``--whole`` also runs ``--opt restart=0``, the average kept
+whole, beside it. ``--schedule`` also runs postflop-solver's DCFR schedule (alpha 1.5, beta 0.5,
+gamma 3: ``--opt beta=0.5 --opt gamma=3``, with the same restarts), for context.
 
 ``--passes`` profiles the compiled walk's passes on the flop in this process instead, in the
 default command's state (16-bit regrets and sums): milliseconds per call of each pass (a
@@ -20,7 +21,8 @@ player's CFR pass, which fuses reach, values and the regret update; a value pass
 response; the two-pass walk's reach alone; the whole exact check), nanoseconds per walked node
 and hand, and the share of both cores (CPU time over wall time).
 
-Run: ``python benchmarks/bench_flop_default.py [--spots flop turn] [--runs 3] [--passes]``.
+Run: ``python benchmarks/bench_flop_default.py [--spots flop turn] [--runs 3] [--whole]
+[--passes]``.
 """
 
 from __future__ import annotations
@@ -198,6 +200,8 @@ def main() -> None:
         action="store_true",
         help="also run postflop-solver's DCFR schedule (beta 0.5, gamma 3)",
     )
+    parser.add_argument("--whole", action="store_true",
+                        help="also run --opt restart=0 (DCFR's average never restarted)")
     parser.add_argument("--passes", action="store_true", help="profile the flop's passes")
     parser.add_argument("--repeats", type=int, default=3, help="timings per pass (--passes)")
     args = parser.parse_args()
@@ -207,6 +211,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for spot in args.spots:
             variants: list[tuple[str, list[str]]] = [("the default command", [])]
+            if args.whole:
+                variants.append(("--opt restart=0", ["--opt", "restart=0"]))
             if args.schedule:
                 variants.append(
                     ("--opt beta=0.5 --opt gamma=3", ["--opt", "beta=0.5", "--opt", "gamma=3"])

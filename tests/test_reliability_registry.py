@@ -106,6 +106,7 @@ def test_python_options_are_checked_too():
         ["--opt", "gamma=1e308"],
         ["--opt", "alpha=400", "--opt", "beta=400"],
         ["--opt", "game=x"],
+        ["--opt", "restart=1"],
         ["--seconds", "nan"],
         ["--seconds", "inf"],
         ["--target", "nan"],

@@ -44,7 +44,8 @@ class CompiledRootCFR(FullWidthCFR):
     opponent's values up feeds its root values to ``_update_root``."""
 
     def __init__(self, game: HoldemGame, opponent: int) -> None:
-        super().__init__(game, "dcfr", walk="compiled", isomorphism=False)
+        # restart=0: the compiled loop's chunks do not drop the sums on the way
+        super().__init__(game, "dcfr", walk="compiled", isomorphism=False, restart=0)
         self.opponent = opponent
 
     def _compiled_update(self, player: int, iteration: int) -> None:

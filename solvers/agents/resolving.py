@@ -776,7 +776,7 @@ class ResolvingAgent:
         target = self.target_pct / 100.0 * pot
         if sample is None:
             sample = {1: self.flop_sample, 2: self.turn_sample}.get(street, 0)
-        solver = make_solver(game, "dcfr", sample=sample)
+        solver = make_solver(game, "dcfr", sample=sample)  # restarts unless it draws cards
         kind = (street, sample)  # the quick flop's closing is not the sampled one's
         cap = self._cap(street)
         reached = math.nan

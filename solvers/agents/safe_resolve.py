@@ -177,7 +177,9 @@ def safe_resolve(
         offset = 0
     else:
         reference = GadgetGame.around(sub.game, opponent, values)
-        solver, offset = make_solver(reference, "dcfr", walk="numpy"), GADGET_OFFSET
+        # the average kept whole, as the compiled gadget keeps it (no restarts)
+        solver = make_solver(reference, "dcfr", walk="numpy", restart=0)
+        offset = GADGET_OFFSET
 
     def strategy() -> Strategy:
         average = solver.average_strategy()

@@ -3,7 +3,9 @@
 The variants (``full_width.py``) differ only here: regret-matching+ floors cumulative regrets at
 0; Linear and Discounted CFR multiply positive regrets by ``t^alpha / (t^alpha + 1)`` and
 negative ones by ``t^beta / (t^beta + 1)``; iteration t enters the average with weight
-``max(t - delay, 0)^gamma``; predictive variants keep the last instantaneous regret. This
+``max(t - delay, 0)^gamma``, and with a ``restart`` base b the average starts again at each
+power of b (b, b^2, ...: the earlier iterates' sums are dropped, the delay moves to just before
+it); predictive variants keep the last instantaneous regret. This
 module owns those numbers. Both executors apply them: the numpy walk with array operations
 (``apply``), the compiled walk inside its value pass (``fused``: a ``FusedUpdate`` record that
 ``solvers/exact`` executes without knowing which variant it serves).
@@ -30,6 +32,21 @@ class UpdateRule:
     gamma: float = 0.0
     delay: int = 0
     predictive: bool = False
+    restart: int = 0
+
+    def last_restart(self, iteration: int) -> int:
+        """The latest iteration at or before ``iteration`` where the average started again (a
+        power of ``restart``, at least ``restart``), or 0."""
+        if self.restart < 2 or iteration < self.restart:
+            return 0
+        power = self.restart
+        while power * self.restart <= iteration:
+            power *= self.restart
+        return power
+
+    def restarts(self, iteration: int) -> bool:
+        """Whether the strategy sums are dropped just before ``iteration``'s update."""
+        return iteration > 0 and self.last_restart(iteration) == iteration
 
     def discounts(self, iteration: int) -> tuple[float, float] | None:
         """``(positive, negative)`` factors of the cumulative regrets after ``iteration``, or
@@ -40,9 +57,17 @@ class UpdateRule:
         negative = iteration**self.beta / (iteration**self.beta + 1.0)
         return positive, negative
 
+    def restart_sums(self, iteration: int, *sums: np.ndarray) -> None:
+        """Drop the average's sums (and 16-bit sums' scales) in place before ``iteration``'s
+        update when the average starts again there."""
+        if self.restarts(iteration):
+            for array in sums:
+                array[...] = 0
+
     def sum_weight(self, iteration: int) -> float:
         """Weight of ``iteration``'s strategy in the average."""
-        return float(max(iteration - self.delay, 0)) ** self.gamma
+        delay = max(self.delay, self.last_restart(iteration) - 1)
+        return float(max(iteration - delay, 0)) ** self.gamma
 
     def fused(
         self, iteration: int, strategy_sums: np.ndarray, sum_scales: np.ndarray | None = None
@@ -84,6 +109,7 @@ class UpdateRule:
         """The same update with numpy arrays, in place: ``regrets`` (and ``strategy_sums``) are
         ``[edges, hands]``; ``own_reach`` is the acting player's reach at each edge's decision
         and ``current`` the strategy played this iteration."""
+        self.restart_sums(iteration, strategy_sums)
         regrets += instant
         if self.floor:
             np.maximum(regrets, 0.0, out=regrets)

@@ -91,6 +91,11 @@ class CFRConfig:
     """Iteration t enters the average with weight ``max(t - delay, 0)^gamma``; 0 is uniform."""
     delay: int = 0
     """Averaging delay of CFR+ (Tammelin 2015 uses d > 0; OpenSpiel uses 0)."""
+    restart: int | None = None
+    """Start the average again at each power of this base (4: iterations 4, 16, 64, 256...),
+    as postflop-solver's DCFR does; 0 never. None: the game's ``solver_restart`` for ``dcfr``
+    without ``sample`` (hold'em spots say 4: the benchmark turn reaches 0.3% of the pot after
+    about 113 iterations instead of 127, ``docs/holdem.md``), else 0."""
     alternating: bool = True
     """Update player 0, then player 1 against the new strategy (else both at once)."""
     predictive: bool = False
@@ -124,6 +129,8 @@ class CFRConfig:
             raise SolverError("give both alpha and beta, or neither")
         if self.gamma < 0 or self.delay < 0:
             raise SolverError("gamma and delay must be >= 0")
+        if self.restart is not None and (self.restart == 1 or self.restart < 0):
+            raise SolverError("restart must be 0 (never) or a base of at least 2")
         if self.sample < 0:
             raise SolverError("sample must be >= 0 (0 walks every chance outcome)")
         if self.precision is not None:
@@ -187,6 +194,10 @@ class FullWidthCFR(Solver):
         if self.config.precision is None:
             precision = getattr(game, "solver_precision", "float64")
             self.config = replace(self.config, precision=precision)
+        if self.config.restart is None:
+            spot_default = variant == "dcfr" and not self.config.sample
+            restart = getattr(game, "solver_restart", 0) if spot_default else 0
+            self.config = replace(self.config, restart=restart)
         self.algorithm = variant
         self.plan = build_plan(game)
         plan = self.plan
@@ -203,6 +214,7 @@ class FullWidthCFR(Solver):
             gamma=settings.gamma,
             delay=settings.delay,
             predictive=settings.predictive,
+            restart=settings.restart or 0,
         )
         try:
             compiled = uses_compiled(game, settings.walk, settings.alternating)
@@ -316,8 +328,10 @@ class FullWidthCFR(Solver):
         return Source(self.strategy_sums[player], scales=scales)
 
     def _fused(self, player: int, iteration: int) -> FusedUpdate:
-        """The update of ``player``'s regrets and sums at ``iteration``."""
+        """The update of ``player``'s regrets and sums at ``iteration`` (its sums dropped first
+        where the average starts again)."""
         sum_scales = self.sum_scales[player] if self.quantised else None
+        self.rule.restart_sums(iteration, self.strategy_sums[player], self.sum_scales[player])
         return self.rule.fused(iteration, self.strategy_sums[player], sum_scales)
 
     def _step(self) -> None:

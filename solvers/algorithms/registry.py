@@ -73,6 +73,9 @@ def _cfr_options(alpha, beta, gamma, floor, predictive=False) -> tuple[Option, .
                low=-10.0, high=10.0, nullable=True),
         Option("gamma", "float", gamma, "average weight t^gamma", low=0.0, high=10.0),
         Option("delay", "int", 0, "averaging delay (iterations)", low=0, high=10**9),
+        Option("restart", "int", None, "start the average again at each power of this base "
+               "(0: never; default: 4 for dcfr on hold'em spots, else 0)", low=0, high=10**9,
+               nullable=True),
         Option("alternating", "bool", True, "update the players in turn"),
         Option("predictive", "bool", predictive, "predictive regret matching (Farina et al.)"),
         Option("precision", "choice", None,

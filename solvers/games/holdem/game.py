@@ -80,6 +80,14 @@ class HoldemGame(TreeGame):
         game.strengths  # noqa: B018 - hand strengths per board belong to building the spot
         return game
 
+    solver_restart = 4
+    """DCFR starts its average again at the powers of 4 here (``CFRConfig.restart``), as
+    postflop-solver does, unless it samples chance (``sample``: each card's iterates are noisy).
+    The benchmark turn reaches 0.3% of the pot after about 113 iterations instead of 127
+    (``docs/holdem.md``); the re-solving bot's turn solves stop at 1% after 63 on average
+    instead of 73, its rivers after 123 instead of 127 (16 solves each, ``docs/resolve.md``).
+    Node re-solves (the gadget's compiled loop) keep their average whole: over 90 off-tree turn
+    actions a restart changed neither when they stop nor what the action wins."""
     solver_precision = "float32"
     """Full-width CFR stores regrets and sums in float32 here: 1e-7 relative rounding is far
     below the 0.1%-of-the-pot targets (``tests/test_holdem_solve.py`` compares with float64)."""
