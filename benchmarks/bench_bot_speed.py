@@ -11,7 +11,9 @@ LBR run or the test suite's other worker would hold a core.
 ``--match`` adds the way the evaluation runs play: ``pokertui match``'s duplicate deals
 (``play_duplicate``, chunks of 5 deals) of the default bot against the blueprint on one worker
 process and on two, each worker's walks on its share of the cores; hands a second over the
-whole run, the pool's start and each worker's first loading of the kernels included.
+whole run, the pool's start and each worker's first loading of the kernels included. Give it
+200 hands or more: over 60, two workers played 1.10 hands a second where over 200 they play
+1.57, the start and the last chunks (one worker idle) weighing that much on a short run.
 
 Run: ``.venv/bin/python benchmarks/bench_bot_speed.py [--hands 30] [--busy 1] [--seed 11]
 [--match]``.
