@@ -238,7 +238,7 @@ APP_FIGURES = [
     # (folder, seeds, hands, value, ci95, less the blueprint, ci95, less resolve:, ci95): LBR 56
     # 2-4 against the app's bot, paired with the blueprint's and resolve:'s runs of 56_2-4_flop
     ("56_2-4_app", "5[0-9]*", 100, 370, 768, -12_003, 4_486, 95, 507),
-    ("56_2-4_played", "5[0-9]*", 200, -152, 573, -10_262, 2_500, -437, 430),
+    ("56_2-4_played", "5[0-9]*", 260, -260, 474, -11_891, 2_659, -352, 420),
 ]
 
 
@@ -278,6 +278,17 @@ def test_the_flop_bots_head_to_head_recomputes(capsys):
     assert (pooled["hands"], round(pooled["value"]), round(pooled["ci95"])) == (4_000, 12, 33)
     assert [round(v) for v in pooled["seat_values"]] == [15, 9]
     assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (7, 36)
+
+
+def test_the_long_head_to_head_recomputes(capsys):
+    """The long duplicate match of the default with DCFR's restarts against the blueprint
+    (seeds from 9001 on, docs/evaluation.md): bb/100 with control variates and the chips' own."""
+    files = sorted((RUNS / "h2h_long").glob("default_*.json"))
+    code, result, _ = pool(capsys, *files)
+    pooled = result["pooled"]
+    assert code == 0 and pooled["unit"] == "bb_per_100"
+    assert (pooled["hands"], round(pooled["value"]), round(pooled["ci95"])) == (1_210, -28, 45)
+    assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (-6, 53)
 
 
 EXPLOIT_FIGURES = [
