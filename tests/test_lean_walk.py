@@ -236,7 +236,9 @@ class _TwoPassCFR(FullWidthCFR):
         assert walk is not None
         sources = [self._source(0), self._source(1)]
         walk.reach_down(sources)
-        walk.values_up(player, sources, MODE_CFR, update=self._fused(player, iteration))
+        sum_scales = self.sum_scales[player] if self.quantised else None
+        update = self.rule.fused(iteration, self.strategy_sums[player], sum_scales)
+        walk.values_up(player, sources, MODE_CFR, update=update)
 
 
 @pytest.mark.parametrize("kept", [True, False], ids=["kept", "formed"])

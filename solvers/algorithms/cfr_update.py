@@ -73,10 +73,12 @@ class UpdateRule:
         self, iteration: int, strategy_sums: np.ndarray, sum_scales: np.ndarray | None = None
     ) -> FusedUpdate:
         """This update at ``iteration`` as the compiled value pass executes it; 16-bit
-        ``strategy_sums`` come with their per-decision ``sum_scales``."""
+        ``strategy_sums`` come with their per-decision ``sum_scales``. Where the average starts
+        again, the sums (and scales) are dropped here, before the pass adds to them."""
         discounts = self.discounts(iteration)
         if sum_scales is None:
             sum_scales = np.zeros(0, dtype=np.float32)
+        self.restart_sums(iteration, strategy_sums, sum_scales)
         return FusedUpdate(  # plain floats and bools: one compiled specialisation
             strategy_sums=strategy_sums,
             sum_scales=sum_scales,

@@ -94,8 +94,7 @@ class CFRConfig:
     restart: int | None = None
     """Start the average again at each power of this base (4: iterations 4, 16, 64, 256...),
     as postflop-solver's DCFR does; 0 never. None: the game's ``solver_restart`` for ``dcfr``
-    without ``sample`` (hold'em spots say 4: the benchmark turn reaches 0.3% of the pot after
-    about 113 iterations instead of 127, ``docs/holdem.md``), else 0."""
+    without ``sample`` (hold'em spots say 4, and why), else 0."""
     alternating: bool = True
     """Update player 0, then player 1 against the new strategy (else both at once)."""
     predictive: bool = False
@@ -328,10 +327,8 @@ class FullWidthCFR(Solver):
         return Source(self.strategy_sums[player], scales=scales)
 
     def _fused(self, player: int, iteration: int) -> FusedUpdate:
-        """The update of ``player``'s regrets and sums at ``iteration`` (its sums dropped first
-        where the average starts again)."""
+        """The update of ``player``'s regrets and sums at ``iteration``."""
         sum_scales = self.sum_scales[player] if self.quantised else None
-        self.rule.restart_sums(iteration, self.strategy_sums[player], self.sum_scales[player])
         return self.rule.fused(iteration, self.strategy_sums[player], sum_scales)
 
     def _step(self) -> None:
