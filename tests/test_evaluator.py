@@ -98,3 +98,19 @@ def test_board_strengths_match_phevaluator_and_mark_the_hands_a_board_blocks():
             [evaluate_cards(*board, *combo) for combo in COMBO_CARDS[~blocked].tolist()]
         )
         assert np.array_equal(row[~blocked], 7463 - theirs)
+
+
+def test_released_tables_load_again_and_rank_as_before():
+    """A solve drops the tables once its showdown tables are built (``release_tables``); an
+    evaluation after that loads them again and ranks as phevaluator does."""
+    rng = np.random.default_rng(11)
+    boards = np.argsort(rng.random((4, 52)), axis=1)[:, :5]
+    before = board_strengths(boards, COMBO_CARDS)
+    evaluator.release_tables()
+    assert evaluator._rank_table.cache_info().currsize == 0
+    after = board_strengths(boards, COMBO_CARDS)
+    assert np.array_equal(before, after)
+    board = boards[0].tolist()
+    combo = next(c for c in COMBO_CARDS.tolist() if not set(c) & set(board))
+    row = COMBO_CARDS.tolist().index(combo)
+    assert after[0, row] == 7463 - evaluate_cards(*board, *combo)

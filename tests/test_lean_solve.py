@@ -154,11 +154,26 @@ def test_a_flop_solved_to_json_is_warned_about_before_the_solve(tmp_path, capsys
 
 
 def test_the_next_check_falls_where_the_power_law_meets_the_target():
-    """Halving from 10 to 20 iterations (e ~ 1/t) reaches a quarter at 40; a rise, a target
-    met, or a single check predicts nothing."""
-    assert solve_run._iterations_to([(10, 2.0), (20, 1.0)], 0.5) == 20
-    assert solve_run._iterations_to([(10, 4.0), (20, 1.0)], 0.25) == 20  # e ~ 1/t^2
+    """Halving from 10 to 20 iterations (e ~ 1/t) reaches a quarter at 40, and the check is
+    put a tenth further on (at 42); a rise, a target met, or a single check predicts nothing."""
+    assert solve_run._iterations_to([(10, 2.0), (20, 1.0)], 0.5) == 22
+    assert solve_run._iterations_to([(10, 4.0), (20, 1.0)], 0.25) == 22  # e ~ 1/t^2
+    assert solve_run._iterations_to([(10, 2.0), (20, 1.0)], 0.25) == 66  # 80, a tenth on
     assert solve_run._iterations_to([(10, 1.0), (20, 1.5)], 0.5) is None
     assert solve_run._iterations_to([(10, 2.0), (20, 1.0)], 1.0) is None
     assert solve_run._iterations_to([(20, 1.0)], 0.5) is None
     assert solve_run._iterations_to([(10, 2.0), (20, 1.0)], 0.999) == 1
+
+
+def test_a_costly_check_is_not_repeated_while_the_chunks_grow(tmp_path):
+    """A flop's first check (0.65 s against 0.5 s an iteration) puts the next one 20 iterations
+    on (16 checks' time), not 4; a check that costs nothing still grows fourfold from one (1, 5,
+    21: the first plot points), up to the report interval; ``--every 0`` checks every iteration."""
+    request = _request(FLOP, tmp_path / "f.ptsb", iterations=100)  # reports every 0.5 s
+    assert solve_run._next_chunk(1, 0.5, 0.65, request) == 20
+    assert solve_run._next_chunk(20, 0.5, 0.65, request) == 20
+    assert solve_run._next_chunk(1, 0.001, 0.0, request) == 4
+    assert solve_run._next_chunk(4, 0.001, 0.0, request) == 16
+    assert solve_run._next_chunk(256, 0.001, 0.0, request) == 500
+    every = _request(FLOP, tmp_path / "f.ptsb", iterations=100, report_seconds=0.0)
+    assert solve_run._next_chunk(16, 0.5, 0.65, every) == 1
