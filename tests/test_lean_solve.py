@@ -158,7 +158,7 @@ def test_the_next_check_falls_where_the_power_law_meets_the_target():
     put a tenth further on (at 42); a rise, a target met, or a single check predicts nothing."""
     assert solve_run._iterations_to([(10, 2.0), (20, 1.0)], 0.5) == 22
     assert solve_run._iterations_to([(10, 4.0), (20, 1.0)], 0.25) == 22  # e ~ 1/t^2
-    assert solve_run._iterations_to([(10, 2.0), (20, 1.0)], 0.25) == 66  # 80, a tenth on
+    assert solve_run._iterations_to([(10, 2.0), (20, 1.0)], 0.25) == 66  # 60 to 80, a tenth more
     assert solve_run._iterations_to([(10, 1.0), (20, 1.5)], 0.5) is None
     assert solve_run._iterations_to([(10, 2.0), (20, 1.0)], 1.0) is None
     assert solve_run._iterations_to([(20, 1.0)], 0.5) is None

@@ -384,7 +384,7 @@ def _next_chunk(chunk: int, per_iteration: float, measured: float, spec: RunRequ
     """Iterations before the next check: growing fourfold from one, so a progress event comes
     about every ``report_seconds`` and a plot of the first checks spreads over the
     iterations, but never so few that the exact check (``measured`` seconds, an iteration and
-    a half on a hold'em flop) takes more than a seventeenth of the run (``CHECK_SHARE``): a
+    a quarter on the benchmark flop) takes more than a seventeenth of the run (``CHECK_SHARE``): a
     flop checked at 1, 5 and 21 iterations spent two checks in its first five iterations."""
     wanted = min(spec.report_seconds, spec.checkpoint_seconds)
     if wanted <= 0:  # --every 0 asks for a check after every iteration
