@@ -9,6 +9,7 @@ from phevaluator import evaluate_cards
 from solvers.cards.deck import COMBO_CARDS, card_str, cards_str
 from solvers.games import load_game
 from solvers.games.holdem import terminal_kernels
+from solvers.games.spec import forget_built_games
 from tests.conftest import ROOT
 
 
@@ -194,7 +195,8 @@ def test_a_runout_matrix_kept_for_more_hands_serves_fewer(monkeypatch):
     wide = [rng.choice(live, size=60, replace=False) for _ in range(2)]
     narrow = [rng.choice(w, size=25, replace=False) for w in wide]
 
-    def spot(combos):
+    def spot(combos):  # built anew each time, not the game load_game keeps
+        forget_built_games()
         oop, ip = (", ".join(cards_str(COMBO_CARDS[c]) for c in side) for side in combos)
         return load_game(
             f'nlhe(board="{flop}",pot=20,stack=30,oop_range="{oop}",ip_range="{ip}",'
@@ -219,6 +221,27 @@ def test_a_runout_matrix_kept_for_more_hands_serves_fewer(monkeypatch):
         with pytest.raises(AssertionError, match="built again"):
             matrix(swapped)
     assert np.abs(built).max() > 0
+
+    # hands the kept matrix lacks: only their rows and columns are built, the rest copied, and
+    # the matrix equals a build from nothing (a duplicate deal's second play on the flop)
+    other = [c for c in live if c not in set(wide[0]) | set(wide[1])]
+    mixed = [np.concatenate([narrow[0], rng.choice(other, size=10, replace=False)]),
+             np.concatenate([rng.choice(other, size=5, replace=False), narrow[1]])]  # fmt: skip
+    runout_cache.clear()
+    whole = matrix(spot(mixed))
+    cells = []
+    full = terminal_kernels.runout_signs_on_all_threads
+
+    def counted(*args):
+        cells.append(args[-1].size)
+        full(*args)
+
+    runout_cache.clear()
+    matrix(spot(wide))
+    with monkeypatch.context() as patch:
+        patch.setattr(terminal_kernels, "runout_signs_on_all_threads", counted)
+        np.testing.assert_array_equal(matrix(spot(mixed)), whole)
+    assert cells == [10 * 30, 25 * 5]  # the new rows against every column, then the new columns
 
 
 def test_a_released_game_builds_the_same_tables_again(monkeypatch):

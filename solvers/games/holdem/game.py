@@ -42,6 +42,14 @@ def live_hands(params: SpotParams, player: int) -> tuple[np.ndarray, np.ndarray]
     return combos, weights[combos]
 
 
+def _hands(strength: np.ndarray, picked: np.ndarray) -> np.ndarray:
+    """The columns ``picked`` of a ``[boards, hands]`` strength table: the table itself when
+    they are all of them in order (no copy of a flop's 5 MB), else a contiguous copy."""
+    if len(picked) == strength.shape[1] and (picked == np.arange(len(picked))).all():
+        return strength
+    return np.ascontiguousarray(strength[:, picked])
+
+
 @register_game
 class HoldemGame(TreeGame):
     name = "nlhe"
@@ -302,11 +310,12 @@ class HoldemGame(TreeGame):
             left, k = 52 - dealt, 5 - dealt  # every k-card runout of the cards left is a job
             dead_boards = comb(left - 2, k) - comb(left - 4, k)  # block o, leave h
 
-            def build(out, runouts=runouts, dead_boards=dead_boards):
+            def build(out, rows, cols, runouts=runouts, dead_boards=dead_boards):
                 own, opp = strengths()
                 terminal_kernels.runout_signs_on_all_threads(
-                    runouts, own, opp, ev.cards[0], ev.cards[1], dead_boards, out
-                )
+                    runouts, _hands(own, rows), _hands(opp, cols), ev.cards[0][rows],
+                    ev.cards[1][cols], dead_boards, out,
+                )  # fmt: skip
 
             key = hashlib.blake2b(boards[runouts].tobytes(), digest_size=16).digest()
             signs[g] = runout_cache.signs(key, self.hand_combos, build)
