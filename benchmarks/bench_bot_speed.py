@@ -13,7 +13,8 @@ LBR run or the test suite's other worker would hold a core.
 process and on two, each worker's walks on its share of the cores; hands a second over the
 whole run, the pool's start and each worker's first loading of the kernels included. Give it
 200 hands or more: over 60, two workers played 1.10 hands a second where over 200 they play
-1.57, the start and the last chunks (one worker idle) weighing that much on a short run.
+1.57 (1.63 to 1.68 on a quieter day), the start and the last chunks (one worker idle) weighing
+that much on a short run.
 
 Run: ``.venv/bin/python benchmarks/bench_bot_speed.py [--hands 30] [--busy 1] [--seed 11]
 [--match]``.
