@@ -2,9 +2,10 @@
 trees of one spot, build the same matrix of summed signs for the same hands.
 
 The entry ``signs[h, o]`` depends on the two hands and the runouts alone, so a matrix kept for
-some hands serves any game on the same runouts whose hands are among them (rows and columns
-picked out); a few matrices are kept (at most 7 MB each), the least recently used dropped.
-Shared by the threads of one process under a lock; a matrix is built outside it.
+some hands serves any game on the same runouts for the hands it holds (rows and columns picked
+out), and only the entries of the others are built; a few matrices are kept (at most 7 MB each),
+the least recently used dropped. Shared by the threads of one process under a lock; a matrix is
+built outside it.
 """
 
 from __future__ import annotations
