@@ -236,9 +236,7 @@ class _TwoPassCFR(FullWidthCFR):
         assert walk is not None
         sources = [self._source(0), self._source(1)]
         walk.reach_down(sources)
-        sum_scales = self.sum_scales[player] if self.quantised else None
-        update = self.rule.fused(iteration, self.strategy_sums[player], sum_scales)
-        walk.values_up(player, sources, MODE_CFR, update=update)
+        walk.values_up(player, sources, MODE_CFR, update=self._fused(player, iteration))
 
 
 @pytest.mark.parametrize("kept", [True, False], ids=["kept", "formed"])

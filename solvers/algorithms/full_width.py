@@ -94,7 +94,7 @@ class CFRConfig:
     restart: int | None = None
     """Start the average again at each power of this base (4: iterations 4, 16, 64, 256...),
     as postflop-solver's DCFR does; 0 never. None: the game's ``solver_restart`` for ``dcfr``
-    without ``sample`` (hold'em spots say 4, and why), else 0."""
+    without ``sample`` (4 on hold'em spots, ``HoldemGame.solver_restart`` says why), else 0."""
     alternating: bool = True
     """Update player 0, then player 1 against the new strategy (else both at once)."""
     predictive: bool = False
