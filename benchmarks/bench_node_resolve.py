@@ -179,7 +179,8 @@ def main() -> None:
                         "(the evaluation runs' bot: the same answers under any load)")
     args = parser.parse_args()
     try:
-        capped = resolve_options(f"iterations={args.iterations}") if args.iterations else {}
+        capped = (resolve_options(f"iterations={args.iterations}") if args.iterations
+                  else {"max_iterations": None})  # the clock alone  # fmt: skip
     except InputError as error:
         parser.error(str(error))
     config = HunlConfig(100)

@@ -173,7 +173,8 @@ def fixed_spots(blueprint, streets: set[int], targets: dict[int, float], safe: b
             for label, options in bots:
                 seen: list = []
                 bot = ResolvingAgent(blueprint, target_pct=targets[street], streets=(street,),
-                                     progress=seen.append, **options)  # fmt: skip
+                                     progress=seen.append,
+                                     **{"max_iterations": None, **options})  # fmt: skip
                 started, cpu = time.perf_counter(), time.process_time()
                 bot.policy(state, board)
                 took[label].append(time.perf_counter() - started)
@@ -250,7 +251,7 @@ def main() -> None:
     streets = (1, 2, 3) if args.flop else (2, 3)
     gadget = {"gadget": "maxmargin"} if args.safe else {}  # the registry's resolve-safe: bot
     bot = ResolvingAgent(blueprint, target_pct=args.target, safe=args.safe, streets=streets,
-                         **gadget)  # fmt: skip
+                         max_iterations=None, **gadget)  # fmt: skip
     rows, solves = play(bot, blueprint, args.hands, args.seed)
     table = []
     for who in ("blueprint", "resolve"):

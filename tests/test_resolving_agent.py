@@ -40,7 +40,7 @@ def check_iterations(seen: list) -> list[int]:
 
 
 def river_bot(**kwargs) -> ResolvingAgent:
-    options = {"streets": (3,), "seconds": {3: 30.0}, "target_pct": 1.0}
+    options = {"streets": (3,), "seconds": {3: 30.0}, "target_pct": 1.0, "max_iterations": None}
     return ResolvingAgent(Fixed(3), **{**options, **kwargs})
 
 
@@ -235,7 +235,8 @@ def test_a_safe_solve_worse_than_the_blueprint_falls_back_to_the_blueprints_play
 def test_the_registry_reads_budgets_and_an_iteration_cap_switches_the_clock_off():
     bot = make_agent("resolve(turn=2, target=0.5):call", CONFIG)
     assert bot.seconds == {1: 15.0, 2: 2.0, 3: 0.5} and bot.target_pct == 0.5
-    assert bot.max_iterations is None and bot.streets == (1, 2, 3)  # the flop too
+    assert bot.max_iterations == 100 and bot.streets == (1, 2, 3)  # the flop too
+    assert bot.flop_iterations is None  # the flop's cap is the others'
     capped = make_agent("resolve(iterations=40):call", CONFIG)
     assert capped.max_iterations == 40 and capped.seconds == {1: np.inf, 2: np.inf, 3: np.inf}
     flop = make_agent("resolve(flop=12):call", CONFIG)
@@ -367,8 +368,13 @@ def test_the_deeper_flop_tree_can_sample_its_turn_cards(monkeypatch):
 
 def test_a_sampled_flop_checks_late_and_sparse_and_flop_iterations_caps_the_flop_alone():
     bot = make_agent("resolve(flop-tree=turn, flop-sample=5, flop-iterations=460):call", CONFIG)
-    assert bot.flop_iterations == 460 and bot.max_iterations is None
+    assert bot.flop_iterations == 460 and bot.max_iterations == 100
     assert bot.seconds == {1: np.inf, 2: 5.0, 3: 0.5}  # no clock on the flop alone
+    app = make_agent("resolve(flop-tree=turn, flop-sample=10):call", CONFIG)
+    assert (app.max_iterations, app.flop_iterations) == (100, 500)  # as the app's bot is measured
+    assert app.seconds == {1: 15.0, 2: 5.0, 3: 0.5}  # the default caps keep the clock
+    named = make_agent("resolve(flop-tree=turn, flop-sample=10, iterations=300):call", CONFIG)
+    assert named.flop_iterations is None and named._cap(1) == 300  # a named cap holds for all
     both = make_agent("resolve(iterations=100, flop-iterations=300):call", CONFIG)
     assert (both.max_iterations, both.flop_iterations) == (100, 300)
     assert both.seconds == {1: np.inf, 2: np.inf, 3: np.inf}

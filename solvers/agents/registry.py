@@ -26,6 +26,7 @@ from solvers.agents.resolving import (
     DEFAULT_SIZES,
     FLOP_TREES,
     SAFE_STREETS,
+    SAMPLED_FLOP_ITERATIONS,
     ResolvingAgent,
 )
 from solvers.agents.safe_resolve import GADGETS
@@ -68,9 +69,11 @@ OPTIONS = {
     "turn": "seconds of the turn's solve",
     "river": "seconds of the river's solve",
     "target": "stop at this exploitability, % of the pot",
-    "iterations": "stop after this many iterations (alone: no clock, reproducible)",
+    "iterations": "stop after this many iterations (default 100; alone: no clock, "
+    "reproducible)",
     "flop-iterations": "the flop solve's cap instead of iterations= (a sampled flop draws a "
-    "few turn cards an iteration; alone: no clock on the flop)",
+    "few turn cards an iteration: 500 unless iterations= is given; alone: no clock on the "
+    "flop)",
     "from": "the first re-solved street: flop (default), turn or river",
     "gadget": "the gadget of the safe solves and of the node re-solves after an off-tree bet: "
     "resolve (resolve:'s default) or maxmargin (resolve-safe:'s default)",
@@ -168,6 +171,8 @@ def resolve_options(text: str, streets: tuple[int, ...] = (1, 2, 3)) -> dict:
             capped = clock if "max_iterations" in keywords else (1,)
             clock.update(dict.fromkeys(capped, math.inf))
         keywords["seconds"] = {**clock, **seconds}
+    if keywords.get("flop_sample") and "max_iterations" not in keywords:  # the clock stays on
+        keywords.setdefault("flop_iterations", SAMPLED_FLOP_ITERATIONS)
     return keywords
 
 

@@ -128,6 +128,15 @@ or all-in, then checked down
 (``bench_resolve.py`` compares them)."""
 DEFAULT_SECONDS = {1: 15.0, 2: 5.0, 3: 0.5}
 """Time budgets per street (flop, turn, river), the issue's."""
+DEFAULT_MAX_ITERATIONS = 100
+"""Iterations a solve runs at most by default, the budgets still on: the cap every evaluation
+bot runs under (``iterations=100``, ``docs/evaluation.md``), so the bot a person plays is the
+one whose LBR and head-to-head figures are measured. Past it a node re-solve ran up to 350
+iterations and a flop 233; with it the bot plays 2.0 hands a second headless on two idle cores
+instead of 1.75 (``bench_bot_speed.py --match``)."""
+SAMPLED_FLOP_ITERATIONS = 500
+"""Draws a flop that samples its turn cards runs at most by default (the app's bot measured as
+``flop-iterations=500``): a few hundred draws do what 100 full iterations do."""
 SAFE_MAX_ITERATIONS = 1_000
 """The gadget's DCFR iterations when the budget allows (compiled walk: a river's take about
 1 ms, a turn's 15 to 40 ms)."""
@@ -479,13 +488,15 @@ class ResolvingAgent:
     check_growth: float = CHECK_GROWTH
     """Exploitability checks after ``CHECK_EVERY`` iterations, then spaced by this share of the
     iterations run (0: every ``CHECK_EVERY``, as before)."""
-    max_iterations: int | None = None
-    """Stop a solve after this many iterations whatever the clock says; with the budgets set to
-    ``inf`` the bot no longer depends on the machine's load (reproducible evaluation runs)."""
+    max_iterations: int | None = DEFAULT_MAX_ITERATIONS
+    """Stop a solve after this many iterations whatever the clock says (None: the clock
+    alone); with the budgets set to ``inf`` the bot no longer depends on the machine's load
+    (reproducible evaluation runs)."""
     flop_iterations: int | None = None
     """The flop solve's cap instead of ``max_iterations`` (``resolve(flop-iterations=N):``): a
     flop that samples its turn cards draws a few cards an iteration, and needs a few hundred
-    draws where the other streets need 100 full iterations."""
+    draws where the other streets need 100 full iterations (None: ``max_iterations``; the
+    registry gives a sampled flop ``SAMPLED_FLOP_ITERATIONS`` unless a cap is named)."""
     progress: Callable[[Thinking], None] | None = field(default=None, repr=False)
     """Called after every iteration of a solve (from the solving thread)."""
     streets: tuple[int, ...] = (1, 2, 3)
