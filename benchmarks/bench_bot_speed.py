@@ -12,9 +12,9 @@ LBR run or the test suite's other worker would hold a core.
 (``play_duplicate``, chunks of 5 deals) of the default bot against the blueprint on one worker
 process and on two, each worker's walks on its share of the cores; hands a second over the
 whole run, the pool's start and each worker's first loading of the kernels included. Give it
-200 hands or more: over 60, two workers played 1.10 hands a second where over 200 they play
-1.57 (1.63 to 1.68 on a quieter day), the start and the last chunks (one worker idle) weighing
-that much on a short run.
+200 hands or more: the start and the last chunk (one worker idle: about a tenth of a 200-hand
+run) weigh much on a short run. Over 200, idle, two workers play 2.08 to 2.18 hands a second
+with every solve capped at 100 iterations (the default), 1.79 to 1.81 uncapped.
 
 Run: ``.venv/bin/python benchmarks/bench_bot_speed.py [--hands 30] [--busy 1] [--seed 11]
 [--match]``.

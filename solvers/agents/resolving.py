@@ -132,8 +132,8 @@ DEFAULT_MAX_ITERATIONS = 100
 """Iterations a solve runs at most by default, the budgets still on: the cap every evaluation
 bot runs under (``iterations=100``, ``docs/evaluation.md``), so the bot a person plays is the
 one whose LBR and head-to-head figures are measured. Past it a node re-solve ran up to 350
-iterations and a flop 233; with it the bot plays 2.0 hands a second headless on two idle cores
-instead of 1.75 (``bench_bot_speed.py --match``)."""
+iterations and a flop 233; with it two match workers play 2.17 to 2.18 hands a second headless on
+two idle cores instead of 1.79 to 1.81 (``bench_bot_speed.py --match``, run by turns)."""
 SAMPLED_FLOP_ITERATIONS = 500
 """Draws a flop that samples its turn cards runs at most by default (the app's bot measured as
 ``flop-iterations=500``): a few hundred draws do what 100 full iterations do."""
