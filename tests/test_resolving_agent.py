@@ -366,6 +366,19 @@ def test_the_deeper_flop_tree_can_sample_its_turn_cards(monkeypatch):
             make_agent(text, CONFIG)
 
 
+def test_the_default_cap_ends_a_solve_with_its_budget_left():
+    """Every solve stops at 100 iterations by default, the evaluation's cap, however much clock
+    is left and however far the target: a node re-solve after an off-tree bet too."""
+    bot = replace(make_agent("resolve(from=river, river=60, target=0.0001):call", CONFIG),
+                  base=Fixed(3), range_floor=0.0)  # fmt: skip
+    state = replay("r250c/cr400c/cc/", CONFIG)
+    street_solve = bot.solution(state, RIVER)
+    assert street_solve.iterations == 100 and street_solve.seconds < 30
+    node = bot.solution(state.apply(Action(RAISE, 1100)), RIVER)  # a lead the tree lacks
+    assert node is not street_solve and node.subgame.start is not None
+    assert node.iterations == 100 and node.seconds < 30
+
+
 def test_a_sampled_flop_checks_late_and_sparse_and_flop_iterations_caps_the_flop_alone():
     bot = make_agent("resolve(flop-tree=turn, flop-sample=5, flop-iterations=460):call", CONFIG)
     assert bot.flop_iterations == 460 and bot.max_iterations == 100
