@@ -287,8 +287,9 @@ def test_the_long_head_to_head_recomputes(capsys):
     code, result, _ = pool(capsys, *files)
     pooled = result["pooled"]
     assert code == 0 and pooled["unit"] == "bb_per_100"
-    assert (pooled["hands"], round(pooled["value"]), round(pooled["ci95"])) == (6_000, 13, 23)
-    assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (-3, 26)
+    assert (pooled["hands"], round(pooled["value"]), round(pooled["ci95"])) == (20_000, 5, 13)
+    assert [round(v) for v in pooled["seat_values"]] == [15, -5]
+    assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (-10, 15)
 
 
 def test_the_default_as_a_person_gets_it_plays_as_the_evaluated_bot(capsys):
