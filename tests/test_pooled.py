@@ -292,6 +292,27 @@ def test_the_long_head_to_head_recomputes(capsys):
     assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (-10, 15)
 
 
+LONG_LBR_FIGURES = [
+    # (folder, hands, value, ci95, seat values, plain value, plain ci95, less the blueprint on
+    #  the same deals, ci95): docs/evaluation.md's long LBR runs against the default
+    ("fcpa_1-4_long", 10_000, 40, 113, [76, 4], -44, 282, -1_482, 120),
+]
+
+
+@pytest.mark.parametrize(("folder", "hands", "value", "ci", "seats", "plain", "plain_ci", "gap",
+                          "gap_ci"), LONG_LBR_FIGURES)  # fmt: skip
+def test_the_long_lbr_runs_recompute(capsys, folder, hands, value, ci, seats, plain, plain_ci,
+                                     gap, gap_ci):  # fmt: skip
+    mine = sorted((RUNS / folder).glob("default_*.json"))
+    theirs = sorted((RUNS / folder).glob("blueprint_*.json"))
+    check_pooled(capsys, mine, theirs, (hands, value, ci), (gap, gap_ci))
+    code, result, _ = pool(capsys, *mine)
+    pooled = result["pooled"]
+    assert code == 0 and pooled["unit"] == "mbb_per_hand"
+    assert [round(v) for v in pooled["seat_values"]] == seats
+    assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (plain, plain_ci)
+
+
 def test_the_default_as_a_person_gets_it_plays_as_the_evaluated_bot(capsys):
     """``resolve:`` with its default caps and budgets on two idle cores, against the blueprint
     on seed 9001, paired deal by deal with the evaluation's ``resolve(from=flop,
