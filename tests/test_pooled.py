@@ -294,18 +294,24 @@ def test_the_long_head_to_head_recomputes(capsys):
 
 LONG_LBR_FIGURES = [
     # (folder, hands, value, ci95, seat values, plain value, plain ci95, less the blueprint on
-    #  the same deals, ci95): docs/evaluation.md's long LBR runs against the default
-    ("fcpa_1-4_long", 10_000, 40, 113, [76, 4], -44, 282, -1_482, 120),
+    #  the same deals, ci95, the blueprint alone on all its deals: hands, value, ci95):
+    #  docs/evaluation.md's long LBR runs against the default
+    ("fcpa_1-4_long", 10_000, 40, 113, [76, 4], -44, 282, -1_482, 120, (10_000, 1_522, 125)),
+    ("fcpa_3-4_long", 3_960, -1_001, 195, [-526, -1_477], -945, 401, -2_017, 203,
+     (10_000, 990, 68)),
 ]
 
 
 @pytest.mark.parametrize(("folder", "hands", "value", "ci", "seats", "plain", "plain_ci", "gap",
-                          "gap_ci"), LONG_LBR_FIGURES)  # fmt: skip
+                          "gap_ci", "blueprint"), LONG_LBR_FIGURES)  # fmt: skip
 def test_the_long_lbr_runs_recompute(capsys, folder, hands, value, ci, seats, plain, plain_ci,
-                                     gap, gap_ci):  # fmt: skip
+                                     gap, gap_ci, blueprint):  # fmt: skip
     mine = sorted((RUNS / folder).glob("default_*.json"))
     theirs = sorted((RUNS / folder).glob("blueprint_*.json"))
     check_pooled(capsys, mine, theirs, (hands, value, ci), (gap, gap_ci))
+    code, result, _ = pool(capsys, *theirs)
+    alone = result["pooled"]
+    assert code == 0 and (alone["hands"], round(alone["value"]), round(alone["ci95"])) == blueprint
     code, result, _ = pool(capsys, *mine)
     pooled = result["pooled"]
     assert code == 0 and pooled["unit"] == "mbb_per_hand"
