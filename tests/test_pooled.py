@@ -184,14 +184,15 @@ def test_the_documented_evaluation_recomputes(capsys, folder, seeds, hands, valu
     check_pooled(capsys, mine, theirs, (hands, value, ci), (gap, gap_ci))
 
 
-def check_pooled(capsys, mine, theirs, pooled_figures, paired_figures) -> None:
+def check_pooled(capsys, mine, theirs, pooled_figures, paired_figures) -> dict:
     """``mine`` pooled gives (hands, value, ci95) and, paired with ``theirs``, (value, ci95),
-    each rounded to the mbb as the docs print them."""
+    each rounded to the mbb as the docs print them; returns ``mine``'s pooled figures."""
     code, result, _ = pool(capsys, *mine, "--against", *theirs)
     assert code == 0
     pooled, paired = result["pooled"], result["paired"]
     assert (pooled["hands"], round(pooled["value"]), round(pooled["ci95"])) == pooled_figures
     assert (round(paired["value"]), round(paired["ci95"])) == paired_figures
+    return pooled
 
 
 FLOP_FIGURES = [
@@ -308,15 +309,13 @@ def test_the_long_lbr_runs_recompute(capsys, folder, hands, value, ci, seats, pl
                                      gap, gap_ci, blueprint):  # fmt: skip
     mine = sorted((RUNS / folder).glob("default_*.json"))
     theirs = sorted((RUNS / folder).glob("blueprint_*.json"))
-    check_pooled(capsys, mine, theirs, (hands, value, ci), (gap, gap_ci))
+    pooled = check_pooled(capsys, mine, theirs, (hands, value, ci), (gap, gap_ci))
+    assert pooled["unit"] == "mbb_per_hand"
+    assert [round(v) for v in pooled["seat_values"]] == seats
+    assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (plain, plain_ci)
     code, result, _ = pool(capsys, *theirs)
     alone = result["pooled"]
     assert code == 0 and (alone["hands"], round(alone["value"]), round(alone["ci95"])) == blueprint
-    code, result, _ = pool(capsys, *mine)
-    pooled = result["pooled"]
-    assert code == 0 and pooled["unit"] == "mbb_per_hand"
-    assert [round(v) for v in pooled["seat_values"]] == seats
-    assert (round(pooled["plain"]["value"]), round(pooled["plain"]["ci95"])) == (plain, plain_ci)
 
 
 def test_the_default_as_a_person_gets_it_plays_as_the_evaluated_bot(capsys):
