@@ -298,7 +298,7 @@ LONG_LBR_FIGURES = [
     #  the same deals, ci95, the blueprint alone on all its deals: hands, value, ci95):
     #  docs/evaluation.md's long LBR runs against the default
     ("fcpa_1-4_long", 10_000, 40, 113, [76, 4], -44, 282, -1_482, 120, (10_000, 1_522, 125)),
-    ("fcpa_3-4_long", 3_960, -1_001, 195, [-526, -1_477], -945, 401, -2_017, 203,
+    ("fcpa_3-4_long", 10_000, -874, 111, [-451, -1_297], -909, 236, -1_864, 116,
      (10_000, 990, 68)),
 ]
 
