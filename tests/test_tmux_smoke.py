@@ -30,12 +30,22 @@ pytestmark = pytest.mark.skipif(
 
 
 def tmux(*args: str) -> str:
+    """One tmux server per session (``-L`` named after it): under xdist a test whose
+    ``kill-session`` shuts a shared server down can race another test's ``new-session``, which
+    then talks to the dying server and never shows its screen."""
     assert not TMUX_MISSING, "tmux is not installed; CI needs it for the real-terminal smoke test"
-    done = subprocess.run(["tmux", *args], capture_output=True, text=True, timeout=10)
+    session = next(args[i + 1] for i, a in enumerate(args) if a in ("-s", "-t"))
+    done = subprocess.run(
+        ["tmux", "-L", session, *args], capture_output=True, text=True, timeout=10
+    )
+    if args[0] == "new-session":
+        assert done.returncode == 0, f"tmux new-session failed: {done.stderr}"
     return done.stdout
 
 
-def wait_for(session: str, predicate, timeout: float = 15.0) -> str:
+def wait_for(session: str, predicate, timeout: float = 60.0) -> str:
+    """Generous by default: a fresh clone compiles the solver on first use while the other
+    test worker compiles too, and a met predicate returns at once."""
     deadline = time.monotonic() + timeout
     screen = ""
     while time.monotonic() < deadline:
@@ -98,7 +108,7 @@ def test_study_equity_and_back_in_tmux(tmp_path):
         tmux("send-keys", "-t", session, "l")
         wait_for(session, lambda s: "Hero range" in s and "F5" in s)
         tmux("send-keys", "-t", session, "F5")
-        screen = wait_for(session, lambda s: " win " in s and " tie" in s, 60)
+        screen = wait_for(session, lambda s: " win " in s and " tie" in s, 180)
         assert "Hero " in screen and "Villain " in screen
         tmux("send-keys", "-t", session, "Escape")
         wait_for(session, lambda s: "Theory lab" in s)
@@ -119,7 +129,7 @@ def test_spot_hand_and_spots_screen_in_tmux(tmp_path):
     )
     tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
     try:
-        screen = wait_for(session, lambda s: "Hand 1" in s and "to act" in s, 30)
+        screen = wait_for(session, lambda s: "Hand 1" in s and "to act" in s, 180)
         assert "Kd" in screen or "K♦" in screen  # the spot's board is on the table
         for _ in range(8):
             if "next hand" in screen:
@@ -133,7 +143,7 @@ def test_spot_hand_and_spots_screen_in_tmux(tmp_path):
         tmux("send-keys", "-t", session, "Escape")
         wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
         tmux("send-keys", "-t", session, "o")
-        screen = wait_for(session, lambda s: "SRP dry river" in s and "0.16%" in s, 30)
+        screen = wait_for(session, lambda s: "SRP dry river" in s and "0.16%" in s, 180)
         tmux("send-keys", "-t", session, "Escape")
         wait_for(session, lambda s: "Heads-up poker against solved bots" in s)
         quit_cleanly(session, tmp_path)
@@ -150,7 +160,7 @@ def test_full_game_hand_in_tmux(tmp_path):
     )
     tmux("new-session", "-d", "-s", session, "-x", "80", "-y", "24", command)
     try:
-        screen = wait_for(session, lambda s: "Hand 1" in s and "[c]" in s, 60)
+        screen = wait_for(session, lambda s: "Hand 1" in s and "[c]" in s, 180)
         assert "20bb" in screen
         for _ in range(12):
             if "next hand" in screen:
@@ -177,11 +187,11 @@ def test_quitting_while_the_re_solving_bot_thinks_in_tmux(tmp_path):
     )
     tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
     try:
-        wait_for(session, lambda s: "Hand 1" in s and "[c]" in s, 30)
+        wait_for(session, lambda s: "Hand 1" in s and "[c]" in s, 180)
         tmux("send-keys", "-t", session, "c")  # limp on the button; the bot checks twice
-        wait_for(session, lambda s: "Board (flop)" in s and "[c]" in s, 30)
+        wait_for(session, lambda s: "Board (flop)" in s and "[c]" in s, 180)
         tmux("send-keys", "-t", session, "c")  # check back: the bot opens the turn, solving
-        screen = wait_for(session, lambda s: "The bot is thinking: turn" in s, 60)
+        screen = wait_for(session, lambda s: "The bot is thinking: turn" in s, 180)
         assert "iterations" in screen
         quit_cleanly(session, tmp_path)
     finally:
@@ -217,9 +227,9 @@ def test_flop_practised_and_explored_in_tmux(tmp_path):
     command = f"POKERTUI_SAVES={tmp_path} {SCRIPT}; echo EXITED $? > {exit_file}; sleep 30"
     tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "40", command)
     try:
-        wait_for(session, lambda s: "Heads-up poker against solved bots" in s, 30)
+        wait_for(session, lambda s: "Heads-up poker against solved bots" in s, 180)
         tmux("send-keys", "-t", session, "o")
-        wait_for(session, lambda s: "Small flop" in s and "20bb_flop.toml" in s, 30)
+        wait_for(session, lambda s: "Small flop" in s and "20bb_flop.toml" in s, 180)
         time.sleep(1)
         for _ in range(rows):  # the user's spots come after the project's
             tmux("send-keys", "-t", session, "Down")
