@@ -161,6 +161,34 @@ def test_real_bets_follow_the_tree_and_translate_off_it(trained):
     assert agent.locate(replay(lines[0], config)) == agent.locate(replay(lines[0], config))
 
 
+def test_a_raise_below_the_smallest_size_moves_folds_to_calls(trained):
+    """An open to 2 bb (half the pot after calling; the tree's smallest open, 2.5 bb, is
+    three quarters) is answered as the 2.5 bb open with 2/9 of each hand's folds calling,
+    (B - x) / (B (1 + x)) at B = 3/4, x = 1/2; a flop bet of a quarter pot below the tree's
+    half pot with 2/5 of them. Sizes on or above the smallest change nothing."""
+    _, path = trained
+    agent = load_blueprint_agent(path)
+    config = HunlConfig(10)
+
+    def rows(line: str, board: np.ndarray = BOARD[:0]) -> tuple[list[str], np.ndarray]:
+        policy = agent.policy(replay(line, config), board)
+        return [a.kind for a in policy.actions], policy.probabilities
+
+    kinds, tree_open = rows("r250")
+    assert kinds[:2] == ["f", "c"]
+    for line, moved in (("r200", 2 / 9), ("r225", (0.75 - 0.625) / (0.75 * 1.625))):
+        _, small = rows(line)
+        assert np.allclose(small[:, 0], tree_open[:, 0] * (1 - moved), atol=1e-12)
+        assert np.allclose(small[:, 1], tree_open[:, 1] + tree_open[:, 0] * moved, atol=1e-12)
+        assert np.allclose(small[:, 2:], tree_open[:, 2:], atol=1e-12)
+    assert np.array_equal(rows("r300")[1], tree_open)  # above: the 2.5 bb open as it is
+    live = ~np.isin(COMBO_CARDS, BOARD[:3]).any(axis=1)
+    _, half = rows("r250c/r500", BOARD[:3])  # pot 500: a bet to 500 is half of it
+    _, quarter = rows("r250c/r375", BOARD[:3])  # a quarter: (1/2 - 1/4) / (1/2 x 5/4) = 2/5
+    assert np.allclose(quarter[live, 0], half[live, 0] * (1 - 2 / 5), atol=1e-12)
+    assert np.allclose(quarter.sum(axis=1), 1.0)
+
+
 def test_every_answer_is_legal_along_random_hands(trained):
     _, path = trained
     agent = load_blueprint_agent(path)

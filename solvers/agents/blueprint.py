@@ -5,7 +5,10 @@ the agent follows the hand's betting down the tree: a fold or call is the tree's
 a raise the tree's raise of the same size in pot fractions, and a raise the tree does not have
 goes to one of the two nearest sizes by the pseudo-harmonic rule (``games/translation.py``),
 drawn once per betting line (a hash of the line), so the answer at a state never changes. A
-real all-in maps to the tree's all-in; other raises never do while a smaller size exists. If the
+raise below the tree's smallest goes to it, and a share of every hand's folds there call
+instead (``translation.fold_to_call``): an open to 2 bb, a min-raise, is not folded to as often
+as the tree's 2.5 bb. A real all-in maps to the tree's all-in; other raises never do while a
+smaller size exists. If the
 line still leaves the tree (a raise past the abstraction's cap, or an all-in mismatch that ends
 the abstract hand early), the agent re-enters at the current street from the street root whose
 pot is closest, and failing that checks or calls.
@@ -42,7 +45,7 @@ from solvers.errors import InputError
 from solvers.games.derived import DerivedCache
 from solvers.games.hunl.agent import Policy
 from solvers.games.hunl.rules import CALL, FOLD, RAISE, Action, HunlConfig, HunlState, parse_action
-from solvers.games.translation import translate
+from solvers.games.translation import fold_to_call, move_folds, translate
 from solvers.strategy_file.blueprint_file import BlueprintFile, BlueprintFileError, read_blueprint
 
 POLICIES_KEPT = 8
@@ -108,13 +111,16 @@ class BlueprintAgent:
 
     def _policy(self, state: HunlState, board: np.ndarray) -> Policy:
         legal = state.legal()
-        node = self.locate(state)
+        node, share = self._locate(state)
         if node is None:
             return Policy((Action(CALL),), np.ones((N_COMBOS, 1)))
         rows = self._rows(node, np.asarray(board, dtype=np.int64), state.street)
+        start = int(self.tree.edge_start[node])
+        kinds = list(self.tree.edge_kind[start : start + rows.shape[1]])
+        if share > 0.0 and EDGE_FOLD in kinds and EDGE_CALL in kinds:
+            rows = move_folds(rows, kinds.index(EDGE_FOLD), kinds.index(EDGE_CALL), share)
         actions: list[Action] = []
         columns: list[np.ndarray] = []
-        start = int(self.tree.edge_start[node])
         for a in range(int(self.tree.n_actions[node])):
             action = self._real_action(node, start + a, state, legal)
             if action in actions:
@@ -137,19 +143,28 @@ class BlueprintAgent:
     # --- following the hand down the tree ------------------------------------------------------
     def locate(self, state: HunlState) -> int | None:
         """The abstract decision node for ``state`` (None when the tree cannot follow it)."""
+        return self._locate(state)[0]
+
+    def _locate(self, state: HunlState) -> tuple[int | None, float]:
+        """``locate``'s node, and the share of each hand's folds that call there: above 0 when
+        the last action was a raise below the tree's smallest (``translation.fold_to_call``)."""
         tree = self.tree
         real = HunlState.initial(state.config)
         node: int | None = 0
+        share = 0.0
         for street, text in enumerate(state.history):
             lost = node is None or tree.kind[node] != DECISION or tree.street[node] != street
             if street and lost:
                 node = self._reenter(real)
             for token in _tokens(text):
                 action = parse_action(token)
+                share = 0.0
                 if node is not None:
-                    node = self._follow(node, real, action, real.betting + token)
+                    node, share = self._follow(node, real, action, real.betting + token)
                 real = real.apply(action)
-        return node if node is not None and self._fits(node, state) else None
+        if node is None or not self._fits(node, state):
+            return None, 0.0
+        return node, share
 
     def _fits(self, node: int, state: HunlState) -> bool:
         tree = self.tree
@@ -164,28 +179,30 @@ class BlueprintAgent:
         pots = self.tree.committed[roots].sum(axis=1).astype(float)
         return int(roots[np.argmin(np.abs(np.log(pots / real.pot)))])
 
-    def _follow(self, node: int, real: HunlState, action: Action, line: str) -> int | None:
+    def _follow(
+        self, node: int, real: HunlState, action: Action, line: str
+    ) -> tuple[int | None, float]:
+        """The child ``action`` leads to, and for a raise below the tree's smallest the share
+        of folds that call in answer (``_locate``)."""
         tree = self.tree
         if tree.kind[node] != DECISION or tree.player[node] != real.to_act:
-            return None
+            return None, 0.0
         start, count = int(tree.edge_start[node]), int(tree.n_actions[node])
         edges = range(start, start + count)
         kinds = tree.edge_kind
-        if action.kind == FOLD:
-            found = [e for e in edges if kinds[e] == EDGE_FOLD]
-            return int(tree.edge_child[found[0]]) if found else None
-        if action.kind == CALL:
-            found = [e for e in edges if kinds[e] == EDGE_CALL]
-            return int(tree.edge_child[found[0]]) if found else None
+        if action.kind in (FOLD, CALL):
+            kind = EDGE_FOLD if action.kind == FOLD else EDGE_CALL
+            found = [e for e in edges if kinds[e] == kind]
+            return (int(tree.edge_child[found[0]]) if found else None), 0.0
         raises = [e for e in edges if kinds[e] == EDGE_RAISE]
         if not raises:
-            return None
+            return None, 0.0
         allin = [e for e in raises if tree.edge_to[e] >= self.config.stack]
         others = [e for e in raises if tree.edge_to[e] < self.config.stack]
         if action.to >= real.config.stack and allin:
-            return int(tree.edge_child[allin[0]])
+            return int(tree.edge_child[allin[0]]), 0.0
         if not others:
-            return int(tree.edge_child[raises[-1]])
+            return int(tree.edge_child[raises[-1]]), 0.0
         opp = tree.committed[node, 1 - real.to_act]
         sizes = [(int(tree.edge_to[e]) - opp) / (2.0 * opp) for e in others]
         facing = real.committed[1 - real.to_act]
@@ -193,7 +210,7 @@ class BlueprintAgent:
         choice = translate(sizes, bet)
         draw = zlib.crc32(line.encode()) / 2**32
         pick = choice.lower if draw < choice.lower_probability else choice.upper
-        return int(tree.edge_child[others[pick]])
+        return int(tree.edge_child[others[pick]]), fold_to_call(sizes[0], bet)
 
     # --- rows and actions --------------------------------------------------------------------
     def _rows(self, node: int, board: np.ndarray, street: int) -> np.ndarray:

@@ -10,6 +10,12 @@ size s with probability 1 / (1 + s), the clairvoyance game's equilibrium, calls 
 that probability: f / (1 + A) + (1 - f) / (1 + B) = 1 / (1 + x). It meets the boundary
 conditions f(A) = 1 and f(B) = 0, is monotone, and is scale invariant (only ratios to the pot
 matter). Below the smallest size the bet maps to it; above the largest, to the largest.
+
+Below the smallest size ``B`` a bet lies between a check or call (``A = 0``) and ``B``: the bot
+answers as ``B``, except that ``fold_to_call(B, x)`` of each hand's folds call instead
+(``move_folds``), so a caller who calls ``B`` with ``1 / (1 + B)`` calls ``x`` with
+``1 / (1 + x)``. Mapped up to ``B`` alone, a min-bet or a min-raise would be folded to as often
+as ``B``.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
+
+import numpy as np
 
 from solvers.errors import InputError
 
@@ -59,3 +67,22 @@ def translate(sizes: Sequence[float], bet: float) -> Translation:
         return Translation(upper, upper, 1.0)
     lower = upper - 1
     return Translation(lower, upper, pseudo_harmonic(sizes[lower], sizes[upper], bet))
+
+
+def fold_to_call(smallest: float, bet: float) -> float:
+    """The share of a hand's folds that call instead when ``bet`` is below the tree's smallest
+    size (pot fractions): ``(B - x) / (B (1 + x))``, the pseudo-harmonic odds of a call
+    (``A = 0``) against ``B``; 0 at or above it."""
+    return pseudo_harmonic(0.0, smallest, max(bet, 0.0)) if bet < smallest else 0.0
+
+
+def move_folds(rows: np.ndarray, fold: int, call: int, share: float) -> np.ndarray:
+    """``rows`` (``[hands, actions]``) with ``share`` of each hand's fold column moved to its
+    call column; the rows themselves when nothing moves."""
+    if share <= 0.0:
+        return rows
+    out = rows.copy()
+    moved = share * rows[:, fold]
+    out[:, fold] -= moved
+    out[:, call] += moved
+    return out

@@ -29,7 +29,7 @@ import numpy as np
 from solvers.errors import InputError
 from solvers.games.base import Node, TreeGame
 from solvers.games.holdem.spot import SpotParams
-from solvers.games.translation import pseudo_harmonic, translate
+from solvers.games.translation import fold_to_call, move_folds, translate
 
 PASSIVE = ("fold", "check", "call")
 
@@ -166,7 +166,7 @@ def translate_bet(
     where = translate(fractions, fraction)
     lower = _mapped(game, node, sizes[where.lower][0], fractions[where.lower], 1.0)
     if fraction < fractions[0]:  # between a check or call (A = 0) and the smallest size
-        keep = pseudo_harmonic(0.0, fractions[0], max(fraction, 0.0))
+        keep = fold_to_call(fractions[0], fraction)
         return OffTreeBet(node.key, amount, fraction, (lower,), fold_to_call=keep)
     if where.lower == where.upper:
         return OffTreeBet(node.key, amount, fraction, (lower,))
@@ -176,17 +176,12 @@ def translate_bet(
     return OffTreeBet(node.key, amount, fraction, (lower, upper))
 
 
-def answer_rows(rows: np.ndarray, node: Node, fold_to_call: float) -> np.ndarray:
+def answer_rows(rows: np.ndarray, node: Node, share: float) -> np.ndarray:
     """The bot's ``[hands, actions]`` answer at ``node`` after an off-tree bet: its strategy
-    ``rows`` with ``fold_to_call`` of each hand's fold moved to call."""
-    if fold_to_call <= 0.0 or "fold" not in node.actions or "call" not in node.actions:
+    ``rows`` with ``share`` (``OffTreeBet.fold_to_call``) of each hand's fold moved to call."""
+    if "fold" not in node.actions or "call" not in node.actions:
         return rows
-    fold, call = node.actions.index("fold"), node.actions.index("call")
-    out = rows.copy()
-    moved = fold_to_call * rows[:, fold]
-    out[:, fold] -= moved
-    out[:, call] += moved
-    return out
+    return move_folds(rows, node.actions.index("fold"), node.actions.index("call"), share)
 
 
 def real_amount(
