@@ -335,6 +335,22 @@ def test_the_default_as_a_person_gets_it_plays_as_the_evaluated_bot(capsys):
     assert same == 225
 
 
+def test_the_blueprints_small_raise_rule_leaves_the_head_to_head_level(capsys):
+    """The evaluation's bot against the blueprint whose answer to a raise below its smallest
+    size moves folds to calls, seed 9001, paired deal by deal with ``h2h_long``'s run of the
+    earlier rule (docs/evaluation.md): 142 of 250 deals end the same, the gap -0 ± 2 bb/100."""
+    files = [RUNS / "h2h_mapping" / "default_9001.json", "--against",
+             RUNS / "h2h_long" / "default_9001.json"]  # fmt: skip
+    code, result, _ = pool(capsys, *files)
+    pooled, paired = result["pooled"], result["paired"]
+    assert code == 0 and pooled["run"]["opponent"] == "strategies/hunl_100bb.npz"
+    assert (pooled["hands"], round(pooled["value"]), round(pooled["ci95"])) == (500, 5, 52)
+    assert (paired["deals"], round(paired["value"]), round(paired["ci95"])) == (250, 0, 2)
+    mapped, earlier = (json.loads(Path(f).read_text())["chunks"] for f in files[::2])
+    same = sum(a == b for key in mapped for a, b in zip(mapped[key], earlier[key], strict=True))
+    assert same == 142
+
+
 EXPLOIT_FIGURES = [
     # (opponent, hands, bb/100 with control variates, ci95, the plain chips' bb/100, ci95), as
     # docs/exploits.md prints them
