@@ -13,6 +13,7 @@ from solvers.exact.evaluation import best_response
 from solvers.games import load_game
 from solvers.games.holdem.off_tree import answer_rows, real_amount, translate_bet, tree_sizes
 from solvers.strategy_file import load_strategy, save_strategy
+from tests.conftest import ROOT
 
 SPOT = (
     'nlhe(board="Qs Jh 2h 8d 3c",pot=100,stack=300,oop_range="QQ+,AKs",ip_range="JJ+,AQs",'
@@ -210,3 +211,36 @@ def test_translate_command(tmp_path, capsys):
     assert "no bet or raise at node 'b2'" in capsys.readouterr().err
     assert main(["translate", str(path), "--node", "nope", "--bet", "3"]) == 2
     assert "no node 'nope'" in capsys.readouterr().err
+
+
+def test_translate_reads_a_raise_as_the_shipped_blueprint_does(capsys):
+    """``pokertui translate`` on the full-game blueprint: an open to 2 bb (half the pot after
+    calling) is read as the tree's 2.5 bb open (3/4) with (3/4 - 1/2) / (3/4 x 3/2) = 2/9 of
+    the folds calling; 7 bb is read as 2.5 bb alone; a flop bet of 60% between the tree's 33%
+    and 75% by the pseudo-harmonic odds; a user's mistake is a message and exit 2."""
+    bot = str(ROOT / "strategies" / "hunl_100bb.npz")
+
+    def read(*argv: str) -> dict:
+        assert main(["translate", bot, *argv, "--json"]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    small = read("--bet", "150")
+    assert (small["to"], small["fraction"]) == (200, pytest.approx(0.5))
+    assert small["fold_to_call"] == pytest.approx(2 / 9)
+    assert [(m["to"], m["probability"]) for m in small["mapped"]] == [(250, 1.0)]
+    large = read("--bet", "650")
+    assert large["fold_to_call"] == 0 and [m["to"] for m in large["mapped"]] == [250]
+    flop = read("--node", "r250c/", "--bet", "300")  # pot 500: 300 is 60% of it
+    lower = (0.75 - 0.6) * 1.33 / ((0.75 - 0.33) * 1.6)
+    assert [m["to"] for m in flop["mapped"]] == [415, 625]
+    assert flop["mapped"][0]["probability"] == pytest.approx(lower)
+    assert flop["fold_to_call"] == 0
+    assert main(["translate", bot, "--bet", "150"]) == 0
+    assert "calls instead with probability 0.2222" in capsys.readouterr().out
+    mistakes = [(["--bet", "20"], "adds 150 to 9950 chips, not 20"),
+                (["--bet", "150.5"], "whole chips"),
+                (["--node", "r250f", "--bet", "100"], "the hand is over"),
+                (["--node", "zz", "--bet", "100"], "cannot read the action")]  # fmt: skip
+    for argv, message in mistakes:
+        assert main(["translate", bot, *argv]) == 2
+        assert message in capsys.readouterr().err

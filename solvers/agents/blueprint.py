@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import zlib
 from collections import OrderedDict
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -54,6 +55,19 @@ BUCKETS_KEPT = 256
 """Boards whose combos' buckets an agent keeps (2.6 kB each): the base play of a subgame asks
 for every decision of every card below it, a flop that sees the turn 1,185 decisions on 50
 boards, so each board's buckets are computed once instead of once a decision."""
+
+
+@dataclass(frozen=True)
+class RaiseReading:
+    """``BlueprintAgent.read_raise``: a real raise and the tree raises the bot answers it as."""
+
+    to: int
+    fraction: float
+    """Of the pot after calling."""
+    answers: tuple[tuple[int, float, float], ...]
+    """``(tree total, its pot fraction, probability)`` of each tree raise it may be read as."""
+    fold_to_call: float
+    """The share of every hand's folds that call instead (below the smallest size)."""
 
 
 class BlueprintAgent:
@@ -189,28 +203,66 @@ class BlueprintAgent:
             return None, 0.0
         start, count = int(tree.edge_start[node]), int(tree.n_actions[node])
         edges = range(start, start + count)
-        kinds = tree.edge_kind
         if action.kind in (FOLD, CALL):
             kind = EDGE_FOLD if action.kind == FOLD else EDGE_CALL
-            found = [e for e in edges if kinds[e] == kind]
+            found = [e for e in edges if tree.edge_kind[e] == kind]
             return (int(tree.edge_child[found[0]]) if found else None), 0.0
-        raises = [e for e in edges if kinds[e] == EDGE_RAISE]
-        if not raises:
+        mapped, _, share = self._read_raise(node, real, action)
+        if not mapped:
             return None, 0.0
+        draw = zlib.crc32(line.encode()) / 2**32
+        edge = mapped[0][0] if draw < mapped[0][1] else mapped[-1][0]
+        return int(tree.edge_child[edge]), share
+
+    def _read_raise(
+        self, node: int, real: HunlState, action: Action
+    ) -> tuple[list[tuple[int, float]], float, float]:
+        """The tree raises ``(edge, probability)`` a real raise maps to, its pot fraction (of
+        the pot after calling), and the share of folds that call in answer."""
+        tree = self.tree
+        start, count = int(tree.edge_start[node]), int(tree.n_actions[node])
+        raises = [e for e in range(start, start + count) if tree.edge_kind[e] == EDGE_RAISE]
+        facing = real.committed[1 - real.to_act]
+        bet = (action.to - facing) / (2.0 * facing)
+        if not raises:
+            return [], bet, 0.0
         allin = [e for e in raises if tree.edge_to[e] >= self.config.stack]
         others = [e for e in raises if tree.edge_to[e] < self.config.stack]
         if action.to >= real.config.stack and allin:
-            return int(tree.edge_child[allin[0]]), 0.0
+            return [(allin[0], 1.0)], bet, 0.0
         if not others:
-            return int(tree.edge_child[raises[-1]]), 0.0
+            return [(raises[-1], 1.0)], bet, 0.0
         opp = tree.committed[node, 1 - real.to_act]
         sizes = [(int(tree.edge_to[e]) - opp) / (2.0 * opp) for e in others]
-        facing = real.committed[1 - real.to_act]
-        bet = (action.to - facing) / (2.0 * facing)
         choice = translate(sizes, bet)
-        draw = zlib.crc32(line.encode()) / 2**32
-        pick = choice.lower if draw < choice.lower_probability else choice.upper
-        return int(tree.edge_child[others[pick]]), fold_to_call(sizes[0], bet)
+        mapped = [(others[choice.lower], choice.lower_probability)]
+        if choice.upper != choice.lower:
+            mapped.append((others[choice.upper], choice.upper_probability))
+        return mapped, bet, fold_to_call(sizes[0], bet)
+
+    def read_raise(self, state: HunlState, to: int) -> RaiseReading:
+        """How the bot reads a raise to ``to`` at ``state``: the tree's raises it answers as,
+        with their odds before the line's draw, and the share of folds that call
+        (``pokertui translate`` on a blueprint). ``InputError`` off the tree or for an illegal
+        raise."""
+        _check_game(state.config, self.config, "this blueprint")
+        node = self.locate(state)
+        legal = state.legal()
+        if node is None:
+            raise InputError("the blueprint's tree does not follow this line")
+        if legal.min_raise_to is None or legal.max_raise_to is None:
+            raise InputError("no raise is legal here")
+        if not legal.min_raise_to <= to <= legal.max_raise_to:
+            raise InputError(f"a raise here goes to {legal.min_raise_to} to "
+                             f"{legal.max_raise_to} chips, not {to}")  # fmt: skip
+        mapped, fraction, share = self._read_raise(node, state, Action(RAISE, to))
+        tree = self.tree
+        opp = float(tree.committed[node, 1 - state.to_act])
+        answers = tuple(
+            (int(tree.edge_to[e]), (int(tree.edge_to[e]) - opp) / (2.0 * opp), p)
+            for e, p in mapped
+        )
+        return RaiseReading(to, fraction, answers, share)
 
     # --- rows and actions --------------------------------------------------------------------
     def _rows(self, node: int, board: np.ndarray, street: int) -> np.ndarray:
