@@ -351,6 +351,15 @@ def test_the_blueprints_small_raise_rule_leaves_the_head_to_head_level(capsys):
     assert same == 142
 
 
+def test_the_blueprints_small_raise_rule_against_lbr_56_recomputes(capsys):
+    """LBR 56 on streets 2-4 against the blueprint with the rule, paired with the earlier
+    rule's runs on the same deals (docs/evaluation.md): +12,368 ± 1,904 over 620 hands, the
+    gap -174 ± 841 over the 600 both finished."""
+    mine = sorted((RUNS / "56_2-4_mapping").glob("blueprint_*.json"))
+    theirs = sorted((RUNS / "56_2-4_flop").glob("blueprint_*.json"))
+    check_pooled(capsys, mine, theirs, (620, 12_368, 1_904), (-174, 841))
+
+
 EXPLOIT_FIGURES = [
     # (opponent, hands, bb/100 with control variates, ci95, the plain chips' bb/100, ci95), as
     # docs/exploits.md prints them
